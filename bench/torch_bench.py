@@ -1,0 +1,722 @@
+#!/usr/bin/env python3
+"""torch_bench.py: time fusec's elementwise chains in PyTorch, eager and torch.compile.
+
+PyTorch eager runs a chain as one kernel per op: every intermediate makes a round
+trip through memory. torch.compile fuses the chain into one kernel that reads each
+input once and writes each output once. This script measures both, with the same
+method as fusec's CUDA harness, so the three can share one table:
+
+  hot   back-to-back calls on the same buffers: CUDA events around a loop of
+        calls, divided by the number of calls; the median over several loops.
+  cold  L2 flushed before each call (a buffer of twice the L2 size is written),
+        each call timed alone with CUDA events; the median over the calls.
+
+GB/s counts the bytes that version must move: for eager the sum over its per-op
+kernels (each op reads each distinct tensor operand once and writes its result),
+for compile the inputs read once and the outputs written once. speedup is eager
+time / this version's time at the same chain, dtype, mode and n; traffic_ratio is
+eager bytes / this version's bytes, the speedup to expect when memory is the limit.
+
+It also measures two host costs at n=4096, f32 (wall clock per call over a loop of
+calls, then a synchronize, so the GPU is not the bottleneck): one eager op (x*2.0)
+and one call of the compiled seed chain. With --profile-in/--profile-out they go
+into a fusec device profile (eager_op_us, compiled_call_us).
+
+CSV columns (--csv; --json holds the same rows under "rows", plus a header):
+  chain, dtype, version, mode, n, us, us_min, us_max, samples, calls,
+  bytes_per_elem, gb_s, traffic_ratio, speedup, compile_s
+  us is the median per call; us_min/us_max the extremes of the samples; samples
+  the number of medians' samples; calls the calls per sample (1 for cold);
+  compile_s the wall time of the throwaway first call of a compiled version at
+  that n (empty for eager).
+
+Needs torch (CUDA) and the standard library; --help and --dry-run work without torch.
+"""
+import argparse
+import atexit
+import csv
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+torch = None  # imported by main() once the arguments are read (after --fresh-cache)
+
+
+# --------------------------------------------------------------------------------------
+# The chains: the same programs fusec compiles, written as a PyTorch user would.
+# --------------------------------------------------------------------------------------
+
+def chain_seed(x):
+    return torch.relu(x * 2.0 + 1.0) * 0.5
+
+
+def chain_swiglu(a, b):
+    return torch.nn.functional.silu(a) * b
+
+
+def chain_gelu_tanh(x):
+    return torch.nn.functional.gelu(x * 1.5 + 0.25, approximate="tanh")
+
+
+def chain_two_out(x):
+    y = torch.sigmoid(x) * x
+    z = y * y + x
+    return y, z
+
+
+# eager / compile: tensor elements moved per element of n; bytes per element is that
+# times the dtype size (seed: 8 x 4 = 32 B in f32, 8 x 2 = 16 B in f16).
+CHAINS = {
+    "seed": dict(fn=chain_seed, inputs=("x",), n_out=1, text="y = relu(x*2+1)*0.5",
+                 # x*2, +1, relu, *0.5: 4 kernels, each reads 1 tensor and writes 1
+                 eager=8, compile=2),
+    "swiglu": dict(fn=chain_swiglu, inputs=("a", "b"), n_out=1, text="y = silu(a)*b",
+                   # silu: a -> t (2); mul: t, b -> y (3)
+                   eager=5, compile=3),
+    "gelu_tanh": dict(fn=chain_gelu_tanh, inputs=("x",), n_out=1,
+                      text="y = gelu_tanh(x*1.5+0.25)",
+                      # x*1.5, +0.25, gelu: 3 kernels x (read 1 + write 1)
+                      eager=6, compile=2),
+    "two_out": dict(fn=chain_two_out, inputs=("x",), n_out=2,
+                    text="y = sigmoid(x)*x; z = y*y+x",
+                    # sigmoid(x) 2; t*x 3; y*y 2 (y read once); +x 3
+                    eager=10, compile=3),
+}
+
+# name -> (torch dtype name, bytes, rtol, atol). The tolerances compare compiled with
+# eager: eager rounds every intermediate to the storage dtype, the fused kernel
+# computes in f32 and rounds once, so in f16/bf16 they differ by a few units in the
+# last place; a wrong kernel misses by far more.
+DTYPES = {
+    "f32": ("float32", 4, 1e-4, 1e-5),
+    "f16": ("float16", 2, 1e-2, 1e-3),
+    "bf16": ("bfloat16", 2, 5e-2, 1e-2),
+}
+
+MODES = ("hot", "cold")
+COLUMNS = ["chain", "dtype", "version", "mode", "n", "us", "us_min", "us_max", "samples",
+           "calls", "bytes_per_elem", "gb_s", "traffic_ratio", "speedup", "compile_s"]
+
+DEFAULT_SIZES = "2^12..2^28"
+QUICK_SIZES = "2^12,2^16,2^20,2^22,2^24,2^26,2^28"
+
+# Repetitions, chosen per row from a rough time per call so that small sizes get
+# many samples and 2^28 does not take all day.
+WARMUP_CALLS = 3        # untimed: allocations, kernel loads, CUDA-graph recording
+HOT_LOOPS = 7           # samples (loops) per hot row; we report their median
+HOT_LOOP_US = 2000.0    # aim for loops this long, so event resolution does not matter
+HOT_CALLS = (3, 500)    # calls per loop, at least / at most
+COLD_BUDGET_US = 30000.0
+COLD_CALLS = (10, 100)  # cold samples per row, at least / at most
+HOST_N, HOST_CALLS, HOST_LOOPS = 4096, 2000, 5
+
+# fusec's profile JSON, in the key order and number formats of
+# fusec_profile_write_json (runtime/fusec_model.h).
+PROFILE_FORMAT = [("name", "s"), ("note", "s"), ("hbm_gbps", "%.1f"), ("l2_gbps", "%.1f"),
+                  ("l2_bytes", "%.0f"), ("launch_us", "%.3f"), ("graph_node_us", "%.3f"),
+                  ("fp32_gflops", "%.0f"), ("fp64_gflops", "%.0f"), ("sfu_gops", "%.0f"),
+                  ("eager_op_us", "%.3f"), ("compiled_call_us", "%.3f")]
+PROFILE_STR_MAX = {"name": 63, "note": 255}  # char name[64], note[256] in FusecProfile
+NOTE_MARK = "torch host"                     # starts what this script appends to "note"
+
+
+# --------------------------------------------------------------------------------------
+# Pure Python: sizes, bytes, the profile file, formatting.
+# --------------------------------------------------------------------------------------
+
+def parse_size(text):
+    """One size: 4096, 4K / 1M / 1G (2^10, 2^20, 2^30 times), or 2^k."""
+    m = re.fullmatch(r"\s*(\d+)\s*\^\s*(\d+)\s*", text)
+    if m:
+        return int(m.group(1)) ** int(m.group(2))
+    m = re.fullmatch(r"\s*(\d+)\s*([kKmMgG]?)\s*", text)
+    if not m:
+        raise ValueError("bad size %r (use 4096, 64K, 16M, 1G, 2^20 or A..B)" % text)
+    return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
+
+
+def parse_sizes(text):
+    """A comma list of sizes; A..B stands for every power of two from A to B."""
+    sizes = set()
+    for item in text.split(","):
+        if ".." in item:
+            lo, hi = (parse_size(s) for s in item.split("..", 1))
+            p = 1
+            while p <= hi:
+                if p >= lo:
+                    sizes.add(p)
+                p *= 2
+        else:
+            sizes.add(parse_size(item))
+    if not sizes or min(sizes) < 1:
+        raise ValueError("no sizes (or a size < 1) in %r" % text)
+    return sorted(sizes)
+
+
+def parse_list(text, allowed, what):
+    items = [s.strip() for s in text.split(",") if s.strip()]
+    bad = [s for s in items if s not in allowed]
+    if bad or not items:
+        raise ValueError("unknown %s %s; choose from %s" % (what, ",".join(bad), ",".join(allowed)))
+    return list(dict.fromkeys(items))
+
+
+def fmt_n(n):
+    return "2^%d" % (n.bit_length() - 1) if n & (n - 1) == 0 else str(n)
+
+
+def bytes_per_elem(chain, version, dtype):
+    """Bytes this version must move per element of n (compile_ro moves what compile
+    does; its CUDA graph also copies the inputs into static buffers, not counted)."""
+    passes = CHAINS[chain]["eager" if version == "eager" else "compile"]
+    return passes * DTYPES[dtype][1]
+
+
+def bytes_needed(chain, n, dtype):
+    """GPU memory one size needs at most: inputs, eager intermediates and outputs, the
+    compiled outputs and their copies for the check, and the check's float64 temporaries."""
+    c = CHAINS[chain]
+    return n * (DTYPES[dtype][1] * (len(c["inputs"]) + 4 * c["n_out"] + 2) + 48)
+
+
+def clean_str(s, limit):
+    """The C writer prints strings raw with %s: keep them printable ASCII, without
+    quotes or backslashes, and within the struct's char array."""
+    s = "".join(ch for ch in str(s) if " " <= ch <= "~" and ch not in '"\\')
+    return s[:limit]
+
+
+def render_profile(p):
+    """The profile exactly as fusec_profile_write_json prints it."""
+    lines = []
+    for key, fmt in PROFILE_FORMAT:
+        value = '"%s"' % clean_str(p[key], PROFILE_STR_MAX[key]) if fmt == "s" else fmt % float(p[key])
+        lines.append('  "%s": %s' % (key, value))
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def read_profile(path):
+    with open(path) as f:
+        p = json.load(f)
+    missing = [k for k, _ in PROFILE_FORMAT if k not in p]
+    if missing:
+        raise ValueError("%s: not a fusec profile, missing %s" % (path, ", ".join(missing)))
+    return p
+
+
+def updated_note(old, addition):
+    """old note + ' | ' + addition, within char note[256]. An earlier addition of this
+    script is replaced, not stacked; a long old note is shortened, not the addition."""
+    old = old.split(" | " + NOTE_MARK)[0]
+    if old.startswith(NOTE_MARK):
+        old = ""
+    addition = clean_str(addition, PROFILE_STR_MAX["note"])
+    room = PROFILE_STR_MAX["note"] - len(addition) - 3
+    if len(old) > room:
+        old = old[:max(0, room - 3)] + "..." if room > 3 else ""
+    return old + " | " + addition if old else addition
+
+
+def profile_with_host_costs(p, host, header):
+    """A copy of profile p with the measured host costs and a note saying so."""
+    q = dict(p)
+    q["eager_op_us"] = host["eager_op_us"]
+    q["compiled_call_us"] = host["compiled_call_us"]
+    addition = ("%s %s %s torch %s: eager_op_us x*2.0, compiled_call_us compiled seed, "
+                "f32 n=%d, per call (bench/torch_bench.py)"
+                % (NOTE_MARK, header["date_utc"], header["gpu"], header["torch"], HOST_N))
+    q["note"] = updated_note(clean_str(p["note"], 10 ** 6), addition)
+    return q
+
+
+def csv_value(v):
+    return "" if v is None else v
+
+
+# --------------------------------------------------------------------------------------
+# GPU work: inputs, timing, compiling, checking.
+# --------------------------------------------------------------------------------------
+
+START = time.perf_counter()
+
+
+def log(msg):
+    """Progress goes to stderr, with the seconds since the start."""
+    print("[%7.1fs] %s" % (time.perf_counter() - START, msg), file=sys.stderr, flush=True)
+
+
+def events():
+    return torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+
+
+def free_bytes():
+    """Free GPU memory, counting what PyTorch's caching allocator holds but does not use."""
+    free, _ = torch.cuda.mem_get_info()
+    return free + torch.cuda.memory_reserved() - torch.cuda.memory_allocated()
+
+
+def make_inputs(chain, n, dtype, seed):
+    """Seeded normal random inputs: never zeros, which hide unwritten outputs and can
+    run faster than real data."""
+    g = torch.Generator(device="cuda")
+    out = []
+    for i, _ in enumerate(CHAINS[chain]["inputs"]):
+        g.manual_seed(seed * 1000 + i)
+        out.append(torch.randn(n, generator=g, device="cuda", dtype=dtype))
+    return out
+
+
+def make_flush_buffer():
+    """A buffer twice the L2 size: writing it evicts everything the last call left in L2."""
+    props = torch.cuda.get_device_properties(0)
+    l2 = getattr(props, "L2_cache_size", 0) or 60 << 20
+    return torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda"), l2
+
+
+def flush_time_us(flush):
+    start, end = events()
+    start.record()
+    for _ in range(10):
+        flush.zero_()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1e3 / 10
+
+
+def spin_up(flush, seconds=0.5):
+    """Keep the GPU busy for a moment so its clocks leave idle before the first timing."""
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(20):
+            flush.zero_()
+        torch.cuda.synchronize()
+
+
+def warm_up(fn, inputs):
+    """Untimed calls first (memory allocation, kernel loading, and for reduce-overhead
+    the CUDA-graph recording), then a rough time per call to choose the repetitions."""
+    for _ in range(WARMUP_CALLS):
+        fn(*inputs)
+    start, end = events()
+    start.record()
+    for _ in range(5):
+        fn(*inputs)
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1e3 / 5
+
+
+def time_hot(fn, inputs, est_us):
+    """Back-to-back calls: events around a loop of calls, divided by the calls. A loop
+    hides the launch gaps the host can keep ahead of; the median over loops drops
+    the odd loop that met a hiccup (another process, a clock change)."""
+    calls = int(min(max(HOT_LOOP_US / max(est_us, 1e-3), HOT_CALLS[0]), HOT_CALLS[1]))
+    samples = []
+    for _ in range(HOT_LOOPS):
+        start, end = events()
+        start.record()
+        for _ in range(calls):
+            fn(*inputs)
+        end.record()
+        end.synchronize()
+        samples.append(start.elapsed_time(end) * 1e3 / calls)
+    return samples, calls
+
+
+def time_cold(fn, inputs, flush, est_us, flush_us):
+    """Each call alone after an L2 flush, as triton's do_bench does: the events bracket
+    the call only; the flush runs before the start event."""
+    reps = int(min(max(COLD_BUDGET_US / (est_us + flush_us), COLD_CALLS[0]), COLD_CALLS[1]))
+    pairs = [events() for _ in range(reps)]
+    for start, end in pairs:
+        flush.zero_()
+        start.record()
+        fn(*inputs)
+        end.record()
+    torch.cuda.synchronize()
+    return [start.elapsed_time(end) * 1e3 for start, end in pairs]
+
+
+def compile_version(fn, version, inputs):
+    """torch.compile fn for these inputs and make the throwaway first call, which pays
+    for tracing, code generation, Triton compilation and autotuning: it is timed
+    apart (compile_s) and never mixed into the per-call times.
+
+    Each size gets its own static-shape compile (dynamic=False), after a dynamo reset:
+    the kernel is specialised to n as fusec's is, there is one cache entry to check
+    per call, and no recompile limit can silently send us back to eager."""
+    torch._dynamo.reset()
+    mode = "reduce-overhead" if version == "compile_ro" else None
+    compiled = torch.compile(fn, mode=mode, dynamic=False)
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    compiled(*inputs)
+    torch.cuda.synchronize()
+    return compiled, time.perf_counter() - t0
+
+
+def as_tuple(out):
+    return out if isinstance(out, tuple) else (out,)
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def check_close(compiled, fn, inputs, dtype_name, where):
+    """Compiled must compute what eager computes, within the dtype's tolerance."""
+    _, _, rtol, atol = DTYPES[dtype_name]
+    want = as_tuple(fn(*inputs))
+    # reduce-overhead returns buffers its next replay overwrites: copy them now
+    got = tuple(t.clone() for t in as_tuple(compiled(*inputs)))
+    try:
+        torch.testing.assert_close(got, want, rtol=rtol, atol=atol)
+    except AssertionError as e:
+        raise CheckFailed("%s: compiled result differs from eager (rtol %g, atol %g):\n%s"
+                          % (where, rtol, atol, e)) from None
+
+
+def make_row(chain, dtype, version, mode, n, samples, calls, compile_s, eager_us):
+    """One result: the median of the samples, the GB/s of the bytes this version must
+    move, and the speedup over eager's median (eager_us) in the same mode."""
+    us = statistics.median(samples)
+    bpe = bytes_per_elem(chain, version, dtype)
+    eager_bpe = bytes_per_elem(chain, "eager", dtype)
+    if version == "eager":
+        eager_us = us
+    return dict(chain=chain, dtype=dtype, version=version, mode=mode, n=n,
+                us=round(us, 3), us_min=round(min(samples), 3), us_max=round(max(samples), 3),
+                samples=len(samples), calls=calls, bytes_per_elem=bpe,
+                gb_s=round(n * bpe / us / 1e3, 1), traffic_ratio=round(eager_bpe / bpe, 3),
+                speedup=round(eager_us / us, 3) if eager_us else None,
+                compile_s=None if compile_s is None else round(compile_s, 3))
+
+
+def run_size(chain, dtype, n, args, flush, flush_us):
+    """All versions and modes of one chain, dtype and size: the rows."""
+    c = CHAINS[chain]
+    inputs = make_inputs(chain, n, getattr(torch, DTYPES[dtype][0]), args.seed)
+    rows, eager_us = [], {}
+    for version in args.versions:
+        fn, compile_s = c["fn"], None
+        if version != "eager":
+            fn, compile_s = compile_version(c["fn"], version, inputs)
+            check_close(fn, c["fn"], inputs, dtype, "%s %s %s n=%s" % (chain, dtype, version, fmt_n(n)))
+        est_us = warm_up(fn, inputs)
+        for mode in args.modes:
+            if mode == "hot":
+                samples, calls = time_hot(fn, inputs, est_us)
+            else:
+                samples, calls = time_cold(fn, inputs, flush, est_us, flush_us), 1
+            row = make_row(chain, dtype, version, mode, n, samples, calls, compile_s,
+                           eager_us.get(mode))
+            if version == "eager":
+                eager_us[mode] = row["us"]
+            rows.append(row)
+            log("%-9s %-4s %-10s %-4s n=%-5s %10.3f us %7.1f GB/s%s"
+                % (chain, dtype, version, mode, fmt_n(n), row["us"], row["gb_s"],
+                   "" if compile_s is None else "  (compile %.2f s)" % compile_s))
+    return rows
+
+
+def run_group(chain, dtype, args, flush, flush_us, skipped):
+    """Every size of one chain and dtype. Sizes that do not fit are refused, not fatal."""
+    rows = []
+    for n in args.sizes:
+        need, free = bytes_needed(chain, n, dtype), free_bytes()
+        if need > 0.9 * free:
+            msg = "%s %s n=%s: needs about %.1f GiB of GPU memory, %.1f GiB free" % (
+                chain, dtype, fmt_n(n), need / 2**30, free / 2**30)
+            log("skipped " + msg)
+            skipped.append(msg)
+            continue
+        try:
+            rows += run_size(chain, dtype, n, args, flush, flush_us)
+        except torch.cuda.OutOfMemoryError:
+            msg = "%s %s n=%s: out of GPU memory" % (chain, dtype, fmt_n(n))
+            log("skipped " + msg)
+            skipped.append(msg)
+        torch.cuda.empty_cache()
+    if "compile_ro" in args.versions:
+        torch._dynamo.reset()  # let go of the CUDA graphs and their memory pools
+    return rows
+
+
+def host_cost_us(fn, inputs):
+    """Wall clock per call of a loop of calls, the synchronize included, at a size where
+    each kernel takes a couple of microseconds: the host is the bottleneck, so this is
+    the host's cost per call. Median over a few loops."""
+    for _ in range(50):
+        fn(*inputs)
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(HOST_LOOPS):
+        t0 = time.perf_counter()
+        for _ in range(HOST_CALLS):
+            fn(*inputs)
+        torch.cuda.synchronize()
+        samples.append((time.perf_counter() - t0) / HOST_CALLS * 1e6)
+    return statistics.median(samples)
+
+
+def scale_op(x):
+    return x * 2.0
+
+
+def host_costs(seed):
+    x = make_inputs("seed", HOST_N, torch.float32, seed)
+    compiled, _ = compile_version(chain_seed, "compile", x)
+    return dict(eager_op_us=host_cost_us(scale_op, x),
+                eager_seed_chain_us=host_cost_us(chain_seed, x),
+                compiled_call_us=host_cost_us(compiled, x))
+
+
+def driver_version():
+    try:
+        r = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                           capture_output=True, text=True, timeout=20)
+        return r.stdout.strip().splitlines()[0] if r.returncode == 0 and r.stdout.strip() else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def run_header(args, l2_bytes, flush, flush_us):
+    try:
+        import triton
+        triton_version = triton.__version__
+    except ImportError:
+        triton_version = None
+    props = torch.cuda.get_device_properties(0)
+    return dict(date_utc=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                gpu=props.name, sm_count=props.multi_processor_count, l2_bytes=l2_bytes,
+                torch=torch.__version__, triton=triton_version, cuda=torch.version.cuda,
+                driver=driver_version(), python=platform.python_version(),
+                command=shlex.join([sys.executable] + sys.argv),
+                chains=args.chains, dtypes=args.dtypes, sizes=args.sizes,
+                versions=args.versions, modes=args.modes, seed=args.seed,
+                flush_bytes=flush.numel() * 4, flush_us=round(flush_us, 3),
+                fresh_cache=args.fresh_cache)
+
+
+# --------------------------------------------------------------------------------------
+# Output.
+# --------------------------------------------------------------------------------------
+
+def save(args, header, rows, host, skipped):
+    """Rewritten after every chain and dtype, so a run cut short keeps what it measured."""
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=COLUMNS)
+            w.writeheader()
+            for r in rows:
+                w.writerow({k: csv_value(r[k]) for k in COLUMNS})
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(dict(header=header, host_us=host, skipped=skipped, columns=COLUMNS,
+                           rows=rows), f, indent=1)
+            f.write("\n")
+
+
+def print_group(chain, dtype, rows, versions):
+    """One readable table for a chain and dtype: per mode and n, each version's time and
+    GB/s, then each compiled version's speedup over eager."""
+    c = CHAINS[chain]
+    print("\n== %s %s: %s   bytes/elem: eager %d, compiled %d (traffic ratio %.2f)"
+          % (chain, dtype, c["text"], bytes_per_elem(chain, "eager", dtype),
+             bytes_per_elem(chain, "compile", dtype), c["eager"] / c["compile"]))
+    for v in versions[1:]:
+        comp = [r["compile_s"] for r in rows if r["version"] == v and r["mode"] == rows[0]["mode"]]
+        if comp:
+            print("   %s: the first call (compiling) took %.2f s at the first size%s" % (
+                v, comp[0], ", median %.2f s at the others" % statistics.median(comp[1:])
+                if comp[1:] else ""))
+    head = "%-5s %6s" % ("mode", "n")
+    for v in versions:
+        head += " %14s %9s" % (v + " us", "GB/s")
+    for v in versions[1:]:
+        head += " %12s" % ("x " + v)
+    print(head)
+    by_key = {(r["mode"], r["n"], r["version"]): r for r in rows}
+    for mode in MODES:
+        for n in sorted({r["n"] for r in rows if r["mode"] == mode}):
+            line = "%-5s %6s" % (mode, fmt_n(n))
+            for v in versions:
+                r = by_key.get((mode, n, v))
+                line += " %14.3f %9.1f" % (r["us"], r["gb_s"]) if r else " %14s %9s" % ("-", "-")
+            for v in versions[1:]:
+                r = by_key.get((mode, n, v))
+                line += " %11.2fx" % r["speedup"] if r and r["speedup"] else " %12s" % "-"
+            print(line)
+    sys.stdout.flush()
+
+
+def print_summary(rows, host, skipped):
+    if host:
+        print("\n== host cost per call, n=%d f32 (wall clock over %d calls, median of %d loops)"
+              % (HOST_N, HOST_CALLS, HOST_LOOPS))
+        print("   eager op x*2.0            %8.3f us   -> eager_op_us" % host["eager_op_us"])
+        print("   eager seed chain (4 ops)  %8.3f us   (%.1f eager ops)"
+              % (host["eager_seed_chain_us"], host["eager_seed_chain_us"] / host["eager_op_us"]))
+        print("   compiled seed chain       %8.3f us   -> compiled_call_us" % host["compiled_call_us"])
+    big = {}
+    for r in rows:
+        if r["version"] != "eager":
+            key = (r["chain"], r["dtype"], r["version"], r["mode"])
+            if key not in big or r["n"] > big[key]["n"]:
+                big[key] = r
+    if big:
+        print("\n== at the largest n: measured speedup over eager vs the traffic ratio")
+        print("%-10s %-5s %-10s %-5s %6s %9s %9s %8s" % ("chain", "dtype", "version", "mode", "n",
+                                                         "GB/s", "speedup", "traffic"))
+        for (chain, dtype, version, mode), r in big.items():
+            print("%-10s %-5s %-10s %-5s %6s %9.1f %8.2fx %7.2fx" % (
+                chain, dtype, version, mode, fmt_n(r["n"]), r["gb_s"], r["speedup"] or 0,
+                r["traffic_ratio"]))
+    for msg in skipped:
+        print("skipped: " + msg)
+    sys.stdout.flush()
+
+
+def dry_run(args):
+    """The plan, without a GPU or torch: what would be timed and with how many bytes."""
+    print("chains   %s" % ", ".join(args.chains))
+    print("dtypes   %s" % ", ".join(args.dtypes))
+    print("sizes    %s" % ", ".join(fmt_n(n) for n in args.sizes))
+    print("versions %s; modes %s" % (", ".join(args.versions), ", ".join(args.modes)))
+    print("%-10s %-5s %-28s %s" % ("chain", "dtype", "program", "bytes/elem per version, max memory"))
+    for chain in args.chains:
+        for dtype in args.dtypes:
+            per = ", ".join("%s %d" % (v, bytes_per_elem(chain, v, dtype)) for v in args.versions)
+            print("%-10s %-5s %-28s %s; %.2f GiB at n=%s" % (
+                chain, dtype, CHAINS[chain]["text"], per,
+                bytes_needed(chain, args.sizes[-1], dtype) / 2**30, fmt_n(args.sizes[-1])))
+    n_rows = len(args.chains) * len(args.dtypes) * len(args.sizes) * len(args.versions) * len(args.modes)
+    print("%d rows, %d compiles" % (n_rows, n_rows // len(args.modes) // len(args.versions)
+                                    * (len(args.versions) - 1)))
+    if args.profile_in:
+        p = read_profile(args.profile_in)
+        print("profile %s as it would be written, before the host costs replace "
+              "eager_op_us and compiled_call_us:" % args.profile_in)
+        sys.stdout.write(render_profile(p))
+
+
+# --------------------------------------------------------------------------------------
+# Driver.
+# --------------------------------------------------------------------------------------
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--chain", default=",".join(CHAINS),
+                    help="comma list of chains (default: all): " + ", ".join(
+                        "%s (%s)" % (k, c["text"]) for k, c in CHAINS.items()))
+    ap.add_argument("--dtype", default="f32,f16", help="comma list of f32, f16, bf16 (default f32,f16)")
+    ap.add_argument("--sizes", default=None,
+                    help="comma list of element counts: 4096, 64K, 16M, 1G (K/M/G = 2^10/2^20/2^30), "
+                         "2^k, or A..B for the powers of two from A to B (default %s)" % DEFAULT_SIZES)
+    ap.add_argument("--quick", action="store_true", help="sizes %s (unless --sizes is given)" % QUICK_SIZES)
+    ap.add_argument("--modes", default="hot,cold", help="comma list of hot, cold (default both)")
+    ap.add_argument("--reduce-overhead", action="store_true",
+                    help="also time compile_ro: torch.compile(mode='reduce-overhead'), CUDA graphs")
+    ap.add_argument("--seed", type=int, default=0, help="random seed of the inputs (default 0)")
+    ap.add_argument("--csv", metavar="FILE", help="write the rows as CSV")
+    ap.add_argument("--json", metavar="FILE", help="write a header and the rows as JSON")
+    ap.add_argument("--profile-in", metavar="FILE",
+                    help="a fusec device profile (JSON from fusec_profile_write_json) ...")
+    ap.add_argument("--profile-out", metavar="FILE",
+                    help="... written back with eager_op_us and compiled_call_us measured here")
+    ap.add_argument("--host-only", action="store_true",
+                    help="measure only the host costs (and write the profile), no sweep")
+    ap.add_argument("--fresh-cache", action="store_true",
+                    help="compile into empty Inductor/Triton caches, so compile_s is what a "
+                         "fresh machine pays (default: use the caches as found)")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="print the plan (and the profile as it would be written); needs no GPU or torch")
+    args = ap.parse_args(argv)
+    try:
+        args.chains = parse_list(args.chain, list(CHAINS), "chain")
+        args.dtypes = parse_list(args.dtype, list(DTYPES), "dtype")
+        args.modes = parse_list(args.modes, list(MODES), "mode")
+        args.sizes = parse_sizes(args.sizes or (QUICK_SIZES if args.quick else DEFAULT_SIZES))
+    except ValueError as e:
+        ap.error(str(e))
+    args.versions = ["eager", "compile"] + (["compile_ro"] if args.reduce_overhead else [])
+    if bool(args.profile_in) != bool(args.profile_out) and not args.dry_run:
+        ap.error("--profile-in and --profile-out go together")
+    return args
+
+
+def main(argv=None):
+    global torch
+    args = parse_args(argv)
+    if args.dry_run:
+        dry_run(args)
+        return 0
+    profile = read_profile(args.profile_in) if args.profile_in else None  # fail before timing
+    if args.fresh_cache:
+        # before torch is imported: both read their cache folder from the environment
+        cache = tempfile.mkdtemp(prefix="torch_bench_cache_")
+        atexit.register(shutil.rmtree, cache, ignore_errors=True)
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache
+        os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "triton")
+    import torch
+    import torch._dynamo
+    if not torch.cuda.is_available():
+        print("torch_bench: no CUDA device", file=sys.stderr)
+        return 1
+
+    flush, l2_bytes = make_flush_buffer()
+    spin_up(flush)
+    flush_us = flush_time_us(flush)
+    header = run_header(args, l2_bytes, flush, flush_us)
+    log("%s, torch %s, triton %s, CUDA %s, driver %s; L2 %d MiB, flush %.1f us"
+        % (header["gpu"], header["torch"], header["triton"], header["cuda"], header["driver"],
+           l2_bytes >> 20, flush_us))
+    print("# %s\n# %s | torch %s | triton %s | CUDA %s | driver %s | %s" % (
+        header["command"], header["gpu"], header["torch"], header["triton"], header["cuda"],
+        header["driver"], header["date_utc"]), flush=True)
+
+    rows, skipped, host = [], [], None
+    try:
+        if not args.host_only:
+            for chain in args.chains:
+                for dtype in args.dtypes:
+                    group = run_group(chain, dtype, args, flush, flush_us, skipped)
+                    rows += group
+                    if group:
+                        print_group(chain, dtype, group, args.versions)
+                    save(args, header, rows, host, skipped)
+        # last, so that the first compile of the sweep shows what a cold start costs
+        log("host costs at n=%d" % HOST_N)
+        host = {k: round(v, 3) for k, v in host_costs(args.seed).items()}
+    except CheckFailed as e:
+        print("\nFAILED: %s" % e, flush=True)
+        print("FAILED: %s" % e, file=sys.stderr, flush=True)
+        return 1
+    finally:
+        save(args, header, rows, host, skipped)  # whatever was measured, also on a crash
+    print_summary(rows, host, skipped)
+    if profile is not None and host is not None:
+        with open(args.profile_out, "w") as f:
+            f.write(render_profile(profile_with_host_costs(profile, host, header)))
+        print("wrote profile %s (eager_op_us %.3f, compiled_call_us %.3f)"
+              % (args.profile_out, host["eager_op_us"], host["compiled_call_us"]))
+    for path in (args.csv, args.json):
+        if path:
+            print("wrote " + path)
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

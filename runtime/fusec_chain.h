@@ -1,0 +1,46 @@
+/*
+ * fusec_chain.h: what an emitted .cu tells the timing harness about its chain.
+ *
+ * fusec writes one FusecChain per .cu file (under #ifndef FUSEC_NO_HARNESS);
+ * fusec_harness.cuh reads nothing else. Needs fusec_model.h first.
+ */
+#ifndef FUSEC_CHAIN_H
+#define FUSEC_CHAIN_H
+
+#include <stddef.h>
+
+typedef struct FusecTensorArg {
+    const char *name;
+    int dtype; /* FX_BOOL .. FX_F64 */
+} FusecTensorArg;
+
+typedef struct FusecParamArg {
+    const char *name;
+    int dtype;    /* FX_F16 .. FX_F64; passed to kernels as float, or double for f64 */
+    double value; /* the default from the .fuse file: what the harness uses */
+} FusecParamArg;
+
+typedef struct FusecChain {
+    const char *name;    /* the C prefix: P_fused, P_unfused */
+    const char *source;  /* the .fuse file as given to fusec */
+    const char *program; /* the program, one statement per line, for the banner */
+    int n_in, n_out, n_par;
+    const FusecTensorArg *in;  /* n_in entries, declaration order */
+    const FusecTensorArg *out; /* n_out entries */
+    const FusecParamArg *par;  /* n_par entries (NULL when none) */
+    FusecVersion unfused, fused;
+    double unfused_bytes, fused_bytes; /* per element; their ratio is the traffic ratio */
+    /* Runs one version on device buffers: bufs[0..n_in) are the inputs,
+     * bufs[n_in..n_in+n_out) the outputs; par[n_par] the params. Returns the
+     * first CUDA error (launch errors included), cudaSuccess otherwise. */
+    cudaError_t (*run)(int fused, void *const *bufs, const double *par, size_t n, cudaStream_t s);
+    /* The host reference for one element, in double: in[n_in] -> out[n_out].
+     * It rounds where the version rounds (unfused: every intermediate to its
+     * storage dtype, as eager does; fused: to the compute type), so the only
+     * differences left are the device's own arithmetic. It sets
+     * fusec_ref_fragile (fusec_ref.h) when a discontinuous op (comparison,
+     * floor, round, sign, ...) was evaluated close to its jump. */
+    void (*reference)(int fused, const double *in, const double *par, double *out);
+} FusecChain;
+
+#endif /* FUSEC_CHAIN_H */

@@ -1,0 +1,91 @@
+/*
+ * fusec_kernel.cuh: storage types, conversions and the vector loads and
+ * stores that every emitted kernel uses.
+ *
+ * Storage dtypes in kernels: bool -> uint8_t (0 or 1, as torch.bool),
+ * f16 -> __half, bf16 -> __nv_bfloat16, f32 -> float, f64 -> double.
+ * Compute types: bool -> bool, f16/bf16/f32 -> float, f64 -> double.
+ */
+#ifndef FUSEC_KERNEL_CUH
+#define FUSEC_KERNEL_CUH
+
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <stdint.h>
+
+/* Storage -> compute. */
+__host__ __device__ __forceinline__ bool fx_widen(uint8_t v) { return v != 0; }
+__host__ __device__ __forceinline__ float fx_widen(__half v) { return __half2float(v); }
+__host__ __device__ __forceinline__ float fx_widen(__nv_bfloat16 v) { return __bfloat162float(v); }
+__host__ __device__ __forceinline__ float fx_widen(float v) { return v; }
+__host__ __device__ __forceinline__ double fx_widen(double v) { return v; }
+
+/* Compute -> storage, rounding to nearest even. A bool becomes 0 or 1; a
+ * number stored as bool is "!= 0", as tensor.to(torch.bool). */
+__host__ __device__ __forceinline__ uint8_t fx_to_bool(double v) { return v != 0; }
+__host__ __device__ __forceinline__ __half fx_to_f16(float v) { return __float2half_rn(v); }
+__host__ __device__ __forceinline__ __half fx_to_f16(double v) { return __double2half(v); }
+__host__ __device__ __forceinline__ __nv_bfloat16 fx_to_bf16(float v) { return __float2bfloat16_rn(v); }
+__host__ __device__ __forceinline__ __nv_bfloat16 fx_to_bf16(double v) { return __double2bfloat16(v); }
+__host__ __device__ __forceinline__ float fx_to_f32(float v) { return v; }
+__host__ __device__ __forceinline__ float fx_to_f32(double v) { return (float)v; }
+__host__ __device__ __forceinline__ double fx_to_f64(double v) { return v; }
+
+/* E elements of T moved as one access of E * sizeof(T) bytes (16 at most). */
+template <typename T, int E> struct alignas(E * sizeof(T)) FxPack {
+    T v[E];
+};
+
+/* Load E elements starting at i. full: the whole chunk is in range and every
+ * pointer of the kernel is aligned, so one vector access does it; otherwise
+ * each element in range is loaded alone (the tail, or misaligned pointers). */
+template <int E, typename T, typename I>
+__device__ __forceinline__ void fx_load(T (&r)[E], const T *__restrict__ p, I i, I n, bool full)
+{
+    if (full) {
+        FxPack<T, E> pk = *reinterpret_cast<const FxPack<T, E> *>(p + i);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r[e] = pk.v[e];
+    } else {
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r[e] = i + e < n ? p[i + e] : T();
+    }
+}
+
+template <int E, typename T, typename I>
+__device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full, const T (&r)[E])
+{
+    if (full) {
+        FxPack<T, E> pk;
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            pk.v[e] = r[e];
+        *reinterpret_cast<FxPack<T, E> *>(p + i) = pk;
+    } else {
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            if (i + e < n)
+                p[i + e] = r[e];
+    }
+}
+
+/* Threads per block, and the grid for n elements at E per thread: one chunk
+ * per thread, capped so the grid-stride loop takes over for huge n. */
+#define FX_THREADS 128
+static inline unsigned fx_blocks(size_t n, int e)
+{
+    size_t per_block = (size_t)FX_THREADS * e;
+    size_t b = (n + per_block - 1) / per_block;
+    return (unsigned)(b == 0 ? 1 : b > 0x7fffffffu ? 0x7fffffffu : b);
+}
+
+/* True when p is aligned for E-element vector access. */
+static inline bool fx_aligned(const void *p, int e, int size)
+{
+    return ((uintptr_t)p % (uintptr_t)(e * size)) == 0;
+}
+
+#endif /* FUSEC_KERNEL_CUH */

@@ -1,0 +1,213 @@
+/*
+ * fusec_ops.cuh: the builtin element functions, as PyTorch eager computes them.
+ *
+ * One overload for float and one for double of each builtin, named fx_<name>;
+ * f16 and bf16 values are widened to float by the caller (fusec_kernel.cuh),
+ * as ATen does with its opmath type. Every function follows the formula of
+ * ATen's CUDA kernel, so NaN, infinities and signed zeros come out as in
+ * torch (the comments say where that is not the obvious formula). All use the
+ * accurate CUDA math functions (expf, erff, log1pf, ...), never the __expf
+ * style intrinsics, so a float result stays within a few ulp of the exact one.
+ *
+ * Both arguments of a two-argument function have the same type: in a float
+ * chain the generator writes float literals (0.5f) or casts.
+ * + - * / and the comparisons are C operators in the emitted code.
+ * fusec_ref.h holds an independent double reference of each (ref_<name>).
+ */
+#ifndef FUSEC_OPS_CUH
+#define FUSEC_OPS_CUH
+
+#include <cuda_runtime.h>
+#include <math.h>
+
+#define FX_OP __host__ __device__ __forceinline__
+
+/* ---- sign, magnitude, rectifiers ---- */
+
+FX_OP float fx_abs(float x) { return fabsf(x); }
+FX_OP double fx_abs(double x) { return fabs(x); }
+
+FX_OP float fx_neg(float x) { return -x; }
+FX_OP double fx_neg(double x) { return -x; }
+
+/* torch.relu is clamp_min(x, 0): NaN stays NaN, -0 becomes +0. */
+FX_OP float fx_relu(float x) { return x > 0.0f || x != x ? x : 0.0f; }
+FX_OP double fx_relu(double x) { return x > 0.0 || x != x ? x : 0.0; }
+
+/* ATen: (0 < x) - (x < 0), so sign(NaN) = 0 and sign(-0) = +0. */
+FX_OP float fx_sign(float x) { return (float)((0.0f < x) - (x < 0.0f)); }
+FX_OP double fx_sign(double x) { return (double)((0.0 < x) - (x < 0.0)); }
+
+/* x > 0 ? x : x * slope; NaN stays NaN (NaN * slope). */
+FX_OP float fx_leaky_relu(float x, float slope) { return x > 0.0f ? x : x * slope; }
+FX_OP double fx_leaky_relu(double x, double slope) { return x > 0.0 ? x : x * slope; }
+
+/* ---- exponentials and logarithms ---- */
+
+FX_OP float fx_exp(float x) { return expf(x); }
+FX_OP double fx_exp(double x) { return exp(x); }
+
+FX_OP float fx_exp2(float x) { return exp2f(x); }
+FX_OP double fx_exp2(double x) { return exp2(x); }
+
+FX_OP float fx_expm1(float x) { return expm1f(x); }
+FX_OP double fx_expm1(double x) { return expm1(x); }
+
+FX_OP float fx_log(float x) { return logf(x); }
+FX_OP double fx_log(double x) { return log(x); }
+
+FX_OP float fx_log2(float x) { return log2f(x); }
+FX_OP double fx_log2(double x) { return log2(x); }
+
+FX_OP float fx_log1p(float x) { return log1pf(x); }
+FX_OP double fx_log1p(double x) { return log1p(x); }
+
+FX_OP float fx_sqrt(float x) { return sqrtf(x); }
+FX_OP double fx_sqrt(double x) { return sqrt(x); }
+
+/* rsqrt(+-0) = +-inf, rsqrt(inf) = 0. The host has no rsqrtf. */
+FX_OP float fx_rsqrt(float x)
+{
+#ifdef __CUDA_ARCH__
+    return rsqrtf(x);
+#else
+    return 1.0f / sqrtf(x);
+#endif
+}
+FX_OP double fx_rsqrt(double x)
+{
+#ifdef __CUDA_ARCH__
+    return rsqrt(x);
+#else
+    return 1.0 / sqrt(x);
+#endif
+}
+
+FX_OP float fx_reciprocal(float x) { return 1.0f / x; }
+FX_OP double fx_reciprocal(double x) { return 1.0 / x; }
+
+/* ---- trigonometric, hyperbolic, error function ---- */
+
+FX_OP float fx_sin(float x) { return sinf(x); }
+FX_OP double fx_sin(double x) { return sin(x); }
+
+FX_OP float fx_cos(float x) { return cosf(x); }
+FX_OP double fx_cos(double x) { return cos(x); }
+
+FX_OP float fx_tanh(float x) { return tanhf(x); }
+FX_OP double fx_tanh(double x) { return tanh(x); }
+
+FX_OP float fx_erf(float x) { return erff(x); }
+FX_OP double fx_erf(double x) { return erf(x); }
+
+/* ---- rounding ---- */
+
+FX_OP float fx_floor(float x) { return floorf(x); }
+FX_OP double fx_floor(double x) { return floor(x); }
+
+FX_OP float fx_ceil(float x) { return ceilf(x); }
+FX_OP double fx_ceil(double x) { return ceil(x); }
+
+/* torch.round: halves to even (2.5 -> 2), as std::nearbyint in the default
+ * rounding mode. */
+FX_OP float fx_round(float x) { return rintf(x); }
+FX_OP double fx_round(double x) { return rint(x); }
+
+FX_OP float fx_trunc(float x) { return truncf(x); }
+FX_OP double fx_trunc(double x) { return trunc(x); }
+
+/* ---- activations ---- */
+
+/* ATen: 1 / (1 + exp(-x)); sigmoid(-inf) = 0, sigmoid(inf) = 1. */
+FX_OP float fx_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+FX_OP double fx_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+/* ATen: x / (1 + exp(-x)) (not x * sigmoid(x): one rounding less);
+ * silu(-inf) = NaN, as in torch. */
+FX_OP float fx_silu(float x) { return x / (1.0f + expf(-x)); }
+FX_OP double fx_silu(double x) { return x / (1.0 + exp(-x)); }
+
+/* gelu, erf form: 0.5 * x * (1 + erf(x / sqrt(2))). ATen writes exactly
+ * that, and 1 + erf(z) cancels for negative x (float error 2e-5 relative at
+ * x = -3, all of it at x = -6); 1 + erf(z) = erfc(-z) is the same function
+ * without the cancellation. Special values as ATen: gelu(-inf) = -inf * 0 =
+ * NaN, gelu(inf) = inf, gelu(-0) = -0. */
+FX_OP float fx_gelu(float x) { return x * 0.5f * erfcf(x * -0.70710678118654752440f); }
+FX_OP double fx_gelu(double x) { return x * 0.5 * erfc(x * -0.70710678118654752440); }
+
+/* gelu, tanh form (approximate="tanh"): 0.5 * x * (1 + tanh(u)) with
+ * u = sqrt(2/pi) * (x + 0.044715 * x^3). 1 + tanh(u) = 2 / (1 + exp(-2u)),
+ * so this is x / (1 + exp(-2u)): the same function as ATen's formula without
+ * its cancellation for negative x (1e-4 relative in float at x = -5).
+ * Special values as ATen: gelu_tanh(-inf) = NaN, large negative x gives -0. */
+FX_OP float fx_gelu_tanh(float x)
+{
+    float u = 0.79788456080286535588f * (x + 0.044715f * (x * x * x));
+    return x / (1.0f + expf(-2.0f * u));
+}
+FX_OP double fx_gelu_tanh(double x)
+{
+    double u = 0.79788456080286535588 * (x + 0.044715 * (x * x * x));
+    return x / (1.0 + exp(-2.0 * u));
+}
+
+/* softplus with beta = 1, threshold = 20: linear above the threshold. */
+FX_OP float fx_softplus(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
+FX_OP double fx_softplus(double x) { return x > 20.0 ? x : log1p(exp(x)); }
+
+/* ATen: std::min(std::max(x + 3, 0), 6) * one_sixth. std::max(a, b) is
+ * a < b ? b : a and std::min(a, b) is b < a ? b : a, so NaN propagates.
+ * (ATen's f64 kernel multiplies by (double)(1.0f / 6.0f); we use 1.0 / 6.0
+ * in double, 3e-8 closer to the exact function.) */
+FX_OP float fx_hard6(float x)
+{
+    float t = x + 3.0f;
+    t = t < 0.0f ? 0.0f : t;
+    return 6.0f < t ? 6.0f : t;
+}
+FX_OP double fx_hard6(double x)
+{
+    double t = x + 3.0;
+    t = t < 0.0 ? 0.0 : t;
+    return 6.0 < t ? 6.0 : t;
+}
+FX_OP float fx_hardsigmoid(float x) { return fx_hard6(x) * (1.0f / 6.0f); }
+FX_OP double fx_hardsigmoid(double x) { return fx_hard6(x) * (1.0 / 6.0); }
+
+/* ATen: x * min(max(x + 3, 0), 6) * one_sixth, multiplied left to right. */
+FX_OP float fx_hardswish(float x) { return x * fx_hard6(x) * (1.0f / 6.0f); }
+FX_OP double fx_hardswish(double x) { return x * fx_hard6(x) * (1.0 / 6.0); }
+
+/* ---- two and three arguments ---- */
+
+/* torch.minimum / torch.maximum: a NaN in either argument is the result. */
+FX_OP float fx_min(float a, float b) { return a != a ? a : b != b ? b : fminf(a, b); }
+FX_OP double fx_min(double a, double b) { return a != a ? a : b != b ? b : fmin(a, b); }
+
+FX_OP float fx_max(float a, float b) { return a != a ? a : b != b ? b : fmaxf(a, b); }
+FX_OP double fx_max(double a, double b) { return a != a ? a : b != b ? b : fmax(a, b); }
+
+/* torch.pow for floating tensors is C's pow: pow(x, 0) = 1 and pow(1, y) = 1
+ * even for NaN, pow(-8, 1/3) = NaN, pow(-0, -1) = -inf. */
+FX_OP float fx_pow(float a, float b) { return powf(a, b); }
+FX_OP double fx_pow(double a, double b) { return pow(a, b); }
+
+/* torch.clamp(x, lo, hi): a NaN in x (or in a bound) is the result; otherwise
+ * min(max(x, lo), hi), so lo > hi gives hi. */
+FX_OP float fx_clamp(float x, float lo, float hi)
+{
+    return x != x ? x : lo != lo ? lo : hi != hi ? hi : fminf(fmaxf(x, lo), hi);
+}
+FX_OP double fx_clamp(double x, double lo, double hi)
+{
+    return x != x ? x : lo != lo ? lo : hi != hi ? hi : fmin(fmax(x, lo), hi);
+}
+
+/* torch.where(c, a, b) with a bool condition. */
+FX_OP float fx_where(bool c, float a, float b) { return c ? a : b; }
+FX_OP double fx_where(bool c, double a, double b) { return c ? a : b; }
+FX_OP bool fx_where(bool c, bool a, bool b) { return c ? a : b; }
+
+#undef FX_OP
+
+#endif /* FUSEC_OPS_CUH */

@@ -1,0 +1,246 @@
+/*
+ * fusec_ref.h: the host reference of every builtin, in double.
+ *
+ * Written apart from fusec_ops.cuh on purpose (libm in double, none of the
+ * fx_ functions), so that a slip in one shows up as a mismatch against the
+ * other. Plain C (C99 and later) that also compiles as C++ under nvcc. Needs
+ * fusec_model.h first (the FX_* dtypes).
+ *
+ * A chain's reference function (FusecChain.reference) is built from these:
+ * ref_<name>(...) for each builtin, ref_lt .. ref_ne for the comparisons
+ * (0.0 or 1.0), ref_where, and ref_round(v, dtype) for the rounding to a
+ * storage dtype. The builtin round is ref_roundeven (torch.round rounds halves
+ * to even, as C23's roundeven), because ref_round is the storage rounding.
+ *
+ * Fragile elements. The device computes in float (or double) what the
+ * reference computes in double, so their values differ by rounding. Where an
+ * op jumps (a comparison, floor, round, sign, ...), an input within that
+ * rounding of the jump may land on the other side on the device; such an
+ * element proves nothing, and the harness skips it. Every discontinuous op
+ * sets fusec_ref_fragile = 1 when its argument lies within relative distance
+ * fusec_ref_eps of a jump. The harness sets fusec_ref_eps and fusec_ref_tiny
+ * for the chain's least precise dtype and clears fusec_ref_fragile before
+ * each element.
+ */
+#ifndef FUSEC_REF_H
+#define FUSEC_REF_H
+
+#include <math.h>
+#include <float.h>
+
+/* Relative distance to a jump that counts as "too close": 2^-8 for f16 and
+ * bf16, 2^-20 for f32, 2^-48 for f64 (the harness picks). */
+static double fusec_ref_eps = 9.5367431640625e-07; /* 2^-20 */
+/* Magnitudes at or below this count as zero: the dtype's smallest normal. */
+static double fusec_ref_tiny = 1.1754943508222875e-38; /* 2^-126 */
+/* Set by an op evaluated close to a jump; cleared by the caller. */
+static int fusec_ref_fragile = 0;
+
+/* True when a and b are both finite and within fusec_ref_eps of each other. */
+static inline int ref_near(double a, double b)
+{
+    double m;
+    if (!isfinite(a) || !isfinite(b))
+        return 0;
+    m = fmax(fmax(fabs(a), fabs(b)), fusec_ref_tiny);
+    return fabs(a - b) <= fusec_ref_eps * m;
+}
+
+/* x is close to the jump at j (an integer or half-integer). Far from 0 the
+ * jump (1) is lost in the value's own rounding, and the relative tolerance
+ * of the comparison covers it: not fragile above 16 / eps. */
+static inline void ref_mark_jump(double x, double j)
+{
+    if (ref_near(x, j) && fabs(x) * fusec_ref_eps < 16.0)
+        fusec_ref_fragile = 1;
+}
+
+/* ---- rounding to a storage dtype ---- */
+
+/* v rounded to nearest even in a binary format of p significant bits,
+ * smallest normal exponent emin and largest finite value max_finite, with
+ * subnormals and overflow to +-inf. The spacing of representable values
+ * around |v| is 2^(e - p) where 2^(e-1) <= |v| < 2^e (fixed at
+ * 2^(emin + 1 - p) below the normal range); |v| / spacing is exact, so
+ * nearbyint does the one rounding. */
+static inline double ref_round_format(double v, int p, int emin, double max_finite)
+{
+    double a = fabs(v), q, r, top;
+    int e;
+    if (!(a > 0) || isinf(a))
+        return v; /* NaN, +-0, +-inf */
+    /* Overflow threshold: halfway between max_finite and the next power of
+     * two; a value at it rounds to the even side, which is infinity. */
+    frexp(max_finite, &e);
+    top = max_finite + ldexp(1.0, e - p - 1);
+    if (fabs(a - top) <= fusec_ref_eps * top)
+        fusec_ref_fragile = 1;
+    if (a >= top)
+        return copysign(HUGE_VAL, v);
+    frexp(a, &e);
+    if (e - 1 < emin)
+        e = emin + 1;
+    q = ldexp(1.0, e - p);
+    r = nearbyint(a / q) * q;
+    return copysign(r, v);
+}
+
+/* The value v takes when stored as dtype (an FX_* of fusec_model.h), exactly
+ * as the device's round-to-nearest-even conversion does it. A bool is v != 0
+ * (NaN is true, as tensor.to(torch.bool)). */
+static inline double ref_round(double v, int dtype)
+{
+    switch (dtype) {
+    case FX_BOOL: /* jumps at 0; an exact 0 (a false comparison) is safe */
+        if (v != 0 && fabs(v) <= fusec_ref_tiny)
+            fusec_ref_fragile = 1;
+        return v != 0 ? 1.0 : 0.0;
+    case FX_F16:
+        return ref_round_format(v, 11, -14, 65504.0);
+    case FX_BF16:
+        return ref_round_format(v, 8, -126, 3.3895313892515355e38);
+    case FX_F32: /* a cast is exact and fast, but only defined below FLT_MAX */
+        if (fabs(v) < FLT_MAX * (1 - fusec_ref_eps))
+            return (double)(float)v;
+        return ref_round_format(v, 24, -126, FLT_MAX);
+    default:
+        return v;
+    }
+}
+
+/* ---- the builtins (same list and order as fusec_ops.cuh) ---- */
+
+static inline double ref_abs(double x) { return fabs(x); }
+static inline double ref_neg(double x) { return -x; }
+static inline double ref_relu(double x) { return isnan(x) ? x : x > 0 ? x : 0.0; }
+
+/* (0 < x) - (x < 0): sign(NaN) = 0; jumps at 0. An exact 0 is computed
+ * exactly on both sides; a nonzero value below the smallest normal may not. */
+static inline double ref_sign(double x)
+{
+    if (x != 0 && fabs(x) <= fusec_ref_tiny)
+        fusec_ref_fragile = 1;
+    return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
+}
+
+static inline double ref_leaky_relu(double x, double slope) { return x > 0 ? x : x * slope; }
+
+static inline double ref_exp(double x) { return exp(x); }
+static inline double ref_exp2(double x) { return exp2(x); }
+static inline double ref_expm1(double x) { return expm1(x); }
+static inline double ref_log(double x) { return log(x); }
+static inline double ref_log2(double x) { return log2(x); }
+static inline double ref_log1p(double x) { return log1p(x); }
+static inline double ref_sqrt(double x) { return sqrt(x); }
+static inline double ref_rsqrt(double x) { return 1.0 / sqrt(x); }
+static inline double ref_reciprocal(double x) { return 1.0 / x; }
+
+static inline double ref_sin(double x) { return sin(x); }
+static inline double ref_cos(double x) { return cos(x); }
+static inline double ref_tanh(double x) { return tanh(x); }
+static inline double ref_erf(double x) { return erf(x); }
+
+/* floor, ceil and trunc jump at the integers, round at the half-integers. */
+static inline double ref_floor(double x)
+{
+    ref_mark_jump(x, nearbyint(x));
+    return floor(x);
+}
+static inline double ref_ceil(double x)
+{
+    ref_mark_jump(x, nearbyint(x));
+    return ceil(x);
+}
+static inline double ref_trunc(double x)
+{
+    ref_mark_jump(x, nearbyint(x));
+    return trunc(x);
+}
+/* torch.round: to nearest, halves to even. */
+static inline double ref_roundeven(double x)
+{
+    double r = nearbyint(x); /* default rounding mode: to nearest even */
+    ref_mark_jump(x, floor(x) + 0.5);
+    return r;
+}
+
+static inline double ref_sigmoid(double x)
+{
+    if (isnan(x))
+        return x;
+    return x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
+}
+
+/* x * sigmoid(x); silu(-inf) = -inf * 0 = NaN, as torch. */
+static inline double ref_silu(double x)
+{
+    if (isinf(x))
+        return x > 0 ? x : NAN;
+    return x * ref_sigmoid(x);
+}
+
+/* 0.5 * x * (1 + erf(x / sqrt 2)), with 1 + erf(z) = erfc(-z): 1 + erf
+ * loses all its digits in double too, below x = -8. */
+static inline double ref_gelu(double x) { return 0.5 * x * erfc(-x / sqrt(2.0)); }
+
+/* 0.5 * x * (1 + tanh(u)); for u < 0, 1 + tanh(u) = 2 e^2u / (1 + e^2u)
+ * keeps its digits where 1 + tanh(u) cancels. */
+static inline double ref_gelu_tanh(double x)
+{
+    const double k = sqrt(2.0 / 3.14159265358979323846);
+    double u = k * (x + 0.044715 * x * x * x);
+    double one_plus_tanh = u >= 0 || isnan(u) ? 1.0 + tanh(u) : 2.0 * exp(2.0 * u) / (1.0 + exp(2.0 * u));
+    return 0.5 * x * one_plus_tanh;
+}
+
+static inline double ref_softplus(double x) { return x > 20 ? x : log1p(exp(x)); }
+
+static inline double ref_hardsigmoid(double x)
+{
+    if (isnan(x))
+        return x;
+    return fmin(fmax(x + 3.0, 0.0), 6.0) / 6.0;
+}
+static inline double ref_hardswish(double x) { return x * ref_hardsigmoid(x); }
+
+static inline double ref_min(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) ? a : b;
+    return a < b ? a : b;
+}
+static inline double ref_max(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) ? a : b;
+    return a > b ? a : b;
+}
+
+static inline double ref_pow(double a, double b) { return pow(a, b); }
+
+static inline double ref_clamp(double x, double lo, double hi)
+{
+    if (isnan(x) || isnan(lo) || isnan(hi))
+        return isnan(x) ? x : isnan(lo) ? lo : hi;
+    x = x < lo ? lo : x;
+    return x > hi ? hi : x;
+}
+
+static inline double ref_where(double c, double a, double b) { return c != 0 ? a : b; }
+
+/* ---- comparisons: 1.0 or 0.0; fragile when a and b are within eps ---- */
+
+static inline double ref_cmp(int result, double a, double b)
+{
+    if (ref_near(a, b))
+        fusec_ref_fragile = 1;
+    return result ? 1.0 : 0.0;
+}
+static inline double ref_lt(double a, double b) { return ref_cmp(a < b, a, b); }
+static inline double ref_le(double a, double b) { return ref_cmp(a <= b, a, b); }
+static inline double ref_gt(double a, double b) { return ref_cmp(a > b, a, b); }
+static inline double ref_ge(double a, double b) { return ref_cmp(a >= b, a, b); }
+static inline double ref_eq(double a, double b) { return ref_cmp(a == b, a, b); }
+static inline double ref_ne(double a, double b) { return ref_cmp(a != b, a, b); }
+
+#endif /* FUSEC_REF_H */

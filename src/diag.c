@@ -1,0 +1,143 @@
+/*
+ * diag.c: located diagnostics in the GCC format,
+ *   file:line:col: error: message
+ * then the source line and a caret under the column. Tokens keep byte
+ * offsets; lines and columns are computed only when a message is printed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusec.h"
+
+/* Line and column (1-based, columns count bytes) of offset off. */
+static void locate(const Source *s, size_t off, int *line, int *col, size_t *bol)
+{
+    if (off > s->len)
+        off = s->len;
+    int l = 1;
+    size_t b = 0;
+    for (size_t i = 0; i < off; i++)
+        if (s->text[i] == '\n') {
+            l++;
+            b = i + 1;
+        }
+    *line = l;
+    *col = (int)(off - b) + 1;
+    *bol = b;
+}
+
+/* The source line with a caret under [off, off+len); long lines are cut
+ * around the caret. Bytes that are not printable ASCII show as '?'. */
+static void show_line(FILE *f, const Source *s, size_t off, size_t len, size_t bol)
+{
+    size_t eol = bol;
+    while (eol < s->len && s->text[eol] != '\n')
+        eol++;
+    if (off > eol)
+        off = eol;
+    size_t from = bol, to = eol;
+    if (off - from > 60)
+        from = off - 40;
+    if (to - from > 120)
+        to = from + 120;
+    fprintf(f, " %s", from > bol ? "..." : "");
+    for (size_t i = from; i < to; i++) {
+        unsigned char c = (unsigned char)s->text[i];
+        fputc(c == '\t' ? ' ' : (c >= 0x20 && c < 0x7F) ? c : '?', f);
+    }
+    fprintf(f, "%s\n %*s^", to < eol ? "..." : "", (int)(off - from) + (from > bol ? 3 : 0), "");
+    for (size_t i = 1; i < len && off + i < to; i++)
+        fputc('~', f);
+    fputc('\n', f);
+}
+
+static void report(Diag *d, const char *kind, size_t off, size_t len, const char *fmt, va_list ap)
+{
+    int line, col;
+    size_t bol;
+    locate(d->src, off, &line, &col, &bol);
+    fprintf(d->out, "%s:%d:%d: %s: ", d->src->name, line, col, kind);
+    vfprintf(d->out, fmt, ap);
+    fputc('\n', d->out);
+    show_line(d->out, d->src, off, len, bol);
+}
+
+void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, "error", off, len, fmt, ap);
+    va_end(ap);
+    longjmp(*d->bail, 1);
+}
+
+void diag_warning(Diag *d, size_t off, size_t len, const char *fmt, ...)
+{
+    d->warnings++;
+    if (d->no_warnings)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, "warning", off, len, fmt, ap);
+    va_end(ap);
+}
+
+void diag_note(Diag *d, size_t off, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, "note", off, len, fmt, ap);
+    va_end(ap);
+}
+
+void diag_internal(Diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(d->out, "%s: internal error (a bug in fusec, please report it): ", d->src->name);
+    vfprintf(d->out, fmt, ap);
+    fputc('\n', d->out);
+    va_end(ap);
+    longjmp(*d->bail, 1);
+}
+
+/* Levenshtein distance, capped: names are short. */
+static int distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    if (la > 32 || lb > 32)
+        return 99;
+    int row[33];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *diag_suggest(const char *s, size_t len, const char *const *names, int n)
+{
+    const char *best = NULL;
+    int bestd = len <= 3 ? 2 : 3;
+    for (int i = 0; i < n; i++) {
+        if (!names[i] || !*names[i])
+            continue;
+        int dd = distance(s, len, names[i], strlen(names[i]));
+        if (dd < bestd) {
+            bestd = dd;
+            best = names[i];
+        }
+    }
+    return best;
+}

@@ -1,0 +1,71 @@
+/*
+ * driver.c: one compilation, top to bottom. A diagnostic longjmps back
+ * here; the arena takes every allocation with it either way.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "fusec.h"
+
+char *driver_prefix(Arena *a, const char *path, const char *name)
+{
+    if (name)
+        return arena_strndup(a, name, strlen(name));
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strcmp(path, "-") == 0)
+        base = "chain";
+    size_t len = strcspn(base, ".");
+    if (len == 0)
+        base = "chain", len = 5;
+    char *s = arena_strndup(a, base, len + 1);
+    size_t o = 0;
+    if (isdigit((unsigned char)base[0]))
+        s[o++] = '_';
+    for (size_t i = 0; i < len && o < len + 1; i++)
+        s[o++] = isalnum((unsigned char)base[i]) ? base[i] : '_';
+    s[o] = 0;
+    return s;
+}
+
+static const Backend *backend_for(Emit e)
+{
+    switch (e) {
+    case E_CUDA: return &backend_cuda;
+    case E_HEADER: return &backend_header;
+    case E_JSON: return &backend_json;
+    case E_CSV: return &backend_csv;
+    case E_DOT: return &backend_dot;
+    case E_REPORT:
+    default: return &backend_report;
+    }
+}
+
+int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_out)
+{
+    jmp_buf bail;
+    Diag d = {src, diag_out, &bail, 0, opt->no_warnings};
+    Arena *volatile a = arena_new();
+    volatile int rc = 1;
+    if (setjmp(bail) == 0) {
+        Program *p = arena_alloc(a, sizeof *p);
+        p->arena = a;
+        p->diag = &d;
+        p->default_dtype = opt->dtype;
+        parse_program(p);        /* bytes -> tokens -> instructions */
+        ir_build(p);             /* names, types, folding, outputs */
+        Chain c;
+        memset(&c, 0, sizeof c);
+        c.opt = opt;
+        c.src = src;
+        c.prog = p;
+        c.prefix = driver_prefix(a, opt->input, opt->name);
+        traffic_build(p, &c.traffic); /* bytes and flops of both versions */
+        backend_for(opt->emit)->emit(out, &c);
+        rc = 0;
+    } else {
+        parse_release();
+    }
+    arena_free(a);
+    return rc;
+}

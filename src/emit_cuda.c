@@ -1,0 +1,939 @@
+/*
+ * emit_cuda.c: the CUDA backend. One self-contained .cu file:
+ *   the runtime (fusec_model.h, fusec_kernel.cuh, fusec_ops.cuh),
+ *   the unfused kernels, one per eager op, each storing its result in the
+ *   storage dtype as eager does; the fused kernel; the host API
+ *   P_fused / P_unfused; and, unless FUSEC_NO_HARNESS, the chain's
+ *   description, its double reference and the timing harness's main.
+ * Also the matching C header (--emit=header).
+ *
+ * Every kernel has the same shape: each thread moves one 16-byte vector of
+ * the widest dtype it touches (E elements), in a grid-stride loop that runs
+ * once unless n is huge; a scalar path takes the tail and misaligned
+ * pointers; indices are 32-bit when n < 2^31 and 64-bit otherwise.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusec.h"
+
+/* C spellings of the storage and compute types. */
+static const char *const store_t[FX_NDTYPES] = {"uint8_t", "__half", "__nv_bfloat16", "float", "double"};
+static const char *const api_t[FX_NDTYPES] = {"uint8_t", "uint16_t", "uint16_t", "float", "double"};
+static const char *const compute_t[FX_NDTYPES] = {"bool", "float", "float", "float", "double"};
+
+typedef struct Emitter {
+    FILE *f;
+    const Chain *c;
+    const Program *p;
+    const Traffic *t;
+    char **cname;  /* instruction -> C name of its value (inputs, params, scalars) */
+    char *is_out;  /* instruction -> 1 when an output writes it */
+    int *out_of;   /* instruction -> output index, -1 */
+    char **in_name, **par_name; /* API names of inputs and params */
+} Emitter;
+
+static void emit_runtime(FILE *f, const char *name)
+{
+    for (const RuntimeFile *r = fusec_runtime; r->name; r++)
+        if (strcmp(r->name, name) == 0) {
+            fprintf(f, "\n/* ---- runtime/%s ---- */\n", name);
+            fwrite(r->text, 1, r->len, f);
+            return;
+        }
+}
+
+/* C++ keywords and the names the emitted code uses itself. */
+static bool reserved(const char *s)
+{
+    static const char *const words[] = {
+        "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr", "continue",
+        "default", "delete", "do", "double", "else", "enum", "explicit", "extern", "false", "float", "for",
+        "friend", "goto", "if", "inline", "int", "long", "namespace", "new", "operator", "private",
+        "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
+        "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union", "unsigned",
+        "using", "virtual", "void", "volatile", "while", "asm", "char16_t", "char32_t", "decltype",
+        "noexcept", "nullptr", "static_assert", "thread_local", "alignas", "alignof", "and", "or", "not",
+        "xor", "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "mutable", "export",
+        "concept", "requires", "co_await", "co_return", "co_yield", "char8_t", "consteval", "constinit",
+        "n", "i", "e", "E", "I", "vec", "full", "stream", "blocks", "err", "b", "par", "in", "out", "fused",
+        "main", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "NULL", "size_t",
+        "uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t", "int16_t", "int32_t", "int64_t",
+        "cudaStream_t", "cudaError_t", "half", "nv_bfloat16", "min", "max", "abs", "exp", "log", "sqrt",
+        "pow", "sin", "cos", "tanh", "erf", "floor", "ceil", "round", "trunc", "INFINITY", "NAN"};
+    for (size_t i = 0; i < ARRAY_LEN(words); i++)
+        if (strcmp(s, words[i]) == 0)
+            return true;
+    return strncmp(s, "fx_", 3) == 0 || strncmp(s, "FX_", 3) == 0 || strncmp(s, "fusec", 5) == 0 ||
+           strncmp(s, "__", 2) == 0 || strncmp(s, "ref_", 4) == 0 || s[0] == '_';
+}
+
+static char *c_ident(Emitter *em, const char *name)
+{
+    Arena *a = em->p->arena;
+    return reserved(name) ? arena_printf(a, "%s_u", name) : arena_strndup(a, name, strlen(name));
+}
+
+/* A constant, spelled in compute type ct (rounded to it first, as eager
+ * converts a Python scalar to the op's math type). */
+static void constant(char *buf, size_t len, double v, int ct)
+{
+    if (ct == FX_F32)
+        v = (float)v;
+    if (isnan(v))
+        snprintf(buf, len, "%s", ct == FX_F64 ? "(double)NAN" : "NAN");
+    else if (isinf(v))
+        snprintf(buf, len, "%s%s", v < 0 ? "-" : "", ct == FX_F64 ? "(double)INFINITY" : "INFINITY");
+    else if (ct == FX_BOOL)
+        snprintf(buf, len, "%s", v != 0 ? "true" : "false");
+    else {
+        char num[40];
+        if (ct == FX_F32) {
+            for (int prec = 1; prec <= 9; prec++) {
+                snprintf(num, sizeof num, "%.*g", prec, v);
+                if ((float)strtod(num, NULL) == (float)v)
+                    break;
+            }
+        } else {
+            out_num(num, sizeof num, v);
+        }
+        bool dot = strpbrk(num, ".eE") != NULL;
+        snprintf(buf, len, "%s%s%s", num, dot ? "" : ".0", ct == FX_F32 ? "f" : "");
+    }
+}
+
+/* The compute type an instruction's arithmetic runs in. */
+static int op_ct(const Program *p, const Inst *in)
+{
+    if (op_info[in->op].cls == K_CMP) {
+        int dt = -1;
+        for (int a = 0; a < in->nargs; a++) {
+            const Inst *x = &p->inst[in->arg[a]];
+            if (x->op != O_CONST)
+                dt = dt < 0 ? x->dtype : dtype_promote(dt, x->dtype);
+        }
+        return dtype_compute(dt < 0 ? FX_F64 : dt);
+    }
+    if (op_info[in->op].cls == K_CAST || in->op == O_COPY)
+        return dtype_compute(p->inst[in->arg[0]].dtype);
+    return dtype_compute(in->dtype);
+}
+
+/* Converts an expression of compute type from to compute type to. */
+static void convert(char *buf, size_t len, const char *expr, int from, int to)
+{
+    if (from == to || (from != FX_BOOL && to != FX_BOOL && from == to))
+        snprintf(buf, len, "%s", expr);
+    else
+        snprintf(buf, len, "(%s)%s", compute_t[to], expr);
+}
+
+/* The expression of op over operand expressions a[] already in type ct. */
+static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][256], bool fused)
+{
+    Op op = (Op)in->op;
+    const OpInfo *info = &op_info[op];
+    switch (info->cls) {
+    case K_CMP:
+        snprintf(buf, len, "(%s %s %s)", a[0], ir_op_name(op), a[1]);
+        return;
+    case K_WHERE:
+        snprintf(buf, len, "(%s ? %s : %s)", a[0], a[1], a[2]);
+        return;
+    case K_CAST:
+        /* Fused: round to the named dtype and go on in its compute type.
+         * Unfused: the store itself rounds. */
+        if (fused && in->dtype != FX_F64)
+            snprintf(buf, len, "fx_widen(fx_to_%s(%s))", fusec_dtype_name[in->dtype], a[0]);
+        else if (fused)
+            snprintf(buf, len, "(double)%s", a[0]);
+        else
+            snprintf(buf, len, "%s", a[0]);
+        return;
+    default:
+        break;
+    }
+    (void)ct;
+    if (op == O_COPY)
+        snprintf(buf, len, "%s", a[0]);
+    else if (op == O_NEGATE)
+        snprintf(buf, len, "(-%s)", a[0]);
+    else if (info->name[0] == 0)
+        snprintf(buf, len, "(%s %s %s)", a[0], ir_op_name(op), a[1]);
+    else if (in->nargs == 1)
+        snprintf(buf, len, "fx_%s(%s)", info->name, a[0]);
+    else if (in->nargs == 2)
+        snprintf(buf, len, "fx_%s(%s, %s)", info->name, a[0], a[1]);
+    else
+        snprintf(buf, len, "fx_%s(%s, %s, %s)", info->name, a[0], a[1], a[2]);
+}
+
+/* The expression of a scalar operand (constant, param or host-computed
+ * scalar) in compute type ct. */
+static void scalar_operand(Emitter *em, char *buf, size_t len, int x, int ct)
+{
+    const Inst *in = &em->p->inst[x];
+    if (in->op == O_CONST)
+        constant(buf, len, in->value, ct);
+    else
+        snprintf(buf, len, "(%s)%s", compute_t[ct], em->cname[x]);
+}
+
+/* ---- the pieces of a kernel --------------------------------------------- */
+
+/* A kernel's tensor arrays: the distinct operands it loads and the results
+ * it stores, with their dtypes. */
+typedef struct Arrays {
+    int nload, nstore;
+    int load[64 + 3];  /* instructions (unfused: <= 3; fused: the inputs) */
+    int store[64 + 3];
+} Arrays;
+
+static int widest(const Program *p, const int *v, int n, int w)
+{
+    for (int i = 0; i < n; i++)
+        if (fusec_dtype_size[p->inst[v[i]].dtype] > w)
+            w = fusec_dtype_size[p->inst[v[i]].dtype];
+    return w;
+}
+
+/* Collects the scalar instructions (params, host scalars) that kernel
+ * instructions [from, to) use, in instruction order, without repeats. */
+static int kernel_scalars(Emitter *em, const int *insts, int ninst, int *out, char *seen)
+{
+    int n = 0;
+    for (int k = 0; k < ninst; k++) {
+        const Inst *in = &em->p->inst[insts[k]];
+        for (int a = 0; a < in->nargs; a++) {
+            int x = in->arg[a];
+            const Inst *arg = &em->p->inst[x];
+            if (arg->scalar && arg->op != O_CONST && !seen[x]) {
+                seen[x] = 1;
+                out[n++] = x;
+            }
+        }
+    }
+    for (int k = 0; k < n; k++)
+        seen[out[k]] = 0;
+    return n;
+}
+
+static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const int *sc, int nsc,
+                          const char *const *load_names, const char *const *store_names)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(FX_THREADS) %s(", name);
+    for (int k = 0; k < ar->nload; k++)
+        fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[ar->load[k]].dtype], load_names[k]);
+    for (int k = 0; k < ar->nstore; k++)
+        fprintf(f, "%s *__restrict__ %s, ", store_t[p->inst[ar->store[k]].dtype], store_names[k]);
+    for (int k = 0; k < nsc; k++)
+        fprintf(f, "double %s, ", em->cname[sc[k]]);
+    fprintf(f, "I n, bool vec)\n{\n");
+}
+
+static void loop_head(FILE *f, int e)
+{
+    fprintf(f, "    constexpr int E = %d; /* elements per thread: 16 bytes of the widest dtype */\n", e);
+    fprintf(f, "    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
+    fprintf(f, "        const bool full = vec && n - i >= (I)E;\n");
+}
+
+/* ---- unfused kernels ------------------------------------------------------ */
+
+static const char *result_name(Emitter *em, int k)
+{
+    int i = em->t->kernels[k].inst;
+    if (em->out_of[i] >= 0)
+        return em->cname[i];
+    return arena_printf(em->p->arena, "t%d", k + 1);
+}
+
+static void kernel_comment(Emitter *em, int k, const char *what)
+{
+    const Kernel *kr = &em->t->kernels[k];
+    const Inst *in = &em->p->inst[kr->inst];
+    int line = 1, col = 1;
+    for (uint32_t o = 0; o < in->off && o < em->c->src->len; o++) {
+        if (em->c->src->text[o] == '\n')
+            line++, col = 0;
+        col++;
+    }
+    char rb[32], wb[32];
+    out_num(rb, sizeof rb, kr->read_bytes);
+    out_num(wb, sizeof wb, kr->write_bytes);
+    fprintf(em->f, "\n/* k%d: %s (%s:%d:%d)\n * reads %s B and writes %s B per element; computes in %s */\n", k + 1,
+            what, em->c->src->name, line, col, rb, wb, compute_t[op_ct(em->p, in)]);
+}
+
+static void emit_unfused_kernel(Emitter *em, int k, const char *text)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const Kernel *kr = &em->t->kernels[k];
+    const Inst *in = &p->inst[kr->inst];
+    int ct = op_ct(p, in);
+    Arrays ar = {0, 0, {0}, {0}};
+    const char *lnames[3], *snames[1];
+    for (int r = 0; r < kr->nread; r++) {
+        ar.load[ar.nload] = kr->read[r];
+        lnames[ar.nload++] = arena_printf(p->arena, "a%d", r);
+    }
+    ar.store[ar.nstore] = kr->inst;
+    snames[ar.nstore++] = "r";
+    int sc[3];
+    char *seen = arena_alloc(p->arena, (size_t)p->ninst + 1);
+    int nsc = kernel_scalars(em, &kr->inst, 1, sc, seen);
+
+    kernel_comment(em, k, text);
+    char kname[300];
+    snprintf(kname, sizeof kname, "%s_k%d", em->c->prefix, k + 1);
+    kernel_params(em, kname, &ar, sc, nsc, lnames, snames);
+    int e = 16 / widest(p, ar.load, ar.nload, widest(p, ar.store, 1, 1));
+    loop_head(f, e);
+    for (int r = 0; r < ar.nload; r++) {
+        fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[ar.load[r]].dtype], r);
+        fprintf(f, "        fx_load<E>(a%d_v, a%d, i, n, full);\n", r, r);
+    }
+    fprintf(f, "        %s r_v[E];\n#pragma unroll\n        for (int e = 0; e < E; e++) {\n", store_t[in->dtype]);
+    char a[3][256], expr[1024];
+    for (int j = 0; j < in->nargs; j++) {
+        int x = in->arg[j];
+        const Inst *arg = &p->inst[x];
+        /* Each operand enters in the op's compute type (where's condition as bool). */
+        int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
+        if (arg->scalar) {
+            scalar_operand(em, a[j], sizeof a[j], x, want);
+        } else {
+            int r = 0;
+            while (kr->read[r] != x)
+                r++;
+            char load[64];
+            snprintf(load, sizeof load, "fx_widen(a%d_v[e])", r);
+            convert(a[j], sizeof a[j], load, dtype_compute(arg->dtype), want);
+        }
+    }
+    op_expr(expr, sizeof expr, in, ct, a, false);
+    fprintf(f, "            r_v[e] = fx_to_%s(%s);\n        }\n", fusec_dtype_name[in->dtype], expr);
+    fprintf(f, "        fx_store<E>(r, i, n, full, r_v);\n    }\n}\n");
+}
+
+/* ---- the fused kernel ---------------------------------------------------- */
+
+static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const Traffic *t = em->t;
+    Arrays ar = {0, 0, {0}, {0}};
+    int nin = 0, nout = p->n_out;
+    for (int i = 0; i < p->ninst; i++)
+        nin += p->inst[i].live && p->inst[i].op == O_INPUT;
+    int *load = arena_alloc(p->arena, sizeof(int) * (size_t)(nin + 1));
+    int *store = arena_alloc(p->arena, sizeof(int) * (size_t)(nout + 1));
+    const char **lnames = arena_alloc(p->arena, sizeof(char *) * (size_t)(nin + 1));
+    const char **snames = arena_alloc(p->arena, sizeof(char *) * (size_t)(nout + 1));
+    int nl = 0;
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v >= 0 && p->inst[v].live) {
+            lnames[nl] = em->cname[v];
+            load[nl++] = v;
+        }
+    }
+    for (int k = 0; k < nout; k++) {
+        int v = p->sym[p->outputs[k]].value;
+        store[k] = v;
+        snames[k] = em->cname[v];
+    }
+    int w = 1;
+    w = widest(p, load, nl, w);
+    w = widest(p, store, nout, w);
+
+    char fr[32], fw[32];
+    out_num(fr, sizeof fr, t->f_read);
+    out_num(fw, sizeof fw, t->f_write);
+    fprintf(f, "\n/* The fused kernel: reads %s B and writes %s B per element, every intermediate\n"
+               " * stays in registers; half types compute in float. %d distinct ops. */\n",
+            fr, fw, t->nfused_ops);
+    /* Arrays is sized for the unfused kernels; the fused one prints its own. */
+    (void)ar;
+    fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(FX_THREADS) %s_fused_kernel(", em->c->prefix);
+    for (int k = 0; k < nl; k++)
+        fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[load[k]].dtype], lnames[k]);
+    for (int k = 0; k < nout; k++)
+        fprintf(f, "%s *__restrict__ %s, ", store_t[p->inst[store[k]].dtype], snames[k]);
+    for (int k = 0; k < nsc; k++)
+        fprintf(f, "double %s, ", em->cname[sc[k]]);
+    fprintf(f, "I n, bool vec)\n{\n");
+    loop_head(f, 16 / w);
+    for (int k = 0; k < nl; k++) {
+        fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
+        fprintf(f, "        fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
+    }
+    for (int k = 0; k < nout; k++)
+        fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
+    fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n");
+    /* Values: v<inst>, computed once per common subexpression. */
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        if (!in->live || in->scalar || t->canon[i] != i)
+            continue;
+        int ct = in->op == O_INPUT ? dtype_compute(in->dtype) : op_ct(p, in);
+        if (in->op == O_INPUT) {
+            fprintf(f, "            const %s v%d = fx_widen(%s_v[e]); /* %s */\n", compute_t[ct], i, em->cname[i],
+                    p->sym[in->sym].name);
+            continue;
+        }
+        char a[3][256], expr[1024];
+        for (int j = 0; j < in->nargs; j++) {
+            int x = t->canon[in->arg[j]];
+            const Inst *arg = &p->inst[x];
+            int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
+            if (arg->scalar) {
+                scalar_operand(em, a[j], sizeof a[j], x, want);
+            } else {
+                char v[32];
+                snprintf(v, sizeof v, "v%d", x);
+                int have = arg->op == O_INPUT ? dtype_compute(arg->dtype) : dtype_compute(arg->dtype);
+                convert(a[j], sizeof a[j], v, have, want);
+            }
+        }
+        op_expr(expr, sizeof expr, in, ct, a, true);
+        int rt = dtype_compute(in->dtype);
+        const char *name = NULL;
+        for (int s = 0; s < em->p->nstmt && !name; s++)
+            if (p->stmt[s].value == i)
+                name = p->sym[p->stmt[s].sym].name;
+        if (name)
+            fprintf(f, "            const %s v%d = %s; /* %s */\n", compute_t[rt], i, expr, name);
+        else
+            fprintf(f, "            const %s v%d = %s;\n", compute_t[rt], i, expr);
+    }
+    for (int k = 0; k < nout; k++) {
+        int v = store[k];
+        fprintf(f, "            %s_v[e] = fx_to_%s(v%d);\n", snames[k], fusec_dtype_name[p->inst[v].dtype],
+                t->canon[v]);
+    }
+    fprintf(f, "        }\n");
+    for (int k = 0; k < nout; k++)
+        fprintf(f, "        fx_store<E>(%s, i, n, full, %s_v);\n", snames[k], snames[k]);
+    fprintf(f, "    }\n}\n");
+}
+
+/* ---- host API ----------------------------------------------------------- */
+
+/* "(const float *x, float *y, float s, size_t n, cudaStream_t stream)" */
+static void api_params(Emitter *em, FILE *f)
+{
+    const Program *p = em->p;
+    fputc('(', f);
+    for (int k = 0; k < p->n_in; k++)
+        fprintf(f, "const %s *%s, ", api_t[p->sym[p->inputs[k]].dtype], em->in_name[k]);
+    for (int k = 0; k < p->n_out; k++) {
+        int v = p->sym[p->outputs[k]].value;
+        fprintf(f, "%s *%s, ", api_t[p->inst[v].dtype], em->cname[v]);
+    }
+    for (int k = 0; k < p->n_par; k++)
+        fprintf(f, "%s %s, ", p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float", em->par_name[k]);
+    fprintf(f, "size_t n, cudaStream_t stream)");
+}
+
+/* Host-side scalars: what Python computes in double before eager sees it. */
+static void emit_host_scalars(Emitter *em)
+{
+    const Program *p = em->p;
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        if (!in->live || !in->scalar || in->op == O_CONST || in->op == O_PARAM)
+            continue;
+        char a[3][256], expr[1024];
+        for (int j = 0; j < in->nargs; j++) {
+            const Inst *x = &p->inst[in->arg[j]];
+            if (x->op == O_CONST)
+                constant(a[j], sizeof a[j], x->value, FX_F64);
+            else
+                snprintf(a[j], sizeof a[j], "(double)%s", em->cname[in->arg[j]]);
+        }
+        /* fx_ functions are __host__ __device__: the host computes in double. */
+        op_expr(expr, sizeof expr, in, FX_F64, a, false);
+        fprintf(em->f, "    const double %s = %s;\n", em->cname[i], expr);
+    }
+}
+
+static void launch(Emitter *em, const char *kernel, const char *args, int e)
+{
+    fprintf(em->f, "    if (n <= 0x7fffffffu)\n        %s<unsigned><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n",
+            kernel, e, args);
+    fprintf(em->f, "    else\n        %s<size_t><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn, vec);\n", kernel, e,
+            args);
+}
+
+static void emit_api(Emitter *em, int *fsc, int nfsc)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const Traffic *t = em->t;
+    const char *P = em->c->prefix;
+    Arena *a = p->arena;
+
+    /* fused */
+    fprintf(f, "\n/* ==== host API ==== */\n\n/* One launch of the fused kernel. */\nextern \"C\" cudaError_t %s_fused", P);
+    api_params(em, f);
+    fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
+    emit_host_scalars(em);
+    int w = 1;
+    char *args = arena_printf(a, "%s", "");
+    char *align = arena_printf(a, "%s", "true");
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v < 0 || !p->inst[v].live)
+            continue;
+        const Inst *in = &p->inst[v];
+        if (fusec_dtype_size[in->dtype] > w)
+            w = fusec_dtype_size[in->dtype];
+        args = arena_printf(a, "%s(const %s *)%s, ", args, store_t[in->dtype], em->cname[v]);
+    }
+    for (int k = 0; k < p->n_out; k++) {
+        int v = p->sym[p->outputs[k]].value;
+        if (fusec_dtype_size[p->inst[v].dtype] > w)
+            w = fusec_dtype_size[p->inst[v].dtype];
+        args = arena_printf(a, "%s(%s *)%s, ", args, store_t[p->inst[v].dtype], em->cname[v]);
+    }
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v >= 0 && p->inst[v].live)
+            align = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", align, em->cname[v], 16 / w,
+                                 fusec_dtype_size[p->inst[v].dtype]);
+    }
+    for (int k = 0; k < p->n_out; k++) {
+        int v = p->sym[p->outputs[k]].value;
+        align = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", align, em->cname[v], 16 / w,
+                             fusec_dtype_size[p->inst[v].dtype]);
+    }
+    for (int k = 0; k < nfsc; k++)
+        args = arena_printf(a, "%s(double)%s, ", args, em->cname[fsc[k]]);
+    fprintf(f, "    const bool vec = %s;\n", align);
+    char kname[300];
+    snprintf(kname, sizeof kname, "%s_fused_kernel", P);
+    launch(em, kname, args, 16 / w);
+    fprintf(f, "    return cudaGetLastError();\n}\n");
+
+    /* unfused */
+    double scratch = 0;
+    for (int k = 0; k < t->nkernels; k++)
+        if (em->out_of[t->kernels[k].inst] < 0)
+            scratch += fusec_dtype_size[p->inst[t->kernels[k].inst].dtype];
+    fprintf(f, "\n/* Scratch for the unfused intermediates (%g B per element), kept between calls and\n"
+               " * grown when n grows; %s_unfused_release() frees it. Not thread-safe: one stream\n"
+               " * at a time, like the static buffers it is. */\n",
+            scratch, P);
+    fprintf(f, "static void *%s_scratch;\nstatic size_t %s_scratch_bytes;\n\n", P, P);
+    fprintf(f, "extern \"C\" void %s_unfused_release(void)\n{\n    cudaFree(%s_scratch);\n    %s_scratch = NULL;\n"
+               "    %s_scratch_bytes = 0;\n}\n",
+            P, P, P, P);
+    fprintf(f, "\n/* The chain as PyTorch eager runs it: %d kernels, each reading its operands from\n"
+               " * memory and writing its result back in its storage dtype. */\nextern \"C\" cudaError_t %s_unfused",
+            t->nkernels, P);
+    api_params(em, f);
+    fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
+    /* scratch layout: one 256-byte-aligned region per intermediate */
+    fprintf(f, "    size_t need = 0;\n");
+    for (int k = 0; k < t->nkernels; k++)
+        if (em->out_of[t->kernels[k].inst] < 0)
+            fprintf(f, "    const size_t t%d_at = need;\n    need += (n * %d + 255) / 256 * 256;\n", k + 1,
+                    fusec_dtype_size[p->inst[t->kernels[k].inst].dtype]);
+    fprintf(f, "    if (need > %s_scratch_bytes) {\n        %s_unfused_release();\n"
+               "        cudaError_t err = cudaMalloc(&%s_scratch, need);\n"
+               "        if (err != cudaSuccess)\n            return err;\n        %s_scratch_bytes = need;\n    }\n",
+            P, P, P, P);
+    for (int k = 0; k < t->nkernels; k++) {
+        int i = t->kernels[k].inst;
+        if (em->out_of[i] < 0)
+            fprintf(f, "    %s *t%d = (%s *)((char *)%s_scratch + t%d_at);\n", store_t[p->inst[i].dtype], k + 1,
+                    store_t[p->inst[i].dtype], P, k + 1);
+    }
+    emit_host_scalars(em);
+    fprintf(f, "    bool vec;\n    cudaError_t err;\n");
+    int *kernel_of = arena_alloc(a, sizeof(int) * (size_t)(p->ninst + 1));
+    for (int i = 0; i < p->ninst; i++)
+        kernel_of[i] = -1;
+    for (int k = 0; k < t->nkernels; k++)
+        kernel_of[t->kernels[k].inst] = k;
+    char *seen = arena_alloc(a, (size_t)p->ninst + 1);
+    for (int k = 0; k < t->nkernels; k++) {
+        const Kernel *kr = &t->kernels[k];
+        const Inst *in = &p->inst[kr->inst];
+        int kw = fusec_dtype_size[in->dtype];
+        for (int r = 0; r < kr->nread; r++)
+            if (fusec_dtype_size[p->inst[kr->read[r]].dtype] > kw)
+                kw = fusec_dtype_size[p->inst[kr->read[r]].dtype];
+        char *kargs = arena_printf(a, "%s", "");
+        char *kal = arena_printf(a, "%s", "true");
+        for (int r = 0; r < kr->nread + 1; r++) {
+            int x = r < kr->nread ? kr->read[r] : kr->inst;
+            const char *nm = em->out_of[x] >= 0 || p->inst[x].op == O_INPUT ? em->cname[x]
+                                                                           : arena_printf(a, "t%d", kernel_of[x] + 1);
+            kargs = arena_printf(a, "%s(%s%s *)%s, ", kargs, r < kr->nread ? "const " : "", store_t[p->inst[x].dtype], nm);
+            kal = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", kal, nm, 16 / kw, fusec_dtype_size[p->inst[x].dtype]);
+        }
+        int sc[3];
+        int nsc = kernel_scalars(em, &kr->inst, 1, sc, seen);
+        for (int s = 0; s < nsc; s++)
+            kargs = arena_printf(a, "%s(double)%s, ", kargs, em->cname[sc[s]]);
+        fprintf(f, "    /* k%d */\n    vec = %s;\n", k + 1, kal);
+        snprintf(kname, sizeof kname, "%s_k%d", P, k + 1);
+        launch(em, kname, kargs, 16 / kw);
+        fprintf(f, "    if ((err = cudaGetLastError()) != cudaSuccess)\n        return err;\n");
+    }
+    fprintf(f, "    return cudaSuccess;\n}\n");
+}
+
+/* ---- the harness's view of the chain -------------------------------------- */
+
+static void cost_init(FILE *f, const FusecKernelCost *k)
+{
+    fprintf(f, "{%g, %g, %g, %g, %g, %g, %d}", k->in_bytes, k->mid_read, k->mid_write, k->out_bytes, k->flops,
+            k->trans, k->fp64);
+}
+
+static void c_string(FILE *f, const char *s, size_t len)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs(i + 1 < len ? "\\n\"\n    \"" : "\\n", f);
+        else if (ch < 0x20 || ch >= 0x7F || (ch == '?' && i + 1 < len && s[i + 1] == '?'))
+            fprintf(f, "\\%03o", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+/* The reference, in double: rounds where the version rounds. */
+static void emit_reference(Emitter *em)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const Traffic *t = em->t;
+    fprintf(f, "\n/* The host reference for one element, in double. Unfused rounds every kernel's\n"
+               " * result to its storage dtype, as eager does; fused rounds each value to its\n"
+               " * compute type. Scalars are rounded to the type the op computes in. */\n");
+    fprintf(f, "static void %s_reference(int fused, const double *in, const double *par, double *out)\n{\n",
+            em->c->prefix);
+    fprintf(f, "    (void)in;\n    (void)par;\n");
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v >= 0)
+            fprintf(f, "    const double v%d = in[%d]; /* %s */\n", v, k, p->sym[p->inputs[k]].name);
+    }
+    for (int k = 0; k < p->n_par; k++) {
+        int v = p->sym[p->params[k]].value;
+        if (v >= 0)
+            fprintf(f, "    const double %s = par[%d];\n", em->cname[v], k);
+    }
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        if (!in->live || !in->scalar || in->op == O_CONST || in->op == O_PARAM)
+            continue;
+        char a[3][256], expr[1024];
+        for (int j = 0; j < in->nargs; j++) {
+            const Inst *x = &p->inst[in->arg[j]];
+            if (x->op == O_CONST)
+                constant(a[j], sizeof a[j], x->value, FX_F64);
+            else
+                snprintf(a[j], sizeof a[j], "%s", em->cname[in->arg[j]]);
+        }
+        op_expr(expr, sizeof expr, in, FX_F64, a, false);
+        if (in->op == O_ROUND)
+            snprintf(expr, sizeof expr, "fx_roundeven(%s)", a[0]);
+        fprintf(f, "    const double %s = %s%s;\n", em->cname[i], strncmp(expr, "fx_", 3) ? "" : "ref_",
+                strncmp(expr, "fx_", 3) ? expr : expr + 3);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        bool fused = pass == 1;
+        fprintf(f, "    %s {\n", fused ? "else" : "if (!fused)");
+        for (int i = 0; i < p->ninst; i++) {
+            const Inst *in = &p->inst[i];
+            if (!in->live || in->scalar || in->op == O_INPUT || (fused && t->canon[i] != i))
+                continue;
+            int ct = op_ct(p, in);
+            char a[3][256], expr[1024];
+            for (int j = 0; j < in->nargs; j++) {
+                int x = fused ? t->canon[in->arg[j]] : in->arg[j];
+                const Inst *arg = &p->inst[x];
+                int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
+                if (arg->op == O_CONST)
+                    constant(a[j], sizeof a[j], arg->value, want == FX_F32 ? FX_F32 : FX_F64);
+                else if (arg->scalar)
+                    snprintf(a[j], sizeof a[j], "ref_round(%s, %d)", em->cname[x], want == FX_BOOL ? FX_F64 : want);
+                else
+                    snprintf(a[j], sizeof a[j], "v%d", x);
+                /* float constants print with an f suffix: drop it for double code. */
+                size_t l = strlen(a[j]);
+                if (arg->op == O_CONST && l > 1 && a[j][l - 1] == 'f' && a[j][l - 2] != 'N')
+                    a[j][l - 1] = 0;
+            }
+            const OpInfo *info = &op_info[in->op];
+            if (info->cls == K_CMP)
+                snprintf(expr, sizeof expr, "ref_%s(%s, %s)",
+                         (const char *[]){"lt", "le", "gt", "ge", "eq", "ne"}[in->op - O_LT], a[0], a[1]);
+            else if (info->cls == K_WHERE)
+                snprintf(expr, sizeof expr, "ref_where(%s, %s, %s)", a[0], a[1], a[2]);
+            else if (info->cls == K_CAST || in->op == O_COPY)
+                snprintf(expr, sizeof expr, "%s", a[0]);
+            else {
+                op_expr(expr, sizeof expr, in, FX_F64, a, false);
+                if (in->op == O_ROUND)
+                    snprintf(expr, sizeof expr, "ref_roundeven(%s)", a[0]);
+                else if (!strncmp(expr, "fx_", 3))
+                    memmove(expr + 1, expr, strlen(expr) + 1), memcpy(expr, "ref", 3);
+            }
+            /* Where the value is rounded: unfused to its storage dtype; fused to its
+             * compute type, or to the dtype an explicit cast names. */
+            int r = in->dtype;
+            if (fused && info->cls != K_CAST)
+                r = dtype_compute(in->dtype);
+            fprintf(f, "        const double v%d = ref_round(%s, %d);\n", i, expr, r == FX_BOOL ? FX_BOOL : r);
+        }
+        for (int k = 0; k < p->n_out; k++) {
+            int v = p->sym[p->outputs[k]].value;
+            fprintf(f, "        out[%d] = ref_round(v%d, %d); /* %s */\n", k, fused ? t->canon[v] : v,
+                    p->inst[v].dtype, p->sym[p->outputs[k]].name);
+        }
+        fprintf(f, "    }\n");
+    }
+    fprintf(f, "}\n");
+}
+
+static void emit_harness(Emitter *em)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const Traffic *t = em->t;
+    const char *P = em->c->prefix;
+    fprintf(f, "\n#ifndef FUSEC_NO_HARNESS\n");
+    emit_runtime(f, "fusec_chain.h");
+    emit_runtime(f, "fusec_ref.h");
+    emit_runtime(f, "fusec_harness.cuh");
+    fprintf(f, "\n/* ==== the chain, as the harness sees it ==== */\n");
+    emit_reference(em);
+    fprintf(f, "\nstatic const FusecKernelCost %s_unfused_cost[] = {\n", P);
+    for (int k = 0; k < t->nkernels; k++) {
+        fprintf(f, "    ");
+        cost_init(f, &t->ucost[k]);
+        fprintf(f, ", /* k%d */\n", k + 1);
+    }
+    fprintf(f, "};\nstatic const FusecKernelCost %s_fused_cost[] = {", P);
+    cost_init(f, &t->fcost);
+    fprintf(f, "};\n");
+    fprintf(f, "static const FusecTensorArg %s_in[] = {", P);
+    for (int k = 0; k < p->n_in; k++)
+        fprintf(f, "%s{\"%s\", FX_%s}", k ? ", " : "", p->sym[p->inputs[k]].name,
+                (const char *[]){"BOOL", "F16", "BF16", "F32", "F64"}[p->sym[p->inputs[k]].dtype]);
+    fprintf(f, "};\nstatic const FusecTensorArg %s_out[] = {", P);
+    for (int k = 0; k < p->n_out; k++)
+        fprintf(f, "%s{\"%s\", FX_%s}", k ? ", " : "", p->sym[p->outputs[k]].name,
+                (const char *[]){"BOOL", "F16", "BF16", "F32", "F64"}[p->inst[p->sym[p->outputs[k]].value].dtype]);
+    fprintf(f, "};\n");
+    if (p->n_par) {
+        fprintf(f, "static const FusecParamArg %s_par[] = {", P);
+        for (int k = 0; k < p->n_par; k++) {
+            const Sym *s = &p->sym[p->params[k]];
+            char v[40];
+            out_num(v, sizeof v, s->pvalue);
+            fprintf(f, "%s{\"%s\", FX_%s, %s}", k ? ", " : "", s->name,
+                    (const char *[]){"BOOL", "F16", "BF16", "F32", "F64"}[s->dtype], v);
+        }
+        fprintf(f, "};\n");
+    }
+    /* run: the API over void pointers */
+    fprintf(f, "\nstatic cudaError_t %s_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)\n{\n"
+               "    (void)par;\n    return (fused ? %s_fused : %s_unfused)(", P, P, P);
+    int nb = 0;
+    for (int k = 0; k < p->n_in; k++)
+        fprintf(f, "(const %s *)b[%d], ", api_t[p->sym[p->inputs[k]].dtype], nb++);
+    for (int k = 0; k < p->n_out; k++)
+        fprintf(f, "(%s *)b[%d], ", api_t[p->inst[p->sym[p->outputs[k]].value].dtype], nb++);
+    for (int k = 0; k < p->n_par; k++)
+        fprintf(f, "(%s)par[%d], ", p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float", k);
+    fprintf(f, "n, s);\n}\n");
+    size_t plen = em->c->src->len > 4000 ? 4000 : em->c->src->len;
+    fprintf(f, "\nstatic const FusecChain %s_chain = {\n    \"%s\",\n    ", P, P);
+    c_string(f, em->c->src->name, strlen(em->c->src->name));
+    fprintf(f, ",\n    ");
+    c_string(f, em->c->src->text, plen);
+    fprintf(f, ",\n    %d, %d, %d,\n    %s_in, %s_out, %s%s,\n", p->n_in, p->n_out, p->n_par, P, P, p->n_par ? P : "NULL",
+            p->n_par ? "_par" : "");
+    fprintf(f, "    {%d, %s_unfused_cost, %g},\n    {1, %s_fused_cost, %g},\n", t->nkernels, P, t->unfused.footprint, P,
+            t->fused.footprint);
+    fprintf(f, "    %g, %g,\n    %s_run,\n    %s_reference,\n};\n", t->u_read + t->u_write, t->f_read + t->f_write, P,
+            P);
+    fprintf(f, "\nint main(int argc, char **argv)\n{\n    return fusec_harness_main(&%s_chain, argc, argv);\n}\n", P);
+    fprintf(f, "#endif /* FUSEC_NO_HARNESS */\n");
+}
+
+/* ---- the file ------------------------------------------------------------ */
+
+static void emitter_init(Emitter *em, FILE *f, const Chain *c)
+{
+    Program *p = c->prog;
+    memset(em, 0, sizeof *em);
+    em->f = f;
+    em->c = c;
+    em->p = p;
+    em->t = &c->traffic;
+    em->cname = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->ninst + 1));
+    em->out_of = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
+    for (int i = 0; i < p->ninst; i++)
+        em->out_of[i] = -1;
+    for (int k = 0; k < p->n_out; k++)
+        em->out_of[p->sym[p->outputs[k]].value] = k;
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        if (in->op == O_INPUT || in->op == O_PARAM)
+            em->cname[i] = c_ident(em, p->sym[in->sym].name);
+        else if (in->scalar && in->op != O_CONST)
+            em->cname[i] = arena_printf(p->arena, "c%d", i);
+    }
+    for (int k = 0; k < p->n_out; k++)
+        em->cname[p->sym[p->outputs[k]].value] = c_ident(em, p->sym[p->outputs[k]].name);
+    em->in_name = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->n_in + 1));
+    em->par_name = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->n_par + 1));
+    for (int k = 0; k < p->n_in; k++)
+        em->in_name[k] = c_ident(em, p->sym[p->inputs[k]].name);
+    for (int k = 0; k < p->n_par; k++)
+        em->par_name[k] = c_ident(em, p->sym[p->params[k]].name);
+}
+
+static void banner(FILE *f, const Chain *c, const char *what)
+{
+    const Traffic *t = &c->traffic;
+    fprintf(f, "/*\n * %s.%s: generated by fusec %s from %s. Do not edit; edit the .fuse file.\n *\n", c->prefix,
+            what, FUSEC_VERSION, c->src->name);
+    /* The program, up to 40 lines, with comment terminators defused. */
+    const char *s = c->src->text, *end = s + c->src->len;
+    for (int line = 0; s < end && line < 40; line++) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
+        fprintf(f, " *   ");
+        for (size_t i = 0; i < len; i++) {
+            unsigned char ch = (unsigned char)s[i];
+            if (ch == '/' && i > 0 && s[i - 1] == '*')
+                fputc(' ', f);
+            fputc(ch >= 0x20 || ch == '\t' ? ch : '?', f);
+        }
+        fputc('\n', f);
+        s = nl ? nl + 1 : end;
+    }
+    if (s < end)
+        fprintf(f, " *   ...\n");
+    char ub[32], fb[32];
+    out_num(ub, sizeof ub, t->u_read + t->u_write);
+    out_num(fb, sizeof fb, t->f_read + t->f_write);
+    fprintf(f, " *\n * Unfused: %d kernel%s, %s B per element (as PyTorch eager). Fused: 1 kernel, %s B per\n"
+               " * element. Traffic ratio %.2fx: the predicted speedup while memory-bound.\n",
+            t->nkernels, t->nkernels == 1 ? "" : "s", ub, fb, t->ratio);
+}
+
+static void emit_cu(FILE *f, const Chain *c)
+{
+    Emitter em;
+    emitter_init(&em, f, c);
+    const Program *p = em.p;
+    const Traffic *t = em.t;
+    banner(f, c, "cu");
+    fprintf(f, " *\n * Harness:  nvcc -O3 -arch=sm_90 %s.cu -o %s && ./%s --help\n", c->prefix, c->prefix, c->prefix);
+    fprintf(f, " * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c %s.cu   (API: fusec --emit=header)\n */\n",
+            c->prefix);
+    emit_runtime(f, "fusec_model.h");
+    emit_runtime(f, "fusec_kernel.cuh");
+    emit_runtime(f, "fusec_ops.cuh");
+    fprintf(f, "\n/* ==== the unfused kernels: one per eager op ==== */\n");
+    int *kernel_of = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
+    for (int i = 0; i < p->ninst; i++)
+        kernel_of[i] = -1;
+    for (int k = 0; k < t->nkernels; k++)
+        kernel_of[t->kernels[k].inst] = k;
+    for (int k = 0; k < t->nkernels; k++) {
+        const Inst *in = &p->inst[t->kernels[k].inst];
+        char res[300], a[3][300], text[1200];
+        snprintf(res, sizeof res, "%s", result_name(&em, k));
+        for (int j = 0; j < in->nargs; j++) {
+            int x = in->arg[j];
+            const Inst *arg = &p->inst[x];
+            if (arg->op == O_CONST)
+                out_num(a[j], sizeof a[j], arg->value);
+            else if (arg->op == O_INPUT || arg->op == O_PARAM || em.out_of[x] >= 0)
+                snprintf(a[j], sizeof a[j], "%s", p->sym[arg->sym >= 0 ? arg->sym : 0].name);
+            else if (kernel_of[x] >= 0)
+                snprintf(a[j], sizeof a[j], "t%d", kernel_of[x] + 1);
+            else
+                snprintf(a[j], sizeof a[j], "%s", em.cname[x]);
+            if (em.out_of[x] >= 0)
+                snprintf(a[j], sizeof a[j], "%s", p->sym[p->outputs[em.out_of[x]]].name);
+        }
+        const char *op = ir_op_name((Op)in->op);
+        if (in->op == O_NEGATE)
+            snprintf(text, sizeof text, "%s = -%s", res, a[0]);
+        else if (in->nargs == 2 && op_info[in->op].name[0] == 0)
+            snprintf(text, sizeof text, "%s = %s %s %s", res, a[0], op, a[1]);
+        else if (in->nargs == 1)
+            snprintf(text, sizeof text, "%s = %s(%s)", res, op, a[0]);
+        else if (in->nargs == 2)
+            snprintf(text, sizeof text, "%s = %s(%s, %s)", res, op, a[0], a[1]);
+        else
+            snprintf(text, sizeof text, "%s = %s(%s, %s, %s)", res, op, a[0], a[1], a[2]);
+        emit_unfused_kernel(&em, k, text);
+    }
+    char *seen = arena_alloc(p->arena, (size_t)p->ninst + 1);
+    int *live_kernel_insts = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
+    int nk = 0;
+    for (int i = 0; i < p->ninst; i++)
+        if (p->inst[i].live && !p->inst[i].scalar && t->canon[i] == i)
+            live_kernel_insts[nk++] = i;
+    int *fsc = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
+    int nfsc = kernel_scalars(&em, live_kernel_insts, nk, fsc, seen);
+    emit_fused_kernel(&em, fsc, nfsc);
+    emit_api(&em, fsc, nfsc);
+    emit_harness(&em);
+}
+
+static void emit_h(FILE *f, const Chain *c)
+{
+    Emitter em;
+    emitter_init(&em, f, c);
+    const Program *p = em.p;
+    banner(f, c, "h");
+    fprintf(f, " *\n * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *\n"
+               " * or __nv_bfloat16 * converts with a cast); bool tensors as uint8_t (0 or 1, like\n"
+               " * torch.bool). Arguments: inputs, outputs, params, then n and the stream. Device\n"
+               " * pointers; 16-byte-aligned ones take the vector path. Both calls are asynchronous.\n */\n");
+    char guard[300];
+    size_t g = 0;
+    for (const char *s = c->prefix; *s && g < sizeof guard - 3; s++)
+        guard[g++] = (char)((*s >= 'a' && *s <= 'z') ? *s - 32 : *s);
+    guard[g] = 0;
+    fprintf(f, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n#include <stdint.h>\n#include <cuda_runtime_api.h>\n\n",
+            guard, guard);
+    fprintf(f, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    fprintf(f, "/* One fused kernel: %g B per element. */\ncudaError_t %s_fused", c->traffic.f_read + c->traffic.f_write,
+            c->prefix);
+    api_params(&em, f);
+    fprintf(f, ";\n\n/* %d kernels as PyTorch eager runs them: %g B per element. */\ncudaError_t %s_unfused",
+            c->traffic.nkernels, c->traffic.u_read + c->traffic.u_write, c->prefix);
+    api_params(&em, f);
+    fprintf(f, ";\n\n/* Frees the unfused version's cached scratch buffers. */\nvoid %s_unfused_release(void);\n\n",
+            c->prefix);
+    fprintf(f, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_H */\n", guard);
+    (void)p;
+}
+
+const Backend backend_cuda = {"cuda", emit_cu};
+const Backend backend_header = {"header", emit_h};

@@ -1,0 +1,419 @@
+/*
+ * emit_report.c: the static report, as text (--predict), JSON or CSV, and
+ * the DAG as Graphviz dot. docs/report.md documents the JSON schema.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusec.h"
+
+
+
+/* Names of values in the unfused listing: outputs, inputs and params by
+ * their names, other kernel results t1, t2, ... in launch order. */
+typedef struct Names {
+    const Chain *c;
+    int *kernel_of; /* instruction -> kernel index, -1 */
+    uint32_t *line_start;
+    int nlines;
+} Names;
+
+static void names_init(Names *nm, const Chain *c)
+{
+    Program *p = c->prog;
+    nm->c = c;
+    nm->kernel_of = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
+    for (int i = 0; i < p->ninst; i++)
+        nm->kernel_of[i] = -1;
+    for (int k = 0; k < c->traffic.nkernels; k++)
+        nm->kernel_of[c->traffic.kernels[k].inst] = k;
+    int n = 1;
+    for (size_t i = 0; i < c->src->len; i++)
+        n += c->src->text[i] == '\n';
+    nm->line_start = arena_alloc(p->arena, sizeof(uint32_t) * (size_t)n);
+    nm->nlines = 0;
+    nm->line_start[nm->nlines++] = 0;
+    for (size_t i = 0; i < c->src->len; i++)
+        if (c->src->text[i] == '\n')
+            nm->line_start[nm->nlines++] = (uint32_t)i + 1;
+}
+
+static void locate(const Names *nm, uint32_t off, int *line, int *col)
+{
+    int lo = 0, hi = nm->nlines - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (nm->line_start[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *line = lo + 1;
+    *col = (int)(off - nm->line_start[lo]) + 1;
+}
+
+static void value_name(const Names *nm, int i, char *buf, size_t len)
+{
+    const Program *p = nm->c->prog;
+    const Inst *in = &p->inst[i];
+    const char *name = ir_value_name(p, i);
+    if (name)
+        snprintf(buf, len, "%s", name);
+    else if (in->op == O_CONST)
+        out_num(buf, len, in->value);
+    else if (nm->kernel_of[i] >= 0)
+        snprintf(buf, len, "t%d", nm->kernel_of[i] + 1);
+    else
+        snprintf(buf, len, "(scalar)");
+}
+
+/* "t1 = x * 2", "y = relu(t2)" */
+static void kernel_text(const Names *nm, int k, char *buf, size_t len)
+{
+    const Program *p = nm->c->prog;
+    int i = nm->c->traffic.kernels[k].inst;
+    const Inst *in = &p->inst[i];
+    char res[300], a[3][300];
+    value_name(nm, i, res, sizeof res);
+    for (int j = 0; j < in->nargs; j++)
+        value_name(nm, in->arg[j], a[j], sizeof a[j]);
+    const char *op = ir_op_name((Op)in->op);
+    if (in->op == O_NEGATE)
+        snprintf(buf, len, "%s = -%s", res, a[0]);
+    else if (in->nargs == 2 && op_info[in->op].name[0] == 0)
+        snprintf(buf, len, "%s = %s %s %s", res, a[0], op, a[1]);
+    else if (in->nargs == 1)
+        snprintf(buf, len, "%s = %s(%s)", res, op, a[0]);
+    else if (in->nargs == 2)
+        snprintf(buf, len, "%s = %s(%s, %s)", res, op, a[0], a[1]);
+    else
+        snprintf(buf, len, "%s = %s(%s, %s, %s)", res, op, a[0], a[1], a[2]);
+}
+
+static const char *mode_text = "cold: L2 flushed before each call";
+
+static const char *host_text(int host)
+{
+    return host == FUSEC_HOST_C ? "plain C launches, as the emitted harness makes them"
+         : host == FUSEC_HOST_GRAPH ? "one CUDA graph replay per call"
+                                    : "PyTorch: unfused = eager, fused = torch.compile";
+}
+
+static void print_args(FILE *f, const Program *p, const char *label, const int *syms, int n)
+{
+    fprintf(f, "%-9s", label);
+    if (n == 0)
+        fprintf(f, "(none)");
+    for (int k = 0; k < n; k++) {
+        const Sym *s = &p->sym[syms[k]];
+        int dt = s->kind == S_VAR ? p->inst[s->value].dtype : s->dtype;
+        fprintf(f, "%s%s: %s", k ? ", " : "", s->name, fusec_dtype_name[dt]);
+        if (s->kind == S_PARAM) {
+            char v[32];
+            out_num(v, sizeof v, s->pvalue);
+            fprintf(f, " = %s", v);
+        }
+    }
+    fputc('\n', f);
+}
+
+#define TABLE_ROWS 40
+
+static void emit_text(FILE *f, const Chain *c)
+{
+    const Program *p = c->prog;
+    const Traffic *t = &c->traffic;
+    const FusecProfile *d = &c->opt->device;
+    Names nm;
+    names_init(&nm, c);
+    fprintf(f, "fusec %s predict: %s (default dtype %s)\n", FUSEC_VERSION, c->src->name,
+            fusec_dtype_name[c->opt->dtype]);
+    fprintf(f, "device   %s: %s\n", d->name, d->note);
+    fprintf(f, "host     %s: %s\n\n", fusec_host_name[c->opt->host], host_text(c->opt->host));
+    print_args(f, p, "inputs", p->inputs, p->n_in);
+    print_args(f, p, "outputs", p->outputs, p->n_out);
+    print_args(f, p, "params", p->params, p->n_par);
+
+    fprintf(f, "\nUnfused: %d kernel%s, one per op as PyTorch eager launches them\n", t->nkernels,
+            t->nkernels == 1 ? "" : "s");
+    fprintf(f, "  %5s  %-34s %6s %7s %7s %6s  %s\n", "#", "kernel", "dtype", "reads", "writes", "flops",
+            "line:col");
+    for (int k = 0; k < t->nkernels; k++) {
+        if (k == TABLE_ROWS && t->nkernels > TABLE_ROWS + 5) {
+            fprintf(f, "  %5s  ... %d more kernels (--emit=json lists them all)\n", "", t->nkernels - TABLE_ROWS - 1);
+            k = t->nkernels - 1;
+        }
+        const Kernel *kr = &t->kernels[k];
+        const Inst *in = &p->inst[kr->inst];
+        char text[400], rb[32], wb[32];
+        kernel_text(&nm, k, text, sizeof text);
+        if (strlen(text) > 34)
+            strcpy(text + 31, "...");
+        out_bytes(rb, sizeof rb, kr->read_bytes);
+        out_bytes(wb, sizeof wb, kr->write_bytes);
+        int line, col;
+        locate(&nm, in->off, &line, &col);
+        fprintf(f, "  %5d  %-34s %6s %7s %7s %6g  %d:%d\n", k + 1, text, fusec_dtype_name[in->dtype], rb, wb,
+                kr->cost.flops + kr->cost.trans, line, col);
+    }
+    char ur[32], uw[32], ub[32], fr[32], fw[32], fb[32];
+    out_bytes(ur, sizeof ur, t->u_read);
+    out_bytes(uw, sizeof uw, t->u_write);
+    out_bytes(ub, sizeof ub, t->u_read + t->u_write);
+    out_bytes(fr, sizeof fr, t->f_read);
+    out_bytes(fw, sizeof fw, t->f_write);
+    out_bytes(fb, sizeof fb, t->f_read + t->f_write);
+    fprintf(f, "  %5s  %-34s %6s %7s %7s %6g\n", "", "total", "", ur, uw, t->u_flops + t->u_trans);
+    fprintf(f, "  %d kernel%s, %s read + %s written = %s per element; %g flops + %g transcendental; %.3g "
+               "flop/B\n",
+            t->nkernels, t->nkernels == 1 ? "" : "s", ur, uw, ub, t->u_flops, t->u_trans,
+            (t->u_flops + t->u_trans) / (t->u_read + t->u_write));
+    fprintf(f, "\nFused: 1 kernel, each input read once and each output written once\n");
+    fprintf(f, "  %d distinct op%s, %s read + %s written = %s per element; %g flops + %g transcendental; %.3g "
+               "flop/B\n",
+            t->nfused_ops, t->nfused_ops == 1 ? "" : "s", fr, fw, fb, t->f_flops, t->f_trans,
+            (t->f_flops + t->f_trans) / (t->f_read + t->f_write));
+    fprintf(f, "\nTraffic ratio: %s / %s = %.2fx, the predicted speedup while memory-bound\n", ub, fb, t->ratio);
+
+    fprintf(f, "\nPredicted sweep (%s; %s)\n", fusec_host_name[c->opt->host], mode_text);
+    fprintf(f, "  %9s %12s %12s %9s  %-8s  %-8s\n", "n", "unfused us", "fused us", "speedup", "unfused", "fused");
+    for (int i = 0; i < c->opt->sizes.n; i++) {
+        Point pt = predict_at(c, c->opt->sizes.v[i]);
+        char sn[32];
+        out_n(sn, sizeof sn, pt.n);
+        fprintf(f, "  %9s %12.2f %12.2f %8.2fx  %-8s  %-8s\n", sn, pt.u.us, pt.f.us, pt.speedup,
+                fusec_regime_name[pt.u.regime], fusec_regime_name[pt.f.regime]);
+    }
+    double xu = predict_crossover(c, 0), xf = predict_crossover(c, 1);
+    fprintf(f, "Crossover (overhead- to memory- or compute-bound): unfused at n = %.0f, fused at n = %.0f\n", xu,
+            xf);
+    fprintf(f, "\nIn bytes and launches:\n");
+    predict_explain(f, c);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", f);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+    char buf[40];
+    if (!isfinite(v)) {
+        fputs("null", f);
+        return;
+    }
+    /* Times and rates to 6 significant digits: more would be noise. */
+    snprintf(buf, sizeof buf, "%.6g", v);
+    out_num(buf, sizeof buf, strtod(buf, NULL));
+    fputs(buf, f);
+}
+
+static void json_args(FILE *f, const Program *p, const char *key, const int *syms, int n)
+{
+    fprintf(f, "  \"%s\": [", key);
+    for (int k = 0; k < n; k++) {
+        const Sym *s = &p->sym[syms[k]];
+        int dt = s->kind == S_VAR ? p->inst[s->value].dtype : s->dtype;
+        fprintf(f, "%s{\"name\": ", k ? ", " : "");
+        json_str(f, s->name);
+        fprintf(f, ", \"dtype\": \"%s\"", fusec_dtype_name[dt]);
+        if (s->kind == S_PARAM) {
+            fprintf(f, ", \"value\": ");
+            json_num(f, s->pvalue);
+        }
+        fputc('}', f);
+    }
+    fprintf(f, "],\n");
+}
+
+static void json_version(FILE *f, const char *key, int kernels, double rd, double wr, double flops, double trans)
+{
+    fprintf(f, "  \"%s\": {\"kernels\": %d, \"bytes_per_element\": ", key, kernels);
+    json_num(f, rd + wr);
+    fprintf(f, ", \"read_bytes_per_element\": ");
+    json_num(f, rd);
+    fprintf(f, ", \"write_bytes_per_element\": ");
+    json_num(f, wr);
+    fprintf(f, ", \"flops_per_element\": ");
+    json_num(f, flops);
+    fprintf(f, ", \"transcendentals_per_element\": ");
+    json_num(f, trans);
+    fprintf(f, ", \"arithmetic_intensity\": ");
+    json_num(f, (flops + trans) / (rd + wr));
+}
+
+static void emit_json(FILE *f, const Chain *c)
+{
+    const Program *p = c->prog;
+    const Traffic *t = &c->traffic;
+    const FusecProfile *d = &c->opt->device;
+    Names nm;
+    names_init(&nm, c);
+    fprintf(f, "{\n  \"fusec_version\": \"%s\",\n  \"source\": ", FUSEC_VERSION);
+    json_str(f, c->src->name);
+    fprintf(f, ",\n  \"name\": ");
+    json_str(f, c->prefix);
+    fprintf(f, ",\n  \"dtype\": \"%s\",\n  \"host\": \"%s\",\n  \"mode\": \"cold\",\n",
+            fusec_dtype_name[c->opt->dtype], fusec_host_name[c->opt->host]);
+    fprintf(f, "  \"device\": {\"name\": ");
+    json_str(f, d->name);
+    fprintf(f, ", \"note\": ");
+    json_str(f, d->note);
+    const double vals[] = {d->hbm_gbps, d->l2_gbps, d->l2_bytes, d->launch_us, d->graph_node_us,
+                           d->fp32_gflops, d->fp64_gflops, d->sfu_gops, d->eager_op_us, d->compiled_call_us};
+    const char *const keys[] = {"hbm_gbps", "l2_gbps", "l2_bytes", "launch_us", "graph_node_us",
+                                "fp32_gflops", "fp64_gflops", "sfu_gops", "eager_op_us", "compiled_call_us"};
+    for (size_t i = 0; i < ARRAY_LEN(vals); i++) {
+        fprintf(f, ", \"%s\": ", keys[i]);
+        json_num(f, vals[i]);
+    }
+    fprintf(f, "},\n");
+    json_args(f, p, "inputs", p->inputs, p->n_in);
+    json_args(f, p, "outputs", p->outputs, p->n_out);
+    json_args(f, p, "params", p->params, p->n_par);
+
+    json_version(f, "unfused", t->nkernels, t->u_read, t->u_write, t->u_flops, t->u_trans);
+    fprintf(f, ",\n    \"kernel_list\": [");
+    for (int k = 0; k < t->nkernels; k++) {
+        const Kernel *kr = &t->kernels[k];
+        const Inst *in = &p->inst[kr->inst];
+        char text[400];
+        int line, col;
+        kernel_text(&nm, k, text, sizeof text);
+        locate(&nm, in->off, &line, &col);
+        fprintf(f, "%s\n      {\"kernel\": ", k ? "," : "");
+        json_str(f, text);
+        fprintf(f, ", \"op\": ");
+        json_str(f, ir_op_name((Op)in->op));
+        fprintf(f, ", \"dtype\": \"%s\", \"read_bytes\": ", fusec_dtype_name[in->dtype]);
+        json_num(f, kr->read_bytes);
+        fprintf(f, ", \"write_bytes\": ");
+        json_num(f, kr->write_bytes);
+        fprintf(f, ", \"flops\": ");
+        json_num(f, kr->cost.flops);
+        fprintf(f, ", \"transcendentals\": ");
+        json_num(f, kr->cost.trans);
+        fprintf(f, ", \"line\": %d, \"col\": %d}", line, col);
+    }
+    fprintf(f, "\n    ]},\n");
+    json_version(f, "fused", 1, t->f_read, t->f_write, t->f_flops, t->f_trans);
+    fprintf(f, ", \"distinct_ops\": %d},\n  \"traffic_ratio\": ", t->nfused_ops);
+    json_num(f, t->ratio);
+    fprintf(f, ",\n  \"crossover\": {\"unfused_n\": ");
+    json_num(f, predict_crossover(c, 0));
+    fprintf(f, ", \"fused_n\": ");
+    json_num(f, predict_crossover(c, 1));
+    fprintf(f, "},\n  \"sweep\": [");
+    for (int i = 0; i < c->opt->sizes.n; i++) {
+        Point pt = predict_at(c, c->opt->sizes.v[i]);
+        fprintf(f, "%s\n    {\"n\": %.0f, \"unfused_us\": ", i ? "," : "", pt.n);
+        json_num(f, pt.u.us);
+        fprintf(f, ", \"fused_us\": ");
+        json_num(f, pt.f.us);
+        fprintf(f, ", \"speedup\": ");
+        json_num(f, pt.speedup);
+        fprintf(f, ", \"regime\": \"%s\", \"unfused_regime\": \"%s\", \"fused_regime\": \"%s\"",
+                fusec_regime_name[pt.f.regime], fusec_regime_name[pt.u.regime], fusec_regime_name[pt.f.regime]);
+        fprintf(f, ", \"unfused_gbps\": ");
+        json_num(f, pt.n * (t->u_read + t->u_write) / (pt.u.us * 1e3));
+        fprintf(f, ", \"fused_gbps\": ");
+        json_num(f, pt.n * (t->f_read + t->f_write) / (pt.f.us * 1e3));
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ],\n  \"explanation\": ");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) {
+        fputs("null", f);
+    } else {
+        predict_explain(m, c);
+        fclose(m);
+        json_str(f, buf);
+        free(buf);
+    }
+    fprintf(f, "\n}\n");
+}
+
+/* ---- CSV: one row per size, for plotting ---------------------------------- */
+
+static void emit_csv(FILE *f, const Chain *c)
+{
+    const Traffic *t = &c->traffic;
+    fprintf(f, "n,unfused_us,fused_us,speedup,regime,unfused_regime,fused_regime,unfused_gbps,fused_gbps,"
+               "traffic_ratio,unfused_kernels,unfused_bytes_per_element,fused_bytes_per_element,host,device\n");
+    for (int i = 0; i < c->opt->sizes.n; i++) {
+        Point pt = predict_at(c, c->opt->sizes.v[i]);
+        fprintf(f, "%.0f,", pt.n);
+        json_num(f, pt.u.us);
+        fputc(',', f);
+        json_num(f, pt.f.us);
+        fputc(',', f);
+        json_num(f, pt.speedup);
+        fprintf(f, ",%s,%s,%s,", fusec_regime_name[pt.f.regime], fusec_regime_name[pt.u.regime],
+                fusec_regime_name[pt.f.regime]);
+        json_num(f, pt.n * (t->u_read + t->u_write) / (pt.u.us * 1e3));
+        fputc(',', f);
+        json_num(f, pt.n * (t->f_read + t->f_write) / (pt.f.us * 1e3));
+        fputc(',', f);
+        json_num(f, t->ratio);
+        fprintf(f, ",%d,", t->nkernels);
+        json_num(f, t->u_read + t->u_write);
+        fputc(',', f);
+        json_num(f, t->f_read + t->f_write);
+        fprintf(f, ",%s,%s\n", fusec_host_name[c->opt->host], c->opt->device.name);
+    }
+}
+
+/* ---- dot: the DAG, unfused kernels as boxes ------------------------------ */
+
+static void emit_dot(FILE *f, const Chain *c)
+{
+    const Program *p = c->prog;
+    Names nm;
+    names_init(&nm, c);
+    fprintf(f, "digraph %s {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n", c->prefix);
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        if (!in->live || in->op == O_CONST)
+            continue;
+        char name[300];
+        value_name(&nm, i, name, sizeof name);
+        if (in->op == O_INPUT || in->op == O_PARAM)
+            fprintf(f, "  v%d [label=\"%s: %s\", shape=%s];\n", i, name, fusec_dtype_name[in->dtype],
+                    in->op == O_INPUT ? "invhouse" : "plaintext");
+        else
+            fprintf(f, "  v%d [label=\"%s\\n%s = %s\\n%s\", shape=box%s];\n", i,
+                    nm.kernel_of[i] >= 0 ? "kernel" : "scalar", name, ir_op_name((Op)in->op),
+                    fusec_dtype_name[in->dtype], ir_value_name(p, i) && in->op != O_PARAM ? ", peripheries=2" : "");
+        for (int a = 0; a < in->nargs; a++) {
+            const Inst *arg = &p->inst[in->arg[a]];
+            if (arg->op == O_CONST)
+                continue;
+            fprintf(f, "  v%d -> v%d [label=\"%d B\"];\n", in->arg[a], i,
+                    arg->scalar ? 0 : fusec_dtype_size[arg->dtype]);
+        }
+    }
+    fprintf(f, "}\n");
+}
+
+const Backend backend_report = {"report", emit_text};
+const Backend backend_json = {"json", emit_json};
+const Backend backend_csv = {"csv", emit_csv};
+const Backend backend_dot = {"dot", emit_dot};

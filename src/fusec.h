@@ -1,0 +1,310 @@
+/*
+ * fusec.h: the one internal header of the fusec compiler.
+ *
+ * The pipeline (main.c, fusec_compile in driver.c), top to bottom:
+ *   read file -> lex + parse (lexer.re, fuse.y, parse.c) -> resolve names,
+ *   check types, fold literals (ir.c) -> traffic model (traffic.c) ->
+ *   time model (runtime/fusec_model.h, device.c) -> one backend (emit_*.c).
+ * Every allocation of a compilation comes from one arena and dies with it.
+ */
+#ifndef FUSEC_H
+#define FUSEC_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fusec_model.h"
+
+#define FUSEC_VERSION "0.1.0"
+
+/* Limits of the language (docs/language.md): going over one is a located
+ * error, never a crash. */
+#define LIMIT_FILE_BYTES (64u << 20)
+#define LIMIT_IDENT_LEN 255
+#define LIMIT_PAREN_DEPTH 256
+#define LIMIT_STATEMENTS 1000000
+#define LIMIT_SIZES 4096
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define NORETURN _Noreturn
+
+/* ---- arena.c: one pool per compilation ------------------------------- */
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void *arena_alloc(Arena *a, size_t size);
+char *arena_strndup(Arena *a, const char *s, size_t len);
+char *arena_printf(Arena *a, const char *fmt, ...);
+void arena_free(Arena *a);
+/* Grows *p (an arena array of *cap elements of size elem) to hold need. */
+void arena_grow(Arena *a, void **p, int *cap, int need, size_t elem);
+
+/* ---- diag.c: located diagnostics -------------------------------------- */
+typedef struct Source {
+    const char *name; /* as given on the command line ("<stdin>" for -) */
+    const char *text; /* the whole file, with a NUL after it */
+    size_t len;
+} Source;
+
+typedef struct Diag {
+    const Source *src;
+    FILE *out;     /* where messages go (stderr; /dev/null when fuzzing) */
+    jmp_buf *bail; /* diag_error jumps here */
+    int warnings;
+    bool no_warnings;
+} Diag;
+
+NORETURN void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...);
+void diag_warning(Diag *d, size_t off, size_t len, const char *fmt, ...);
+void diag_note(Diag *d, size_t off, size_t len, const char *fmt, ...);
+NORETURN void diag_internal(Diag *d, const char *fmt, ...);
+/* The name closest to s among n names (edit distance <= 2), or NULL. */
+const char *diag_suggest(const char *s, size_t len, const char *const *names, int n);
+
+/* ---- ops.def: the operation table ------------------------------------- */
+typedef enum OpClass { K_ARITH, K_CMP, K_WHERE, K_SLOPE, K_CAST, K_LEAF } OpClass;
+
+typedef enum Op {
+    O_CONST, /* a literal, or a folded literal-only subexpression */
+    O_NAME,  /* a name, before resolution */
+    O_INPUT, /* a tensor input */
+    O_PARAM, /* a runtime scalar */
+    O_COPY,  /* an output that is another value: materialised by a copy */
+#define OP(e, s, ar, k, fl, tr) O_##e,
+#include "ops.def"
+#undef OP
+    O_COUNT
+} Op;
+
+typedef struct OpInfo {
+    const char *name;  /* builtin spelling, or the infix symbol */
+    int arity;
+    OpClass cls;
+    int flops, trans;
+} OpInfo;
+extern const OpInfo op_info[O_COUNT];
+/* The builtin named s, or -1. */
+int op_lookup(const char *s, size_t len);
+bool op_is_builtin(Op op);
+
+/* ---- the IR: a typed SSA DAG ------------------------------------------ */
+/* dtypes are FX_BOOL .. FX_F64 from fusec_model.h. */
+int dtype_lookup(const char *s, size_t len); /* -1 when not a dtype */
+int dtype_promote(int a, int b);
+int dtype_compute(int dt); /* FX_BOOL, FX_F32 or FX_F64 */
+
+typedef struct Inst {
+    uint8_t op;     /* Op */
+    uint8_t dtype;  /* result dtype */
+    uint8_t scalar; /* 1: no tensor operand (a literal or param expression) */
+    uint8_t nargs;
+    uint8_t live;   /* reaches an output */
+    int32_t arg[3];
+    int32_t sym;    /* O_NAME, O_INPUT, O_PARAM: the symbol */
+    int32_t stmt;   /* the statement it belongs to */
+    uint32_t off, len; /* source span: operator, function name or literal */
+    double value;   /* O_CONST */
+} Inst;
+
+typedef enum SymKind { S_UNKNOWN, S_INPUT, S_PARAM, S_VAR } SymKind;
+
+typedef struct Sym {
+    const char *name;
+    uint32_t len, hash;
+    SymKind kind;
+    int dtype;        /* inputs and params */
+    double pvalue;    /* param default */
+    int decl_dtype;   /* -1: not given */
+    uint32_t decl_off, decl_len; /* first declaration or first appearance */
+    int first_seen;   /* order of first appearance in the file */
+    int assign_stmt;  /* -1: never assigned */
+    uint32_t assign_off;
+    int value;        /* its instruction, once known */
+    bool declared_in, declared_out, is_output, used;
+    uint32_t out_off, out_len;
+} Sym;
+
+typedef struct Stmt {
+    int sym, value;
+    uint32_t off, len;
+} Stmt;
+
+typedef struct Program {
+    Arena *arena;
+    Diag *diag;
+    int default_dtype;
+    Inst *inst;
+    int ninst, cap_inst;
+    Sym *sym;
+    int nsym, cap_sym;
+    int *symtab; /* open addressing, -1 empty */
+    int symtab_cap;
+    Stmt *stmt;
+    int nstmt, cap_stmt;
+    int nstatements; /* all statements, declarations too */
+    int *inputs, *outputs, *params; /* symbol indices, in API order */
+    int n_in, n_out, n_par;
+    bool any_out_decl;
+    int *outdecl; /* out declarations, in order */
+    int noutdecl, cap_outdecl;
+} Program;
+
+/* lexer.re: bytes -> tokens. */
+typedef struct Lexer {
+    Diag *diag;
+    const unsigned char *start, *cur, *lim;
+    int depth;                                 /* open parentheses */
+    uint32_t open[LIMIT_PAREN_DEPTH];          /* their offsets */
+} Lexer;
+typedef struct Token {
+    int kind; /* TK_* from the generated fuse.h; 0 at the end */
+    uint32_t off, len;
+} Token;
+void lex_init(Lexer *L, Diag *d);
+Token lex_next(Lexer *L);
+const char *lex_token_name(int kind);
+
+/* parse.c: tokens -> Program (untyped instructions, symbols, statements).
+ * The builders below are the actions of grammar/fuse.y. */
+typedef struct NameList {
+    Token tok;
+    struct NameList *next;
+} NameList;
+typedef struct ArgList {
+    int n;
+    int v[3];
+} ArgList;
+typedef struct Parser {
+    Program *prog;
+    Lexer lex;
+    Token tok, prev; /* the token being fed, and the one before */
+    int stmt;        /* statement index */
+} Parser;
+
+void parse_program(Program *p);
+void parse_release(void); /* frees lemon's parser after an error */
+int parse_binary(Parser *P, Op op, Token o, int a, int b);
+int parse_unary(Parser *P, Op op, Token o, int a);
+int parse_number(Parser *P, Token num, bool negative);
+int parse_name(Parser *P, Token name);
+int parse_call(Parser *P, Token name, const ArgList *args);
+ArgList parse_args(Parser *P, const ArgList *list, int value);
+void parse_assign(Parser *P, Token name, int value);
+NameList *parse_names(Parser *P, NameList *list, Token name);
+void parse_decl_in(Parser *P, NameList *names, Token dtype);
+void parse_decl_out(Parser *P, NameList *names);
+void parse_decl_param(Parser *P, Token name, Token dtype, Token value, bool negative);
+void parse_syntax_error(Parser *P, int major);
+void parse_stack_overflow(Parser *P);
+
+/* ir.c: resolve names, check types, fold literals, find the outputs. */
+void ir_build(Program *p);
+int ir_add(Program *p, Inst in);
+Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off);
+double ir_fold(Op op, const double *a); /* evaluates op on literals, in double */
+const char *ir_op_name(Op op);             /* "+", "relu", ... */
+const char *ir_value_name(const Program *p, int inst); /* "t3", or the assigned name */
+
+/* ---- traffic.c: what each version moves and computes ------------------ */
+typedef struct Kernel {
+    int inst;        /* the instruction it computes (unfused) */
+    int nread;       /* distinct tensor operands */
+    int read[3];
+    double read_bytes, write_bytes;
+    FusecKernelCost cost;
+} Kernel;
+
+typedef struct Traffic {
+    Kernel *kernels; /* unfused kernels in launch order */
+    int nkernels;
+    FusecKernelCost *ucost, fcost;
+    FusecVersion unfused, fused;
+    double u_read, u_write, f_read, f_write; /* bytes per element */
+    double u_flops, u_trans, f_flops, f_trans;
+    double ratio;
+    int *canon;     /* fused: instruction -> its common-subexpression leader */
+    int nfused_ops; /* distinct tensor ops in the fused kernel */
+} Traffic;
+
+void traffic_build(Program *p, Traffic *t);
+
+/* ---- device.c: device profiles ---------------------------------------- */
+extern const FusecProfile device_builtin[];
+extern const int device_nbuiltin;
+/* name or FILE.json; returns 0, or fills err (static text) and returns -1. */
+int device_load(const char *spec, FusecProfile *out, char *err, size_t errlen);
+
+/* ---- sizes.c: size lists ("4096,1M,2^20..2^28") ---------------------- */
+typedef struct SizeList {
+    int n;
+    double v[LIMIT_SIZES];
+} SizeList;
+int sizes_parse(const char *s, SizeList *out, char *err, size_t errlen);
+void sizes_default(SizeList *out);
+
+/* ---- driver.c: the whole compilation ---------------------------------- */
+typedef enum Emit { E_CUDA, E_HEADER, E_REPORT, E_JSON, E_CSV, E_DOT } Emit;
+
+typedef struct Options {
+    const char *input;  /* path, or "-" */
+    const char *output; /* path, "-", or NULL */
+    Emit emit;
+    int dtype;
+    int host;            /* FUSEC_HOST_C ... */
+    const char *name;    /* C prefix, or NULL for the file's stem */
+    FusecProfile device;
+    SizeList sizes;
+    bool no_warnings;
+} Options;
+
+/* Everything a backend reads. */
+typedef struct Chain {
+    const Options *opt;
+    const Source *src;
+    Program *prog;
+    Traffic traffic;
+    const char *prefix; /* the C identifier prefix */
+} Chain;
+
+typedef struct Backend {
+    const char *name;
+    void (*emit)(FILE *f, const Chain *c);
+} Backend;
+extern const Backend backend_report, backend_json, backend_csv, backend_dot, backend_cuda,
+    backend_header;
+
+/* Compiles src; writes the backend's output to out. Returns 0, or 1 after a
+ * diagnostic. Diagnostics go to diag_out. */
+int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_out);
+/* The C prefix for a path: the stem, made an identifier. */
+char *driver_prefix(Arena *a, const char *path, const char *name);
+
+/* ---- runtime_embed.c (generated from runtime/ by cmake/FusecEmbed.cmake) */
+typedef struct RuntimeFile {
+    const char *name;
+    const char *text;
+    size_t len;
+} RuntimeFile;
+extern const RuntimeFile fusec_runtime[]; /* ends with a NULL name */
+
+/* ---- predict.c: the sweep shared by the report backends ---------------- */
+typedef struct Point {
+    double n;
+    FusecTime u, f;
+    double speedup;
+} Point;
+Point predict_at(const Chain *c, double n);
+/* The smallest n (power of two up to 2^40) where version fused's regime
+ * stops being overhead; 0 when it never is overhead-bound. */
+double predict_crossover(const Chain *c, int fused);
+void predict_explain(FILE *f, const Chain *c);
+
+/* ---- out.c: small printing helpers ----------------------------------- */
+void out_bytes(char *buf, size_t len, double bytes); /* "32 B", "1.5 GiB" */
+void out_n(char *buf, size_t len, double n);         /* "4096", "2^20" */
+void out_num(char *buf, size_t len, double v);       /* shortest round-trip */
+
+#endif /* FUSEC_H */

@@ -1,0 +1,398 @@
+/*
+ * ir.c: from parsed instructions to a typed SSA DAG.
+ *
+ * One forward pass over the instructions (operands always come first, so
+ * no recursion anywhere): resolve each name to its assignment, input or
+ * param; give every instruction its dtype by PyTorch's promotion rules;
+ * fold literal-only subexpressions, as Python does before eager sees them.
+ * Then find the outputs and mark what reaches them.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "fusec.h"
+#include "fusec_ref.h"
+
+const OpInfo op_info[O_COUNT] = {
+    [O_CONST] = {"constant", 0, K_LEAF, 0, 0},
+    [O_NAME] = {"name", 0, K_LEAF, 0, 0},
+    [O_INPUT] = {"input", 0, K_LEAF, 0, 0},
+    [O_PARAM] = {"param", 0, K_LEAF, 0, 0},
+    [O_COPY] = {"copy", 1, K_ARITH, 0, 0},
+#define OP(e, s, ar, k, fl, tr) [O_##e] = {s, ar, k, fl, tr},
+#include "ops.def"
+#undef OP
+};
+
+/* Infix spellings, for messages and the emitted code. */
+static const char *const infix[O_COUNT] = {
+    [O_NEGATE] = "-", [O_ADD] = "+", [O_SUB] = "-", [O_MUL] = "*", [O_DIV] = "/", [O_LT] = "<",
+    [O_LE] = "<=",    [O_GT] = ">",  [O_GE] = ">=", [O_EQ] = "==", [O_NE] = "!=",
+};
+
+const char *ir_op_name(Op op) { return infix[op] ? infix[op] : op_info[op].name; }
+
+bool op_is_builtin(Op op) { return op > O_COPY && op_info[op].name[0] != 0; }
+
+int op_lookup(const char *s, size_t len)
+{
+    for (int i = 0; i < O_COUNT; i++)
+        if (op_is_builtin((Op)i) && strlen(op_info[i].name) == len && memcmp(op_info[i].name, s, len) == 0)
+            return i;
+    return -1;
+}
+
+int dtype_lookup(const char *s, size_t len)
+{
+    for (int i = 0; i < FX_NDTYPES; i++)
+        if (strlen(fusec_dtype_name[i]) == len && memcmp(fusec_dtype_name[i], s, len) == 0)
+            return i;
+    return -1;
+}
+
+/* torch.promote_types for our dtypes: bool yields to any float, f16 with
+ * bf16 gives f32, otherwise the wider one. */
+int dtype_promote(int a, int b)
+{
+    if (a == b)
+        return a;
+    if (a == FX_BOOL)
+        return b;
+    if (b == FX_BOOL)
+        return a;
+    if (a == FX_F64 || b == FX_F64)
+        return FX_F64;
+    return FX_F32;
+}
+
+int dtype_compute(int dt) { return dt == FX_F64 ? FX_F64 : dt == FX_BOOL ? FX_BOOL : FX_F32; }
+
+int ir_add(Program *p, Inst in)
+{
+    arena_grow(p->arena, (void **)&p->inst, &p->cap_inst, p->ninst + 1, sizeof(Inst));
+    p->inst[p->ninst] = in;
+    return p->ninst++;
+}
+
+static uint32_t hash_bytes(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off)
+{
+    uint32_t h = hash_bytes(name, len);
+    if (p->nsym * 2 >= p->symtab_cap) { /* rehash at half full */
+        int cap = p->symtab_cap ? p->symtab_cap * 2 : 256;
+        int *t = arena_alloc(p->arena, (size_t)cap * sizeof(int));
+        memset(t, -1, (size_t)cap * sizeof(int));
+        for (int i = 0; i < p->nsym; i++) {
+            uint32_t j = p->sym[i].hash & (uint32_t)(cap - 1);
+            while (t[j] >= 0)
+                j = (j + 1) & (uint32_t)(cap - 1);
+            t[j] = i;
+        }
+        p->symtab = t;
+        p->symtab_cap = cap;
+    }
+    uint32_t j = h & (uint32_t)(p->symtab_cap - 1);
+    for (; p->symtab[j] >= 0; j = (j + 1) & (uint32_t)(p->symtab_cap - 1)) {
+        Sym *s = &p->sym[p->symtab[j]];
+        if (s->hash == h && s->len == len && memcmp(s->name, name, len) == 0)
+            return s;
+    }
+    arena_grow(p->arena, (void **)&p->sym, &p->cap_sym, p->nsym + 1, sizeof(Sym));
+    Sym *s = &p->sym[p->nsym];
+    memset(s, 0, sizeof *s);
+    s->name = arena_strndup(p->arena, name, len);
+    s->len = len;
+    s->hash = h;
+    s->kind = S_UNKNOWN;
+    s->decl_dtype = -1;
+    s->decl_off = off;
+    s->decl_len = len;
+    s->first_seen = p->nsym;
+    s->assign_stmt = -1;
+    s->value = -1;
+    p->symtab[j] = p->nsym++;
+    return s;
+}
+
+/* Evaluates op on constants in double: what Python computes for a
+ * literal-only subexpression. Casts round to the named dtype. */
+double ir_fold(Op op, const double *a)
+{
+    switch (op) {
+    case O_NEGATE: return -a[0];
+    case O_ADD: return a[0] + a[1];
+    case O_SUB: return a[0] - a[1];
+    case O_MUL: return a[0] * a[1];
+    case O_DIV: return a[0] / a[1];
+    case O_LT: return a[0] < a[1];
+    case O_LE: return a[0] <= a[1];
+    case O_GT: return a[0] > a[1];
+    case O_GE: return a[0] >= a[1];
+    case O_EQ: return a[0] == a[1];
+    case O_NE: return a[0] != a[1];
+    case O_CAST_F16: return ref_round(a[0], FX_F16);
+    case O_CAST_BF16: return ref_round(a[0], FX_BF16);
+    case O_CAST_F32: return ref_round(a[0], FX_F32);
+    case O_CAST_F64: return a[0];
+    case O_COPY: return a[0];
+#define U1(e, f) case O_##e: return ref_##f(a[0]);
+#define U2(e, f) case O_##e: return ref_##f(a[0], a[1]);
+    U1(ABS, abs) U1(NEG, neg) U1(RELU, relu) U1(SIGMOID, sigmoid) U1(TANH, tanh) U1(EXP, exp)
+    U1(EXP2, exp2) U1(EXPM1, expm1) U1(LOG, log) U1(LOG2, log2) U1(LOG1P, log1p) U1(SQRT, sqrt)
+    U1(RSQRT, rsqrt) U1(RECIPROCAL, reciprocal) U1(SIN, sin) U1(COS, cos) U1(ERF, erf)
+    U1(FLOOR, floor) U1(CEIL, ceil) U1(ROUND, roundeven) U1(TRUNC, trunc) U1(SIGN, sign) U1(GELU, gelu)
+    U1(GELU_TANH, gelu_tanh) U1(SILU, silu) U1(SOFTPLUS, softplus) U1(HARDSIGMOID, hardsigmoid)
+    U1(HARDSWISH, hardswish) U2(LEAKY_RELU, leaky_relu) U2(MIN, min) U2(MAX, max) U2(POW, pow)
+#undef U1
+#undef U2
+    case O_CLAMP: return ref_clamp(a[0], a[1], a[2]);
+    case O_WHERE: return a[0] != 0 ? a[1] : a[2];
+    default: return NAN;
+    }
+}
+
+static Diag *diag(Program *p) { return p->diag; }
+
+/* Types instruction i (its operands are typed) and folds it when every
+ * operand is a literal. */
+static void type_inst(Program *p, int i)
+{
+    Inst *in = &p->inst[i];
+    const OpInfo *info = &op_info[in->op];
+    int tensor_dt = -1, scalar_dt = -1, ntensor = 0;
+    bool all_const = true;
+    for (int a = 0; a < in->nargs; a++) {
+        const Inst *x = &p->inst[in->arg[a]];
+        if (x->scalar) {
+            if (x->op != O_CONST)
+                scalar_dt = scalar_dt < 0 ? x->dtype : dtype_promote(scalar_dt, x->dtype);
+        } else {
+            ntensor++;
+            if (!(info->cls == K_WHERE && a == 0))
+                tensor_dt = tensor_dt < 0 ? x->dtype : dtype_promote(tensor_dt, x->dtype);
+        }
+        all_const &= x->op == O_CONST;
+    }
+    in->scalar = ntensor == 0;
+    /* Scalars never widen a tensor; among scalars, params set the dtype and
+     * bare literals are Python floats (f64). */
+    int dt = tensor_dt >= 0 ? tensor_dt : scalar_dt >= 0 ? scalar_dt : FX_F64;
+    if (in->scalar && info->cls == K_WHERE && ntensor == 0)
+        dt = FX_F64;
+    switch (info->cls) {
+    case K_ARITH:
+        if ((in->op == O_NEGATE || in->op == O_NEG) && dt == FX_BOOL)
+            diag_error(diag(p), in->off, in->len, "negation is not defined on bool (use where or a comparison)");
+        if (dt == FX_BOOL)
+            dt = FX_F32; /* arithmetic on bool computes in the default float dtype */
+        break;
+    case K_CMP:
+        dt = FX_BOOL;
+        break;
+    case K_WHERE: {
+        const Inst *c = &p->inst[in->arg[0]];
+        if (c->dtype != FX_BOOL)
+            diag_error(diag(p), c->off, c->len,
+                       "where's condition must be bool (a comparison or a bool input), not %s",
+                       fusec_dtype_name[c->dtype]);
+        if (tensor_dt < 0 && !in->scalar)
+            dt = FX_F32; /* where(mask, 1.0, 2.0): the default float dtype */
+        if (dt == FX_BOOL)
+            dt = FX_F32;
+        break;
+    }
+    case K_SLOPE: {
+        const Inst *s = &p->inst[in->arg[1]];
+        if (!s->scalar)
+            diag_error(diag(p), s->off, s->len, "leaky_relu's slope must be a number or a param, not a tensor");
+        if (dt == FX_BOOL)
+            dt = FX_F32;
+        break;
+    }
+    case K_CAST:
+        dt = FX_F16 + (in->op - O_CAST_F16);
+        break;
+    default:
+        diag_internal(diag(p), "instruction %d has no type rule", i);
+    }
+    in->dtype = (uint8_t)dt;
+    if (in->scalar && all_const) {
+        double v[3] = {0, 0, 0};
+        for (int a = 0; a < in->nargs; a++)
+            v[a] = p->inst[in->arg[a]].value;
+        if (in->op == O_DIV && v[1] == 0)
+            diag_error(diag(p), in->off, in->len, "division by zero in a constant expression");
+        in->value = ir_fold((Op)in->op, v);
+        in->op = O_CONST;
+        in->nargs = 0;
+        if (dt != FX_BOOL && info->cls != K_CAST)
+            in->dtype = FX_F64;
+    }
+}
+
+static void resolve_name(Program *p, int i, int *remap)
+{
+    Inst *in = &p->inst[i];
+    Sym *s = &p->sym[in->sym];
+    switch (s->kind) {
+    case S_VAR:
+        if (s->assign_stmt == in->stmt)
+            diag_error(diag(p), in->off, in->len, "'%s' is used in its own definition", s->name);
+        if (s->assign_stmt > in->stmt) {
+            diag_note(diag(p), s->assign_off, s->len, "'%s' is assigned here, later", s->name);
+            diag_error(diag(p), in->off, in->len, "'%s' is used before it is assigned", s->name);
+        }
+        remap[i] = remap[s->value];
+        return;
+    case S_PARAM:
+    case S_INPUT:
+    case S_UNKNOWN:
+        if (s->kind == S_UNKNOWN) { /* used, never assigned or declared: an input */
+            s->kind = S_INPUT;
+            s->dtype = p->default_dtype;
+        }
+        if (s->value >= 0) {
+            remap[i] = s->value;
+            return;
+        }
+        s->value = i;
+        in->op = s->kind == S_PARAM ? O_PARAM : O_INPUT;
+        in->dtype = (uint8_t)s->dtype;
+        in->scalar = s->kind == S_PARAM;
+        return;
+    }
+}
+
+/* Adds a copy instruction for output s whose value is not its own. */
+static int add_copy(Program *p, Sym *s, int v)
+{
+    Inst c;
+    memset(&c, 0, sizeof c);
+    c.op = O_COPY;
+    c.dtype = p->inst[v].dtype;
+    c.nargs = 1;
+    c.arg[0] = v;
+    c.sym = -1;
+    c.stmt = s->assign_stmt;
+    c.off = s->assign_off;
+    c.len = s->len;
+    return ir_add(p, c);
+}
+
+static int by_first_seen(Program *p, SymKind kind, int **out)
+{
+    int n = 0;
+    *out = arena_alloc(p->arena, sizeof(int) * (size_t)(p->nsym + 1));
+    for (int i = 0; i < p->nsym; i++)
+        if (p->sym[i].kind == kind)
+            (*out)[n++] = i;
+    return n;
+}
+
+static void find_outputs(Program *p)
+{
+    Arena *a = p->arena;
+    p->outputs = arena_alloc(a, sizeof(int) * (size_t)(p->nsym + 1));
+    p->n_out = 0;
+    if (p->any_out_decl) {
+        for (int k = 0; k < p->noutdecl; k++) {
+            Sym *s = &p->sym[p->outdecl[k]];
+            if (s->kind != S_VAR)
+                diag_error(diag(p), s->out_off, s->out_len, "output '%s' is never assigned%s", s->name,
+                           s->kind == S_INPUT ? " (it is an input)" : s->kind == S_PARAM ? " (it is a param)" : "");
+            s->is_output = true;
+            p->outputs[p->n_out++] = p->outdecl[k];
+        }
+    } else {
+        for (int k = 0; k < p->nstmt; k++) {
+            Sym *s = &p->sym[p->stmt[k].sym];
+            if (!s->used) {
+                s->is_output = true;
+                p->outputs[p->n_out++] = p->stmt[k].sym;
+            }
+        }
+    }
+    /* Each output needs a value of its own to write: an input, or a value
+     * that another output already writes, is copied. */
+    char *claimed = arena_alloc(a, (size_t)p->ninst + (size_t)p->n_out + 1);
+    for (int k = 0; k < p->n_out; k++) {
+        Sym *s = &p->sym[p->outputs[k]];
+        int v = s->value;
+        if (p->inst[v].scalar)
+            diag_error(diag(p), s->assign_off, s->len,
+                       "output '%s' does not depend on any tensor input (it is a constant)", s->name);
+        if (p->inst[v].op == O_INPUT || claimed[v])
+            v = s->value = add_copy(p, s, v);
+        claimed[v] = 1;
+    }
+}
+
+void ir_build(Program *p)
+{
+    if (p->nstmt == 0)
+        diag_error(diag(p), p->diag->src->len, 0, "empty program: nothing is assigned");
+    int *remap = arena_alloc(p->arena, sizeof(int) * (size_t)p->ninst);
+    for (int i = 0; i < p->ninst; i++) {
+        Inst *in = &p->inst[i];
+        for (int a = 0; a < in->nargs; a++)
+            in->arg[a] = remap[in->arg[a]];
+        remap[i] = i;
+        if (in->op == O_NAME)
+            resolve_name(p, i, remap);
+        else if (in->op != O_CONST) {
+            type_inst(p, i);
+            /* A cast to the dtype a value already has is a no-op (.to()
+             * returns the tensor itself): no kernel. */
+            if (op_info[in->op].cls == K_CAST && !in->scalar && p->inst[in->arg[0]].dtype == in->dtype)
+                remap[i] = in->arg[0];
+        }
+    }
+    for (int k = 0; k < p->nstmt; k++) {
+        p->stmt[k].value = remap[p->stmt[k].value];
+        p->sym[p->stmt[k].sym].value = p->stmt[k].value;
+    }
+    find_outputs(p);
+    p->n_in = by_first_seen(p, S_INPUT, &p->inputs);
+    p->n_par = by_first_seen(p, S_PARAM, &p->params);
+    if (p->n_in == 0)
+        diag_error(diag(p), p->stmt[0].off, p->stmt[0].len,
+                   "the program has no tensor input: every value is a constant or a param");
+
+    /* Liveness: outputs backwards. Operands precede users, so one pass. */
+    for (int k = 0; k < p->n_out; k++)
+        p->inst[p->sym[p->outputs[k]].value].live = 1;
+    for (int i = p->ninst - 1; i >= 0; i--)
+        if (p->inst[i].live)
+            for (int a = 0; a < p->inst[i].nargs; a++)
+                p->inst[p->inst[i].arg[a]].live = 1;
+    for (int k = 0; k < p->nstmt; k++) {
+        Sym *s = &p->sym[p->stmt[k].sym];
+        if (!s->is_output && !p->inst[s->value].live && !s->used)
+            diag_warning(diag(p), s->assign_off, s->len,
+                         "'%s' is assigned but never used or output; both versions leave it out", s->name);
+    }
+    for (int k = 0; k < p->n_in; k++) {
+        Sym *s = &p->sym[p->inputs[k]];
+        if (s->value < 0 || !p->inst[s->value].live)
+            diag_warning(diag(p), s->decl_off, s->decl_len,
+                         "input '%s' is never used by an output; it stays in the API but is not read", s->name);
+    }
+}
+
+const char *ir_value_name(const Program *p, int inst)
+{
+    for (int k = 0; k < p->n_out; k++)
+        if (p->sym[p->outputs[k]].value == inst)
+            return p->sym[p->outputs[k]].name;
+    const Inst *in = &p->inst[inst];
+    if (in->op == O_INPUT || in->op == O_PARAM)
+        return p->sym[in->sym].name;
+    return NULL;
+}

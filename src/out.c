@@ -1,0 +1,42 @@
+/* out.c: number formatting shared by the backends (deterministic: no
+ * locale, shortest text that reads back to the same double). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusec.h"
+
+void out_num(char *buf, size_t len, double v)
+{
+    if (isnan(v) || isinf(v)) {
+        snprintf(buf, len, "%s", isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf");
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+void out_n(char *buf, size_t len, double n)
+{
+    int e;
+    double m = frexp(n, &e);
+    if (m == 0.5 && e - 1 >= 10)
+        snprintf(buf, len, "2^%d", e - 1);
+    else
+        snprintf(buf, len, "%.0f", n);
+}
+
+void out_bytes(char *buf, size_t len, double b)
+{
+    if (b < 1e4)
+        out_num(buf, len, b), strncat(buf, " B", len - strlen(buf) - 1);
+    else if (b < 1e7)
+        snprintf(buf, len, "%.3g kB", b / 1e3);
+    else if (b < 1e10)
+        snprintf(buf, len, "%.3g MB", b / 1e6);
+    else
+        snprintf(buf, len, "%.3g GB", b / 1e9);
+}

@@ -1,0 +1,161 @@
+/*
+ * traffic.c: what each version of the chain moves and computes.
+ *
+ * Unfused is what PyTorch eager launches: one kernel per operator or builtin
+ * application with a tensor operand, as written (no sharing). Each kernel
+ * reads each distinct tensor operand once and writes its result once, in
+ * the result's storage dtype. Fused is one kernel that reads each input
+ * once, writes each output once and shares common subexpressions.
+ */
+#include <string.h>
+
+#include "fusec.h"
+
+static bool is_kernel(const Inst *in)
+{
+    return in->live && !in->scalar && in->op != O_CONST && in->op != O_INPUT && in->op != O_PARAM;
+}
+
+static void add_cost(FusecKernelCost *k, const Inst *in)
+{
+    k->flops += op_info[in->op].flops;
+    k->trans += op_info[in->op].trans;
+    /* A kernel computes in double when any operand or its result is f64. */
+    if (in->dtype == FX_F64)
+        k->fp64 = 1;
+}
+
+static bool operand_is_f64(const Program *p, const Inst *in)
+{
+    for (int a = 0; a < in->nargs; a++)
+        if (p->inst[in->arg[a]].dtype == FX_F64)
+            return true;
+    return false;
+}
+
+/* Hash-consing key of an instruction over canonical operands. */
+static uint64_t inst_hash(const Inst *in, const int *canon)
+{
+    uint64_t h = 1469598103934665603ull ^ in->op ^ ((uint64_t)in->dtype << 8);
+    for (int a = 0; a < in->nargs; a++)
+        h = (h ^ (uint64_t)(uint32_t)canon[in->arg[a]]) * 1099511628211ull;
+    uint64_t bits;
+    memcpy(&bits, &in->value, sizeof bits);
+    h = (h ^ bits ^ (uint64_t)(uint32_t)in->sym) * 1099511628211ull;
+    return h;
+}
+
+static bool same_inst(const Inst *x, const Inst *y, const int *canon)
+{
+    if (x->op != y->op || x->dtype != y->dtype || x->nargs != y->nargs || x->sym != y->sym ||
+        memcmp(&x->value, &y->value, sizeof x->value) != 0)
+        return false;
+    for (int a = 0; a < x->nargs; a++)
+        if (canon[x->arg[a]] != canon[y->arg[a]])
+            return false;
+    return true;
+}
+
+/* Common subexpressions: canon[i] is the first instruction equal to i. */
+static void share(Program *p, Traffic *t)
+{
+    int cap = 16;
+    while (cap < p->ninst * 2)
+        cap *= 2;
+    int *table = arena_alloc(p->arena, sizeof(int) * (size_t)cap);
+    memset(table, -1, sizeof(int) * (size_t)cap);
+    t->canon = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        t->canon[i] = i;
+        if (!in->live || in->op == O_COPY)
+            continue;
+        uint32_t j = (uint32_t)inst_hash(in, t->canon) & (uint32_t)(cap - 1);
+        for (; table[j] >= 0; j = (j + 1) & (uint32_t)(cap - 1))
+            if (same_inst(&p->inst[table[j]], in, t->canon)) {
+                t->canon[i] = table[j];
+                break;
+            }
+        if (table[j] < 0)
+            table[j] = i;
+    }
+}
+
+void traffic_build(Program *p, Traffic *t)
+{
+    memset(t, 0, sizeof *t);
+    char *is_out = arena_alloc(p->arena, (size_t)p->ninst + 1);
+    for (int k = 0; k < p->n_out; k++)
+        is_out[p->sym[p->outputs[k]].value] = 1;
+
+    int n = 0;
+    for (int i = 0; i < p->ninst; i++)
+        n += is_kernel(&p->inst[i]);
+    t->kernels = arena_alloc(p->arena, sizeof(Kernel) * (size_t)(n + 1));
+    t->ucost = arena_alloc(p->arena, sizeof(FusecKernelCost) * (size_t)(n + 1));
+    double footprint = 0;
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        if (!is_kernel(in))
+            continue;
+        Kernel *k = &t->kernels[t->nkernels];
+        k->inst = i;
+        for (int a = 0; a < in->nargs; a++) {
+            int x = in->arg[a];
+            const Inst *arg = &p->inst[x];
+            bool seen = false;
+            for (int r = 0; r < k->nread; r++)
+                seen |= k->read[r] == x;
+            if (arg->scalar || seen)
+                continue;
+            k->read[k->nread++] = x;
+            double b = fusec_dtype_size[arg->dtype];
+            k->read_bytes += b;
+            if (arg->op == O_INPUT)
+                k->cost.in_bytes += b;
+            else
+                k->cost.mid_read += b;
+        }
+        double w = fusec_dtype_size[in->dtype];
+        k->write_bytes = w;
+        if (is_out[i])
+            k->cost.out_bytes = w;
+        else
+            k->cost.mid_write = w;
+        add_cost(&k->cost, in);
+        if (operand_is_f64(p, in))
+            k->cost.fp64 = 1;
+        footprint += w;
+        t->u_read += k->read_bytes;
+        t->u_write += w;
+        t->u_flops += k->cost.flops;
+        t->u_trans += k->cost.trans;
+        t->ucost[t->nkernels++] = k->cost;
+    }
+
+    share(p, t);
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        if (!in->live)
+            continue;
+        if (in->op == O_INPUT) {
+            t->f_read += fusec_dtype_size[in->dtype];
+            t->fcost.in_bytes += fusec_dtype_size[in->dtype];
+        } else if (is_kernel(in) && t->canon[i] == i) {
+            add_cost(&t->fcost, in);
+            if (operand_is_f64(p, in))
+                t->fcost.fp64 = 1;
+            t->nfused_ops++;
+        }
+        if (is_out[i]) {
+            t->f_write += fusec_dtype_size[in->dtype];
+            t->fcost.out_bytes += fusec_dtype_size[in->dtype];
+        }
+    }
+    t->f_flops = t->fcost.flops;
+    t->f_trans = t->fcost.trans;
+    footprint += t->fcost.in_bytes;
+    t->unfused = (FusecVersion){t->nkernels, t->ucost, footprint};
+    t->fused = (FusecVersion){1, &t->fcost, t->f_read + t->f_write};
+    t->ratio = (t->u_read + t->u_write) / (t->f_read + t->f_write);
+}
