@@ -40,6 +40,7 @@ static void emit_runtime(FILE *f, const char *name)
         if (strcmp(r->name, name) == 0) {
             fprintf(f, "\n/* ---- runtime/%s ---- */\n", name);
             fwrite(r->text, 1, r->len, f);
+            fprintf(f, "/* ---- end of runtime/%s ---- */\n", name);
             return;
         }
 }
@@ -57,7 +58,7 @@ static bool reserved(const char *s)
         "noexcept", "nullptr", "static_assert", "thread_local", "alignas", "alignof", "and", "or", "not",
         "xor", "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "mutable", "export",
         "concept", "requires", "co_await", "co_return", "co_yield", "char8_t", "consteval", "constinit",
-        "n", "i", "e", "E", "I", "vec", "full", "stream", "blocks", "err", "b", "par", "in", "out", "fused",
+        "n", "i", "e", "E", "I", "vec", "full", "stream", "need", "err", "par", "in", "out", "fused",
         "main", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "NULL", "size_t",
         "uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t", "int16_t", "int32_t", "int64_t",
         "cudaStream_t", "cudaError_t", "half", "nv_bfloat16", "min", "max", "abs", "exp", "log", "sqrt",
@@ -65,6 +66,13 @@ static bool reserved(const char *s)
     for (size_t i = 0; i < ARRAY_LEN(words); i++)
         if (strcmp(s, words[i]) == 0)
             return true;
+    /* the emitter's own names: t1, v7, c3, a0, and their _v / _at arrays */
+    if (strchr("tvca", s[0]) && s[1] && strspn(s + 1, "0123456789") == strlen(s + 1))
+        return true;
+    size_t len = strlen(s);
+    if ((len > 2 && strcmp(s + len - 2, "_v") == 0) || (len > 3 && strcmp(s + len - 3, "_at") == 0) ||
+        (len > 2 && strcmp(s + len - 2, "_u") == 0))
+        return true;
     return strncmp(s, "fx_", 3) == 0 || strncmp(s, "FX_", 3) == 0 || strncmp(s, "fusec", 5) == 0 ||
            strncmp(s, "__", 2) == 0 || strncmp(s, "ref_", 4) == 0 || s[0] == '_';
 }
@@ -719,6 +727,7 @@ static void emit_harness(Emitter *em)
     const Traffic *t = em->t;
     const char *P = em->c->prefix;
     fprintf(f, "\n#ifndef FUSEC_NO_HARNESS\n");
+    emit_runtime(f, "fusec_model.h");
     emit_runtime(f, "fusec_chain.h");
     emit_runtime(f, "fusec_ref.h");
     emit_runtime(f, "fusec_harness.cuh");
@@ -852,7 +861,6 @@ static void emit_cu(FILE *f, const Chain *c)
     fprintf(f, " *\n * Harness:  nvcc -O3 -arch=sm_90 %s.cu -o %s && ./%s --help\n", c->prefix, c->prefix, c->prefix);
     fprintf(f, " * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c %s.cu   (API: fusec --emit=header)\n */\n",
             c->prefix);
-    emit_runtime(f, "fusec_model.h");
     emit_runtime(f, "fusec_kernel.cuh");
     emit_runtime(f, "fusec_ops.cuh");
     fprintf(f, "\n/* ==== the unfused kernels: one per eager op ==== */\n");

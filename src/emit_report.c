@@ -137,8 +137,8 @@ static void emit_text(FILE *f, const Chain *c)
 
     fprintf(f, "\nUnfused: %d kernel%s, one per op as PyTorch eager launches them\n", t->nkernels,
             t->nkernels == 1 ? "" : "s");
-    fprintf(f, "  %5s  %-34s %6s %7s %7s %6s  %s\n", "#", "kernel", "dtype", "reads", "writes", "flops",
-            "line:col");
+    fprintf(f, "  %5s  %-34s %6s %7s %7s %5s %5s  %s\n", "#", "kernel", "dtype", "reads", "writes", "flops",
+            "trans", "line:col");
     for (int k = 0; k < t->nkernels; k++) {
         if (k == TABLE_ROWS && t->nkernels > TABLE_ROWS + 5) {
             fprintf(f, "  %5s  ... %d more kernels (--emit=json lists them all)\n", "", t->nkernels - TABLE_ROWS - 1);
@@ -154,8 +154,8 @@ static void emit_text(FILE *f, const Chain *c)
         out_bytes(wb, sizeof wb, kr->write_bytes);
         int line, col;
         locate(&nm, in->off, &line, &col);
-        fprintf(f, "  %5d  %-34s %6s %7s %7s %6g  %d:%d\n", k + 1, text, fusec_dtype_name[in->dtype], rb, wb,
-                kr->cost.flops + kr->cost.trans, line, col);
+        fprintf(f, "  %5d  %-34s %6s %7s %7s %5g %5g  %d:%d\n", k + 1, text, fusec_dtype_name[in->dtype], rb, wb,
+                kr->cost.flops, kr->cost.trans, line, col);
     }
     char ur[32], uw[32], ub[32], fr[32], fw[32], fb[32];
     out_bytes(ur, sizeof ur, t->u_read);
@@ -164,7 +164,7 @@ static void emit_text(FILE *f, const Chain *c)
     out_bytes(fr, sizeof fr, t->f_read);
     out_bytes(fw, sizeof fw, t->f_write);
     out_bytes(fb, sizeof fb, t->f_read + t->f_write);
-    fprintf(f, "  %5s  %-34s %6s %7s %7s %6g\n", "", "total", "", ur, uw, t->u_flops + t->u_trans);
+    fprintf(f, "  %5s  %-34s %6s %7s %7s %5g %5g\n", "", "total", "", ur, uw, t->u_flops, t->u_trans);
     fprintf(f, "  %d kernel%s, %s read + %s written = %s per element; %g flops + %g transcendental; %.3g "
                "flop/B\n",
             t->nkernels, t->nkernels == 1 ? "" : "s", ur, uw, ub, t->u_flops, t->u_trans,

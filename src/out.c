@@ -12,6 +12,10 @@ void out_num(char *buf, size_t len, double v)
         snprintf(buf, len, "%s", isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf");
         return;
     }
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, len, "%.0f", v);
+        return;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, len, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)

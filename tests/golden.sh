@@ -1,0 +1,44 @@
+#!/bin/sh
+# Golden-file test: runs fusec on one .fuse file and compares with the
+# expected output beside it. A mismatch prints a unified diff.
+#   golden.sh FUSEC MODE FILE.fuse      MODE: report | json | cuda | header | error
+# FUSEC_REGEN=1 rewrites the expected file instead (on purpose, never silently).
+# Extra fusec arguments come from a first line "# fusec-args: ..." in the file.
+set -u
+fusec=$1 mode=$2 src=$3
+case $mode in
+  report) ext=report; args="--predict" ;;
+  json)   ext=json;   args="--predict --format=json" ;;
+  cuda)   ext=cu;     args="--emit=cuda" ;;
+  header) ext=h;      args="--emit=header" ;;
+  error)  ext=err;    args="--predict" ;;
+  *) echo "golden.sh: unknown mode $mode" >&2; exit 2 ;;
+esac
+expected=${src%.fuse}.$ext
+extra=$(sed -n '1s/^# fusec-args: //p' "$src")
+dir=$(dirname "$src")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Run from the file's folder so locations print as the bare file name.
+(cd "$dir" && "$fusec" $args $extra "$(basename "$src")") >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$mode" = error ]; then
+  { cat "$tmp/err"; echo "exit $rc"; } >"$tmp/actual"
+  if [ -s "$tmp/out" ]; then echo "FAIL: an error run wrote to stdout" >&2; exit 1; fi
+else
+  if [ $rc -ne 0 ]; then cat "$tmp/err" >&2; echo "FAIL: fusec exited $rc" >&2; exit 1; fi
+  # The embedded runtime/ files have their own tests; goldens hold the chain's code.
+  sed '/^\/\* ---- runtime\//,/^\/\* ---- end of runtime\//d' "$tmp/out" >"$tmp/actual"
+fi
+if [ "${FUSEC_REGEN:-0}" = 1 ]; then
+  cp "$tmp/actual" "$expected"
+  echo "regenerated $expected"
+  exit 0
+fi
+if [ ! -f "$expected" ]; then
+  echo "FAIL: no expected file $expected (run with FUSEC_REGEN=1 to create it)" >&2
+  exit 1
+fi
+diff -u "$expected" "$tmp/actual" && exit 0
+echo "FAIL: $src differs from $expected" >&2
+exit 1

@@ -1,0 +1,224 @@
+/* Unit tests of the front end and the traffic model: programs in, kernels,
+ * dtypes and bytes out. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fusec.h"
+
+typedef struct Compiled {
+    Arena *arena;
+    Program *p;
+    Traffic t;
+    int rc;
+    char err[2048];
+} Compiled;
+
+/* Parses, builds and models src; rc 1 and the message in err on error. */
+static void compile(Compiled *c, const char *src, int dtype)
+{
+    static jmp_buf bail;
+    static Source s;
+    static Diag d;
+    memset(c, 0, sizeof *c);
+    s = (Source){"t.fuse", src, strlen(src)};
+    FILE *errf = fmemopen(c->err, sizeof c->err - 1, "w");
+    d = (Diag){&s, errf, &bail, 0, false};
+    c->arena = arena_new();
+    if (setjmp(bail) == 0) {
+        c->p = arena_alloc(c->arena, sizeof *c->p);
+        c->p->arena = c->arena;
+        c->p->diag = &d;
+        c->p->default_dtype = dtype;
+        parse_program(c->p);
+        ir_build(c->p);
+        traffic_build(c->p, &c->t);
+    } else {
+        parse_release();
+        c->rc = 1;
+    }
+    fclose(errf);
+}
+
+static void done(Compiled *c) { arena_free(c->arena); }
+
+static void expect(const char *src, int dtype, int kernels, double ubytes, double fbytes)
+{
+    Compiled c;
+    compile(&c, src, dtype);
+    if (c.rc != 0)
+        fail_msg("%s: %s", src, c.err);
+    assert_int_equal(c.t.nkernels, kernels);
+    assert_true(c.t.u_read + c.t.u_write == ubytes);
+    assert_true(c.t.f_read + c.t.f_write == fbytes);
+    done(&c);
+}
+
+static void expect_error(const char *src, const char *msg)
+{
+    Compiled c;
+    compile(&c, src, FX_F32);
+    assert_int_equal(c.rc, 1);
+    if (!strstr(c.err, msg))
+        fail_msg("expected '%s' in: %s", msg, c.err);
+    assert_non_null(strstr(c.err, "t.fuse:"));
+    done(&c);
+}
+
+static void seed_chain(void **state)
+{
+    (void)state;
+    expect("y = relu(x*2+1)*0.5", FX_F32, 4, 32, 8);
+    expect("y = relu(x*2+1)*0.5", FX_F16, 4, 16, 4);
+    expect("y = relu(x*2+1)*0.5\n", FX_BF16, 4, 16, 4);
+}
+
+static void literal_folding(void **state)
+{
+    (void)state;
+    expect("y = x * (2 * 3 + 1)", FX_F32, 1, 8, 8);   /* (2*3+1) is one literal */
+    expect("y = x * 2 * 3", FX_F32, 2, 16, 8);        /* left to right: two kernels */
+    expect("y = x * -2", FX_F32, 1, 8, 8);            /* -2 is a literal */
+    expect("y = -x", FX_F32, 1, 8, 8);
+    expect("y = x * exp(1)", FX_F32, 1, 8, 8);
+}
+
+static void promotion(void **state)
+{
+    (void)state;
+    Compiled c;
+    compile(&c, "in a: f16\nin b: bf16\ny = a * b", FX_F32);
+    assert_int_equal(c.rc, 0);
+    assert_int_equal(c.p->inst[c.p->sym[c.p->outputs[0]].value].dtype, FX_F32);
+    assert_true(c.t.u_read == 4 && c.t.u_write == 4); /* reads 2 + 2, writes f32 */
+    done(&c);
+    compile(&c, "in a: f16\ny = a * 2.0 + 1", FX_F32); /* literals never widen */
+    assert_int_equal(c.p->inst[c.p->sym[c.p->outputs[0]].value].dtype, FX_F16);
+    done(&c);
+    compile(&c, "in a: f16; in b: f32; y = a + b", FX_F32);
+    assert_int_equal(c.p->inst[c.p->sym[c.p->outputs[0]].value].dtype, FX_F32);
+    done(&c);
+    compile(&c, "in a: f16; y = a < 1", FX_F32); /* comparisons are bool, 1 byte */
+    assert_int_equal(c.p->inst[c.p->sym[c.p->outputs[0]].value].dtype, FX_BOOL);
+    assert_true(c.t.u_write == 1);
+    done(&c);
+    compile(&c, "in a: f64; param s: f32 = 2; y = a * s", FX_F32);
+    assert_int_equal(c.p->inst[c.p->sym[c.p->outputs[0]].value].dtype, FX_F64);
+    done(&c);
+}
+
+static void sharing_and_outputs(void **state)
+{
+    (void)state;
+    /* eager runs exp twice; the fused kernel shares it */
+    Compiled c;
+    compile(&c, "y = exp(x) + exp(x)", FX_F32);
+    assert_int_equal(c.t.nkernels, 3);
+    assert_int_equal(c.t.nfused_ops, 2);
+    done(&c);
+    /* two outputs, one used by the other */
+    expect("out y, z\ny = sigmoid(x) * x\nz = y * y + x", FX_F32, 4, 40, 12);
+    /* without out: the unused names are the outputs */
+    compile(&c, "a = x * 2\nb = a + 1\nc = a - 1", FX_F32);
+    assert_int_equal(c.p->n_out, 2);
+    done(&c);
+    /* an output that is an input is copied */
+    expect("out y\ny = x", FX_F32, 1, 8, 8);
+    /* where with a bool input, params move no bytes */
+    expect("in m: bool\nparam s = 0.5\ny = where(m, x * s, x)", FX_F32, 2, 21, 9);
+    /* a cast to the dtype a value has is no kernel */
+    expect("y = f32(x) * 2", FX_F32, 1, 8, 8);
+    expect("in h: f16\ny = f32(h) * 2", FX_F32, 2, 6 + 8, 6);
+}
+
+static void declarations_anywhere(void **state)
+{
+    (void)state;
+    Compiled c;
+    compile(&c, "y = a * b\nin b: f16\nin a: f16", FX_F32);
+    assert_int_equal(c.rc, 0);
+    assert_int_equal(c.p->n_in, 2);
+    /* API order: first appearance in the file */
+    assert_string_equal(c.p->sym[c.p->inputs[0]].name, "a");
+    assert_int_equal(c.p->inst[c.p->sym[c.p->outputs[0]].value].dtype, FX_F16);
+    done(&c);
+}
+
+static void diagnostics(void **state)
+{
+    (void)state;
+    expect_error("y = relu(x", "'(' is never closed");
+    expect_error("y = x)", "')' has no matching '('");
+    expect_error("y = x *", "missing operand after '*'");
+    expect_error("y = rleu(x)", "did you mean 'relu'?");
+    expect_error("y = relu(x, x)", "'relu' takes 1 argument, not 2");
+    expect_error("y = x\ny = x * 2", "'y' is assigned twice");
+    expect_error("in x\nx = 2 * y", "cannot assign to input 'x'");
+    expect_error("y = t * 2\nt = exp(x)", "'t' is used before it is assigned");
+    expect_error("t = t + x", "'t' is used in its own definition");
+    expect_error("out z\ny = x * 2", "output 'z' is never assigned");
+    expect_error("y = 2 * 3", "does not depend on any tensor input");
+    expect_error("", "empty program");
+    expect_error("y = x * 1e999", "number out of range");
+    expect_error("in x: f17\ny = x", "unknown dtype 'f17'; did you mean 'f16'?");
+    expect_error("y = x $ 2", "character '$' is not part of the language");
+    expect_error("y = x * 2 # caf\xc3\xa9 ok\nz = \xff", "invalid UTF-8 byte 0xFF");
+    expect_error("y = 2x", "malformed number '2x'");
+    expect_error("y = where(x, x, x)", "where's condition must be bool");
+    expect_error("y = leaky_relu(x, x)", "slope must be a number or a param");
+    expect_error("y = a < b < c", "comparisons do not chain");
+    expect_error("param s: f16 = 70000\ny = x * s", "out of range for f16");
+    expect_error("y = x * (1 / 0)", "division by zero");
+    expect_error("relu = x * 2", "'relu' is a builtin function");
+}
+
+static void deep_nesting_is_an_error_not_a_crash(void **state)
+{
+    (void)state;
+    enum { DEPTH = 100000 };
+    char *src = malloc(2 * DEPTH + 16);
+    strcpy(src, "y = ");
+    memset(src + 4, '(', DEPTH);
+    src[4 + DEPTH] = 'x';
+    memset(src + 5 + DEPTH, ')', DEPTH);
+    src[5 + 2 * DEPTH] = 0;
+    expect_error(src, "parentheses nested more than 256 deep");
+    memset(src + 4, '-', DEPTH);
+    src[4 + DEPTH] = 'x';
+    src[5 + DEPTH] = 0;
+    expect_error(src, "nested too deeply");
+    free(src);
+}
+
+static void long_chain_is_linear(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    char *src = malloc((size_t)N * 32);
+    char *p = src;
+    p += sprintf(p, "v0 = x\n");
+    for (int i = 1; i < N; i++)
+        p += sprintf(p, "v%d = v%d * 1.0001 + 0.5\n", i, i - 1);
+    Compiled c;
+    compile(&c, src, FX_F32);
+    assert_int_equal(c.rc, 0);
+    assert_int_equal(c.t.nkernels, 2 * (N - 1));
+    done(&c);
+    free(src);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(seed_chain),          cmocka_unit_test(literal_folding),
+        cmocka_unit_test(promotion),           cmocka_unit_test(sharing_and_outputs),
+        cmocka_unit_test(declarations_anywhere), cmocka_unit_test(diagnostics),
+        cmocka_unit_test(deep_nesting_is_an_error_not_a_crash), cmocka_unit_test(long_chain_is_linear),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
