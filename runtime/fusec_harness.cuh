@@ -349,10 +349,11 @@ static int fx_parse_options(FxOptions *o, int argc, char **argv)
         case 9: ok = fx_parse_tol(v, &o->rtol); break;
         default: ok = fx_parse_tol(v, &o->atol); break;
         }
-        if (!ok)
-            return fx_usage_error(valued == 0 ? "bad size list (say N, NK, NM, NG, 2^k or A..B)"
-                                              : "bad value",
-                                  v);
+        if (!ok) {
+            fprintf(stderr, "fusec harness: bad value for %s: '%s'%s (try --help)\n", name, v,
+                    valued == 0 ? " (items are N, NK, NM, NG, 2^k or A..B)" : "");
+            return 2;
+        }
     }
     if (o->verify_only && o->no_verify)
         return fx_usage_error("--verify-only and --no-verify together make no sense:", "--no-verify");
@@ -863,7 +864,7 @@ static void fx_print_profile(const FusecProfile *p, const FxCalib *info)
  * and on the host (to know its value for the reference). */
 typedef struct FxGen {
     unsigned long long seed;
-    int dtype;
+    int dtype, prec;              /* storage dtype and its significant bits */
     unsigned long long digit_div; /* slot of index i: (i / digit_div + digit_add) % FX_NSPECIAL */
     unsigned long long digit_add;
     unsigned long long nspecial; /* indices below this take special values */
@@ -885,9 +886,8 @@ __host__ __device__ static inline unsigned long long fx_mix(unsigned long long x
  * [2^-12, 2^-1) with p random bits and a random sign. */
 __host__ __device__ static inline double fx_gen_value(const FxGen *g, unsigned long long i)
 {
-    const int prec[FX_NDTYPES] = {1, 11, 8, 24, 53};
     unsigned long long h = fx_mix(g->seed ^ fx_mix(i));
-    int p = prec[g->dtype];
+    int p = g->prec;
     if (i < g->nspecial) {
         unsigned slot = (unsigned)((i / g->digit_div + g->digit_add) % FX_NSPECIAL);
         if (slot && g->dtype == FX_BOOL)
@@ -933,6 +933,7 @@ static FxGen fx_make_gen(const FusecChain *c, int k, size_t n, unsigned long lon
     memset(&g, 0, sizeof g);
     g.seed = fx_mix(fx_mix(seed + 0x5EED + (unsigned long long)k) ^ n);
     g.dtype = dt;
+    g.prec = p;
     g.digit_div = 1;
     for (j = 0; j < k && j < 3; j++)
         g.digit_div *= FX_NSPECIAL;
@@ -974,6 +975,7 @@ typedef struct FxTimes {
 typedef struct FxRow {
     size_t n;
     int mode;
+    int host; /* the model's FUSEC_HOST_* used for the prediction */
     FxTimes t[2];
     FusecTime pred[2];
     double speedup, pred_speedup, err_pct;
@@ -1452,3 +1454,658 @@ static int fx_verify_size(FxRun *R, size_t n)
     return ok;
 }
 
+
+/* ================================ timing ================================ */
+
+/* Median, min and max of R->times[0 .. reps), which it sorts. */
+static FxTimes fx_summarize(const FxRun *R)
+{
+    FxTimes t;
+    int reps = R->o.reps;
+    t.median = fx_median(R->times, reps);
+    t.min = R->times[0];
+    t.max = R->times[reps - 1];
+    return t;
+}
+
+/* The times between consecutive events ev[0 .. reps]. */
+static FxTimes fx_event_times(const FxRun *R)
+{
+    int r;
+    for (r = 0; r < R->o.reps; r++) {
+        float ms;
+        FX_CHECK(cudaEventElapsedTime(&ms, R->ev[r], R->ev[r + 1]));
+        R->times[r] = ms * 1e3;
+    }
+    return fx_summarize(R);
+}
+
+/* One call, not waited for; its launch errors are checked. */
+static void fx_run_call(const FxRun *R, int version, void **b, size_t n)
+{
+    cudaError_t e = R->c->run(version, b, R->par, n, R->s);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "fusec harness: the %s version failed at n = %zu\n", fx_version_name[version], n);
+        FX_CHECK(e);
+    }
+}
+
+/* Hot: the calls run back to back on the same buffers with no
+ * synchronisation between them, as a program would call them; an event
+ * recorded between one call and the next times each call, and the median of
+ * --reps calls is reported. Buffers small enough stay in L2 from one call
+ * to the next, which is what the model's hot case assumes. */
+static FxTimes fx_time_hot(const FxRun *R, int version, void **b, size_t n)
+{
+    int r;
+    for (r = 0; r < R->o.warmup; r++)
+        fx_run_call(R, version, b, n);
+    FX_CHECK(cudaEventRecord(R->ev[0], R->s));
+    for (r = 0; r < R->o.reps; r++) {
+        fx_run_call(R, version, b, n);
+        FX_CHECK(cudaEventRecord(R->ev[r + 1], R->s));
+    }
+    FX_CHECK(cudaStreamSynchronize(R->s));
+    FX_CHECK(cudaGetLastError());
+    return fx_event_times(R);
+}
+
+/* Evicts everything from L2 (see fx_flush_rw_kernel). */
+static void fx_flush_l2(const FxRun *R)
+{
+    size_t n = R->flush_bytes / sizeof(uint4);
+    unsigned grid = (unsigned)R->d.sms * 8;
+    fx_flush_rw_kernel<<<grid, 256, 0, R->s>>>((uint4 *)R->flush, n);
+    fx_flush_read_kernel<<<grid, 256, 0, R->s>>>((const uint4 *)R->flush, n, R->sink);
+    FX_CHECK(cudaGetLastError());
+}
+
+/* Cold: L2 flushed before each call, and each call timed alone between two
+ * events, so its inputs come from HBM as on first touch. */
+static FxTimes fx_time_cold(const FxRun *R, int version, void **b, size_t n)
+{
+    int r;
+    for (r = 0; r < R->o.warmup; r++) {
+        fx_flush_l2(R);
+        fx_run_call(R, version, b, n);
+    }
+    for (r = 0; r < R->o.reps; r++) {
+        float ms;
+        fx_flush_l2(R);
+        FX_CHECK(cudaEventRecord(R->ev[0], R->s));
+        fx_run_call(R, version, b, n);
+        FX_CHECK(cudaEventRecord(R->ev[1], R->s));
+        FX_CHECK(cudaEventSynchronize(R->ev[1]));
+        FX_CHECK(cudaEventElapsedTime(&ms, R->ev[0], R->ev[1]));
+        R->times[r] = ms * 1e3;
+    }
+    FX_CHECK(cudaGetLastError());
+    return fx_summarize(R);
+}
+
+/* Graph: the version's launches captured once in a CUDA graph (on the
+ * harness's own stream, never the legacy default stream), then replayed back
+ * to back; an event between one replay and the next times each. The version
+ * ran before (fx_time_size), so any scratch it allocates on first use exists
+ * already: nothing may allocate during a capture. */
+static FxTimes fx_time_graph(const FxRun *R, int version, void **b, size_t n)
+{
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    cudaError_t e, e2;
+    FxTimes t;
+    int r;
+    FX_CHECK(cudaStreamBeginCapture(R->s, cudaStreamCaptureModeGlobal));
+    e = R->c->run(version, b, R->par, n, R->s);
+    e2 = cudaStreamEndCapture(R->s, &g);
+    if (e != cudaSuccess || e2 != cudaSuccess) {
+        fprintf(stderr,
+                "fusec harness: the %s version could not be captured in a CUDA graph at n = %zu "
+                "(during a capture it may only launch work on the stream it is given)\n",
+                fx_version_name[version], n);
+        FX_CHECK(e != cudaSuccess ? e : e2);
+    }
+    FX_CHECK(cudaGraphInstantiate(&ge, g, 0));
+    for (r = 0; r < R->o.warmup; r++)
+        FX_CHECK(cudaGraphLaunch(ge, R->s));
+    FX_CHECK(cudaEventRecord(R->ev[0], R->s));
+    for (r = 0; r < R->o.reps; r++) {
+        FX_CHECK(cudaGraphLaunch(ge, R->s));
+        FX_CHECK(cudaEventRecord(R->ev[r + 1], R->s));
+    }
+    FX_CHECK(cudaStreamSynchronize(R->s));
+    FX_CHECK(cudaGetLastError());
+    t = fx_event_times(R);
+    FX_CHECK(cudaGraphExecDestroy(ge));
+    FX_CHECK(cudaGraphDestroy(g));
+    return t;
+}
+
+/* A row of the table: the measurement beside the model's prediction. */
+static FxRow fx_make_row(const FxRun *R, size_t n, int mode, const FxTimes *t)
+{
+    const FusecChain *c = R->c;
+    const FusecVersion *ver[2] = {&c->unfused, &c->fused};
+    int host = mode == FX_MODE_GRAPH ? FUSEC_HOST_GRAPH : FUSEC_HOST_C, v;
+    int hot = mode != FX_MODE_COLD; /* graph replays run back to back too */
+    double launch = mode == FX_MODE_GRAPH ? R->prof.graph_node_us : R->prof.launch_us;
+    FxRow row;
+    memset(&row, 0, sizeof row);
+    row.n = n;
+    row.mode = mode;
+    row.host = host;
+    for (v = 0; v < 2; v++) {
+        double bytes = (double)n * (v ? c->fused_bytes : c->unfused_bytes);
+        row.t[v] = t[v];
+        row.pred[v] = fusec_model_time(&R->prof, ver[v], (double)n, host, v, hot);
+        row.gbps[v] = bytes / (t[v].median * 1e3);
+        row.pct_copy[v] = 100 * row.gbps[v] / R->prof.hbm_gbps;
+        if (t[v].median < 2 * ver[v]->nkernels * launch)
+            row.regime[v] = FUSEC_OVERHEAD;
+        else
+            row.regime[v] = row.pct_copy[v] >= 50 ? FUSEC_MEMORY : FUSEC_COMPUTE;
+    }
+    row.speedup = t[0].median / t[1].median;
+    row.pred_speedup = row.pred[0].us / row.pred[1].us;
+    row.err_pct = 100 * (row.speedup / row.pred_speedup - 1);
+    return row;
+}
+
+static void fx_print_row_header(const FxRun *R)
+{
+    printf("\ntiming: us per call, median of %d calls after %d warm-up calls, CUDA events;\n"
+           "predicted: fusec's model with the calibrated profile; error: measured speedup / predicted - 1;\n"
+           "GB/s: the bytes each version must move / its time; %%copy: of the calibrated copy bandwidth;\n"
+           "regime (fused): overhead under 2 launch costs per kernel, memory at 50%% of copy or more, else "
+           "compute\n",
+           R->o.reps, R->o.warmup);
+    printf("%10s  %-5s %11s %11s %8s %9s %8s %9s %6s %9s %6s  %s\n", "n", "mode", "unfused us", "fused us",
+           "speedup", "predicted", "error", "unf GB/s", "%copy", "fus GB/s", "%copy", "regime");
+}
+
+static void fx_print_row(const FxRow *r)
+{
+    char nb[32];
+    printf("%10s  %-5s %11.2f %11.2f %7.2fx %8.2fx %+7.1f%% %9.1f %5.1f%% %9.1f %5.1f%%  %s\n",
+           fx_fmt_n(r->n, nb, sizeof nb), fx_mode_name[r->mode], r->t[0].median, r->t[1].median, r->speedup,
+           r->pred_speedup, r->err_pct, r->gbps[0], r->pct_copy[0], r->gbps[1], r->pct_copy[1],
+           fusec_regime_name[r->regime[1]]);
+    fflush(stdout);
+}
+
+/* Times both versions at size n in every mode. */
+static void fx_time_size(FxRun *R, size_t n)
+{
+    void **b = fx_prepare_size(R, n, 0);
+    int m, v;
+    if (!b)
+        return;
+    /* One call of each first: the unfused version allocates its scratch on
+     * first use, which belongs neither in a timed call nor in a capture. */
+    for (v = 0; v < 2; v++)
+        fx_run_checked(R, v, b, n);
+    for (m = 0; m < R->o.nmodes; m++) {
+        int mode = R->o.modes[m];
+        FxTimes t[2];
+        for (v = 0; v < 2; v++)
+            t[v] = mode == FX_MODE_HOT    ? fx_time_hot(R, v, b, n)
+                   : mode == FX_MODE_COLD ? fx_time_cold(R, v, b, n)
+                                          : fx_time_graph(R, v, b, n);
+        R->rows = (FxRow *)fx_grow(R->rows, &R->cap_rows, R->nrows + 1, sizeof *R->rows);
+        R->rows[R->nrows] = fx_make_row(R, n, mode, t);
+        fx_print_row(&R->rows[R->nrows++]);
+    }
+    fx_buffers_free(R->c, b);
+    R->timed_sizes++;
+}
+
+/* Events, the times array and, for the cold mode, the flush buffer: 3x the
+ * L2 size (at least 64 MiB), filled with non-zero data. */
+static void fx_time_all(FxRun *R)
+{
+    int i, m, cold = 0;
+    R->ev = (cudaEvent_t *)fx_alloc(sizeof(cudaEvent_t) * (size_t)(R->o.reps + 1));
+    R->times = (double *)fx_alloc(sizeof(double) * (size_t)R->o.reps);
+    for (i = 0; i <= R->o.reps; i++)
+        FX_CHECK(cudaEventCreate(&R->ev[i]));
+    for (m = 0; m < R->o.nmodes; m++)
+        cold |= R->o.modes[m] == FX_MODE_COLD;
+    if (cold) {
+        R->flush_bytes = 3 * R->d.l2_bytes;
+        if (R->flush_bytes < ((size_t)64 << 20))
+            R->flush_bytes = (size_t)64 << 20;
+        FX_CHECK(cudaMalloc(&R->flush, R->flush_bytes));
+        FX_CHECK(cudaMalloc((void **)&R->sink, sizeof(unsigned)));
+        fx_fill_kernel<<<fx_grid(R->flush_bytes / 4, R->d.sms), 256, 0, R->s>>>((unsigned *)R->flush,
+                                                                               R->flush_bytes / 4, 777u);
+        FX_CHECK(cudaGetLastError());
+        FX_CHECK(cudaStreamSynchronize(R->s));
+    }
+    fx_print_row_header(R);
+    for (i = 0; i < R->o.nsizes; i++)
+        fx_time_size(R, R->o.sizes[i]);
+    for (i = 0; i <= R->o.reps; i++)
+        FX_CHECK(cudaEventDestroy(R->ev[i]));
+    if (R->flush) {
+        FX_CHECK(cudaFree(R->flush));
+        FX_CHECK(cudaFree(R->sink));
+        R->flush = NULL;
+    }
+}
+
+/* ================================ the run: before and after ================================ */
+
+/* Tolerances, fragility thresholds, byte counts and param values. */
+static void fx_setup_reference(FxRun *R)
+{
+    const FusecChain *c = R->c;
+    int k, prec = 0, nd = 0, dts[256];
+    double tiny = 0;
+    for (k = 0; k < c->n_in && nd < 256; k++)
+        dts[nd++] = c->in[k].dtype;
+    for (k = 0; k < c->n_out && nd < 256; k++)
+        dts[nd++] = c->out[k].dtype;
+    for (k = 0; k < c->n_par && nd < 256; k++)
+        dts[nd++] = c->par[k].dtype;
+    /* fragility is judged at the least precise dtype of the chain */
+    for (k = 0; k < nd; k++) {
+        if (dts[k] == FX_BOOL)
+            continue;
+        if (!prec || fx_prec[dts[k]] < prec)
+            prec = fx_prec[dts[k]];
+        if (ldexp(1.0, fx_emin[dts[k]]) > tiny)
+            tiny = ldexp(1.0, fx_emin[dts[k]]);
+    }
+    fusec_ref_eps = !prec || prec >= 53 ? ldexp(1.0, -48) : prec >= 24 ? ldexp(1.0, -20) : ldexp(1.0, -8);
+    fusec_ref_tiny = tiny > 0 ? tiny : DBL_MIN;
+    R->rtol = (double *)fx_alloc(sizeof(double) * (size_t)(c->n_out + 1));
+    R->atol = (double *)fx_alloc(sizeof(double) * (size_t)(c->n_out + 1));
+    R->io_bytes = 0;
+    for (k = 0; k < c->n_out; k++) {
+        int dt = c->out[k].dtype;
+        R->rtol[k] = R->o.rtol >= 0 ? R->o.rtol : fx_def_rtol[dt];
+        R->atol[k] = R->o.atol >= 0 ? R->o.atol : fx_def_atol[dt];
+        R->io_bytes += fusec_dtype_size[dt];
+    }
+    for (k = 0; k < c->n_in; k++)
+        R->io_bytes += fusec_dtype_size[c->in[k].dtype];
+    R->par = (double *)fx_alloc(sizeof(double) * (size_t)(c->n_par + 1));
+    for (k = 0; k < c->n_par; k++)
+        R->par[k] = c->par[k].value;
+}
+
+static void fx_print_tensors(const char *what, const FusecTensorArg *t, int n)
+{
+    int k;
+    printf("  %-8s", what);
+    for (k = 0; k < n; k++)
+        printf("%s %s %s", k ? "," : "", t[k].name, fusec_dtype_name[t[k].dtype]);
+    printf("%s\n", n ? "" : " none");
+}
+
+static void fx_print_chain(const FxRun *R)
+{
+    const FusecChain *c = R->c;
+    const char *p = c->program ? c->program : "";
+    int k;
+    printf("fusec harness: chain %s, from %s\n", c->name, c->source);
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        printf("  | %.*s\n", len, p);
+        p += len + (nl ? 1 : 0);
+    }
+    fx_print_tensors("inputs", c->in, c->n_in);
+    fx_print_tensors("outputs", c->out, c->n_out);
+    printf("  %-8s", "params");
+    for (k = 0; k < c->n_par; k++)
+        printf("%s %s = %.9g (%s)", k ? "," : "", c->par[k].name, c->par[k].value, fusec_dtype_name[c->par[k].dtype]);
+    printf("%s\n", c->n_par ? "" : " none");
+    printf("  seed %llu (--seed %llu repeats these inputs)\n", R->o.seed, R->o.seed);
+}
+
+static void fx_print_model(const FxRun *R)
+{
+    const FusecChain *c = R->c;
+    printf("\nmodel: unfused %d kernel%s moving %.4g B/element, fused %d kernel%s moving %.4g B/element: "
+           "traffic ratio %.2fx\n",
+           c->unfused.nkernels, c->unfused.nkernels == 1 ? "" : "s", c->unfused_bytes, c->fused.nkernels,
+           c->fused.nkernels == 1 ? "" : "s", c->fused_bytes, c->unfused_bytes / c->fused_bytes);
+    printf("       (the speedup where both versions are memory-bound; where launches dominate, nearer %d/%d)\n",
+           c->unfused.nkernels, c->fused.nkernels);
+}
+
+static int fx_verify_all(FxRun *R)
+{
+    int i, r;
+    fx_print_check_header();
+    for (i = 0; i < R->o.nsizes; i++) {
+        r = fx_verify_size(R, R->o.sizes[i]);
+        if (r == 0)
+            return 0;
+        R->verified_sizes += r > 0;
+    }
+    printf("verification passed at %d of %d sizes (%lld fragile elements not compared)\n", R->verified_sizes,
+           R->o.nsizes, R->fragile_total);
+    return 1;
+}
+
+/* ================================ CSV and JSON ================================ */
+
+static const char *fx_verify_status(const FxRun *R, int failed)
+{
+    if (failed)
+        return "fail";
+    if (R->o.no_verify)
+        return "skipped (--no-verify)";
+    return R->verified_sizes ? "pass" : "none (every size skipped)";
+}
+
+static void fx_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", f);
+        else if (ch < 32)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void fx_json_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f);
+}
+
+/* A CSV field: quoted, quotes doubled, line breaks as " ; ". */
+static void fx_csv_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        if (*s == '"')
+            fputs("\"\"", f);
+        else if (*s == '\n')
+            fputs(" ; ", f);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+typedef struct FxOutput {
+    const FxRun *R;
+    int failed; /* verification failed */
+} FxOutput;
+
+static void fx_write_json(FILE *f, const FxOutput *out)
+{
+    const FxRun *R = out->R;
+    const FxDevice *d = &R->d;
+    int i, m;
+    char buf[32];
+    fputs("{\n  \"harness\": \"fusec\",\n  \"date_utc\": ", f);
+    fx_json_str(f, d->date);
+    fputs(",\n  \"chain\": ", f);
+    fx_json_str(f, R->c->name);
+    fputs(",\n  \"source\": ", f);
+    fx_json_str(f, R->c->source);
+    fputs(",\n  \"program\": ", f);
+    fx_json_str(f, R->c->program);
+    fputs(",\n  \"command\": ", f);
+    fx_json_str(f, R->cmdline);
+    fputs(",\n  \"gpu\": {\"name\": ", f);
+    fx_json_str(f, d->name);
+    fprintf(f, ", \"sm\": \"%d.%d\", \"sms\": %d, \"l2_bytes\": %zu, \"memory_bytes\": %zu, \"driver\": ",
+            d->cc_major, d->cc_minor, d->sms, d->l2_bytes, d->mem_total);
+    fx_json_str(f, d->driver);
+    fprintf(f, ", \"driver_cuda\": \"%d.%d\", \"runtime\": \"%d.%d\"},\n", d->driver_api / 1000,
+            d->driver_api % 1000 / 10, d->runtime_api / 1000, d->runtime_api % 1000 / 10);
+    fprintf(f, "  \"seed\": %llu,\n  \"reps\": %d,\n  \"warmup\": %d,\n  \"modes\": [", R->o.seed, R->o.reps,
+            R->o.warmup);
+    for (m = 0; m < R->o.nmodes; m++)
+        fprintf(f, "%s\"%s\"", m ? ", " : "", fx_mode_name[R->o.modes[m]]);
+    fputs("],\n  \"hot_timing\": \"calls back to back, an event between consecutive calls, median\",\n", f);
+    fputs("  \"profile\": ", f);
+    if (R->calibrated)
+        fusec_profile_write_json(f, &R->prof);
+    else
+        fputs("null\n", f);
+    fputs(",\n  \"verification\": {\"status\": ", f);
+    fx_json_str(f, fx_verify_status(R, out->failed));
+    fprintf(f, ", \"sizes_verified\": %d, \"fragile_skipped\": %lld, \"results\": [", R->verified_sizes,
+            R->fragile_total);
+    for (i = 0; i < R->nchecks; i++) {
+        const FxCheck *s = &R->checks[i];
+        const FusecTensorArg *o = &R->c->out[s->out];
+        fprintf(f, "%s\n    {\"n\": %zu, \"version\": \"%s\", \"output\": ", i ? "," : "", s->n,
+                fx_version_name[s->version]);
+        fx_json_str(f, o->name);
+        fprintf(f, ", \"dtype\": \"%s\", \"checked\": %lld, \"fragile\": %lld, \"max_abs_err\": ",
+                fusec_dtype_name[o->dtype], s->checked, s->fragile);
+        fx_json_num(f, s->max_abs);
+        fputs(", \"max_rel_err\": ", f);
+        fx_json_num(f, s->max_rel);
+        fputs(", \"max_ulp_err\": ", f);
+        fx_json_num(f, s->max_ulp);
+        fputs(", \"rtol\": ", f);
+        fx_json_num(f, R->rtol[s->out]);
+        fputs(", \"atol\": ", f);
+        fx_json_num(f, R->atol[s->out]);
+        fputs("}", f);
+    }
+    fputs("]},\n  \"skipped\": [", f);
+    for (i = 0; i < R->nrefused; i++) {
+        fprintf(f, "%s\n    {\"n\": %zu, \"reason\": ", i ? "," : "", R->refused[i].n);
+        fx_json_str(f, R->refused[i].why);
+        fputs("}", f);
+    }
+    fputs("],\n  \"timing\": [", f);
+    for (i = 0; i < R->nrows; i++) {
+        const FxRow *r = &R->rows[i];
+        const double v[] = {r->t[0].median, r->t[1].median, r->t[0].min, r->t[1].min, r->t[0].max, r->t[1].max,
+                            r->speedup, r->pred_speedup, r->err_pct, r->pred[0].us, r->pred[1].us,
+                            r->gbps[0], r->gbps[1], r->pct_copy[0], r->pct_copy[1]};
+        static const char *const key[] = {"unfused_us", "fused_us", "unfused_min_us", "fused_min_us",
+                                          "unfused_max_us", "fused_max_us", "speedup", "predicted_speedup",
+                                          "error_pct", "predicted_unfused_us", "predicted_fused_us",
+                                          "unfused_gbps", "fused_gbps", "unfused_pct_copy", "fused_pct_copy"};
+        fprintf(f, "%s\n    {\"n\": %zu, \"n_label\": \"%s\", \"mode\": \"%s\", \"model_host\": \"%s\"",
+                i ? "," : "", r->n, fx_fmt_n(r->n, buf, sizeof buf), fx_mode_name[r->mode],
+                fusec_host_name[r->host]);
+        for (m = 0; m < (int)(sizeof key / sizeof *key); m++) {
+            fprintf(f, ", \"%s\": ", key[m]);
+            fx_json_num(f, v[m]);
+        }
+        fprintf(f, ", \"unfused_regime\": \"%s\", \"fused_regime\": \"%s\", \"predicted_fused_regime\": \"%s\"}",
+                fusec_regime_name[r->regime[0]], fusec_regime_name[r->regime[1]],
+                fusec_regime_name[r->pred[1].regime]);
+    }
+    fputs("]\n}\n", f);
+}
+
+static void fx_write_csv(FILE *f, const FxOutput *out)
+{
+    const FxRun *R = out->R;
+    const FxDevice *d = &R->d;
+    const FusecProfile *p = &R->prof;
+    int i;
+    fprintf(f, "# fusec harness run\n# date_utc,%s\n# chain,", d->date);
+    fx_csv_str(f, R->c->name);
+    fputs("\n# source,", f);
+    fx_csv_str(f, R->c->source);
+    fputs("\n# program,", f);
+    fx_csv_str(f, R->c->program);
+    fputs("\n# command,", f);
+    fx_csv_str(f, R->cmdline);
+    fputs("\n# gpu,", f);
+    fx_csv_str(f, d->name);
+    fprintf(f, "\n# sm,%d.%d\n# sms,%d\n# l2_bytes,%zu\n# memory_bytes,%zu\n# driver,%s\n", d->cc_major,
+            d->cc_minor, d->sms, d->l2_bytes, d->mem_total, d->driver);
+    fprintf(f, "# driver_cuda,%d.%d\n# runtime,%d.%d\n# seed,%llu\n# reps,%d\n# warmup,%d\n", d->driver_api / 1000,
+            d->driver_api % 1000 / 10, d->runtime_api / 1000, d->runtime_api % 1000 / 10, R->o.seed, R->o.reps,
+            R->o.warmup);
+    fputs("# hot_timing,calls back to back; an event between consecutive calls; median\n", f);
+    if (R->calibrated) {
+        fputs("# profile_name,", f);
+        fx_csv_str(f, p->name);
+        fputs("\n# profile_note,", f);
+        fx_csv_str(f, p->note);
+        fprintf(f,
+                "\n# profile_hbm_gbps,%.1f\n# profile_l2_gbps,%.1f\n# profile_l2_bytes,%.0f\n"
+                "# profile_launch_us,%.3f\n# profile_graph_node_us,%.3f\n# profile_fp32_gflops,%.0f\n"
+                "# profile_fp64_gflops,%.0f\n# profile_sfu_gops,%.0f\n# profile_eager_op_us,%.3f\n"
+                "# profile_compiled_call_us,%.3f\n",
+                p->hbm_gbps, p->l2_gbps, p->l2_bytes, p->launch_us, p->graph_node_us, p->fp32_gflops,
+                p->fp64_gflops, p->sfu_gops, p->eager_op_us, p->compiled_call_us);
+    }
+    fprintf(f, "# verification,%s,sizes_verified %d,fragile_skipped %lld\n", fx_verify_status(R, out->failed),
+            R->verified_sizes, R->fragile_total);
+    fputs("# verify,n,version,output,dtype,checked,fragile,max_abs_err,max_rel_err,max_ulp_err,rtol,atol\n", f);
+    for (i = 0; i < R->nchecks; i++) {
+        const FxCheck *s = &R->checks[i];
+        const FusecTensorArg *o = &R->c->out[s->out];
+        fprintf(f, "# verify,%zu,%s,%s,%s,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%.6g\n", s->n, fx_version_name[s->version],
+                o->name, fusec_dtype_name[o->dtype], s->checked, s->fragile, s->max_abs, s->max_rel, s->max_ulp,
+                R->rtol[s->out], R->atol[s->out]);
+    }
+    for (i = 0; i < R->nrefused; i++) {
+        fprintf(f, "# skipped,%zu,", R->refused[i].n);
+        fx_csv_str(f, R->refused[i].why);
+        fputc('\n', f);
+    }
+    fputs("n,mode,model_host,unfused_us,fused_us,unfused_min_us,fused_min_us,unfused_max_us,fused_max_us,speedup,"
+          "predicted_speedup,error_pct,predicted_unfused_us,predicted_fused_us,unfused_gbps,fused_gbps,"
+          "unfused_pct_copy,fused_pct_copy,unfused_regime,fused_regime,predicted_fused_regime\n",
+          f);
+    for (i = 0; i < R->nrows; i++) {
+        const FxRow *r = &R->rows[i];
+        fprintf(f, "%zu,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.2f,%.3f,%.3f,%.1f,%.1f,%.2f,%.2f,%s,%s,%s\n",
+                r->n, fx_mode_name[r->mode], fusec_host_name[r->host], r->t[0].median, r->t[1].median, r->t[0].min, r->t[1].min,
+                r->t[0].max, r->t[1].max, r->speedup, r->pred_speedup, r->err_pct, r->pred[0].us, r->pred[1].us,
+                r->gbps[0], r->gbps[1], r->pct_copy[0], r->pct_copy[1], fusec_regime_name[r->regime[0]],
+                fusec_regime_name[r->regime[1]], fusec_regime_name[r->pred[1].regime]);
+    }
+}
+
+static void fx_write_profile(FILE *f, const FxOutput *out)
+{
+    fusec_profile_write_json(f, &out->R->prof);
+}
+
+/* Writes path through path.tmp and a rename, so that a reader never sees a
+ * half-written file. Returns 1 on success. */
+static int fx_write_file(const char *path, void (*write)(FILE *, const FxOutput *), const FxOutput *out)
+{
+    size_t len = strlen(path) + 8;
+    char *tmp = (char *)fx_alloc(len);
+    FILE *f;
+    int ok;
+    fx_format(tmp, len, "%s.tmp", path);
+    f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "fusec harness: cannot write %s: %s\n", tmp, strerror(errno));
+        free(tmp);
+        return 0;
+    }
+    write(f, out);
+    ok = fflush(f) == 0 && !ferror(f);
+    ok = fclose(f) == 0 && ok;
+    ok = ok && rename(tmp, path) == 0;
+    if (ok) {
+        printf("wrote %s\n", path);
+    } else {
+        fprintf(stderr, "fusec harness: cannot write %s: %s\n", path, strerror(errno));
+        remove(tmp);
+    }
+    free(tmp);
+    return ok;
+}
+
+static int fx_write_results(const FxRun *R, int failed)
+{
+    FxOutput out;
+    int ok = 1;
+    out.R = R;
+    out.failed = failed;
+    if (R->o.csv)
+        ok = fx_write_file(R->o.csv, fx_write_csv, &out) && ok;
+    if (R->o.json)
+        ok = fx_write_file(R->o.json, fx_write_json, &out) && ok;
+    return ok;
+}
+
+static void fx_free_run(FxRun *R)
+{
+    FX_CHECK(cudaStreamDestroy(R->s));
+    free(R->ev);
+    free(R->times);
+    free(R->par);
+    free(R->rtol);
+    free(R->atol);
+    free(R->cmdline);
+    free(R->checks);
+    free(R->rows);
+    free(R->refused);
+}
+
+/* ================================ main ================================ */
+
+static int fusec_harness_main(const FusecChain *c, int argc, char **argv)
+{
+    FxRun R;
+    FxOutput out;
+    int rc, status = 0;
+    memset(&R, 0, sizeof R);
+    R.c = c;
+    rc = fx_parse_options(&R.o, argc, argv);
+    if (rc >= 0)
+        return rc;
+    R.cmdline = fx_command_line(argc, argv);
+    fx_setup_reference(&R);
+    fx_print_chain(&R);
+    rc = fx_open_device(&R.d, R.o.device);
+    if (rc)
+        return rc;
+    fx_print_device(&R.d);
+    FX_CHECK(cudaStreamCreateWithFlags(&R.s, cudaStreamNonBlocking));
+
+    /* The model's ceilings, measured here (not needed to verify only). */
+    if (!R.o.verify_only || R.o.calibrate) {
+        fx_calibrate(&R.d, R.s, &R.prof, &R.calib);
+        R.calibrated = 1;
+        fx_print_profile(&R.prof, &R.calib);
+        out.R = &R;
+        out.failed = 0;
+        if (R.o.calibrate && !fx_write_file(R.o.calibrate, fx_write_profile, &out))
+            status = 1;
+    }
+    fx_print_model(&R);
+
+    /* Correct first: nothing is timed before both versions passed. */
+    if (!R.o.no_verify && !fx_verify_all(&R)) {
+        fx_write_results(&R, 1);
+        return 1;
+    }
+    if (!R.o.verify_only)
+        fx_time_all(&R);
+
+    if (R.o.verify_only ? !R.verified_sizes : !R.timed_sizes) {
+        fprintf(stderr, "fusec harness: no size could be run\n");
+        status = 1;
+    }
+    if (!fx_write_results(&R, 0))
+        status = 1;
+    fx_free_run(&R);
+    return status;
+}
+
+#endif /* FUSEC_HARNESS_CUH */

@@ -186,7 +186,9 @@ static int declared_dtype(Parser *P, Token t, int def, bool allow_bool)
     if (t.len == 0)
         return def;
     int dt = dtype_lookup(text(P, t), t.len);
-    if (dt < 0 || (dt == FX_BOOL && !allow_bool)) {
+    if (dt == FX_BOOL && !allow_bool)
+        diag_error(diag(P), t.off, t.len, "a param cannot be bool (the param dtypes are f16, bf16, f32 and f64)");
+    if (dt < 0) {
         static const char *const names[] = {"bool", "f16", "bf16", "f32", "f64"};
         const char *hint = diag_suggest(text(P, t), t.len, names + !allow_bool, 5 - !allow_bool);
         if (hint)
@@ -248,6 +250,11 @@ void parse_decl_param(Parser *P, Token name, Token dtype, Token value, bool nega
         diag_error(diag(P), name.off, name.len, "'%s' is already declared as an input", s->name);
     if (s->assign_stmt >= 0)
         diag_error(diag(P), name.off, name.len, "'%s' is assigned, so it cannot be a param", s->name);
+    /* Lemon reduces "param NAME" by default before it looks at the next
+     * token: anything but the end of the statement is a syntax error, which
+     * the parser reports next ("param s, t: f32 = 1"). */
+    if (value.len == 0 && P->tok.kind != TK_SEP && P->tok.kind != 0)
+        return;
     if (value.len == 0)
         diag_error(diag(P), name.off, name.len,
                    "param '%s' needs a default value, as in: param %s: %s = 0.5 (the harness runs with it)",
@@ -286,7 +293,8 @@ void parse_syntax_error(Parser *P, int major)
     bool ends = major == 0 || major == TK_SEP || major == TK_RPAREN || major == TK_COMMA;
     if (ends && is_operator(prev.kind) && prev.kind != TK_LPAREN && prev.kind != TK_COMMA)
         diag_error(d, prev.off, prev.len, "missing operand after %s", lex_token_name(prev.kind));
-    if (ends && (prev.kind == TK_LPAREN || prev.kind == TK_COMMA) && major != TK_RPAREN)
+    /* "f()" is a call, so a ')' that fails after '(' closes "()" in an expression. */
+    if (ends && (prev.kind == TK_LPAREN || prev.kind == TK_COMMA))
         diag_error(d, prev.off, prev.len, "missing expression after %s", lex_token_name(prev.kind));
     if (ends_operand(prev.kind) && (major == TK_IDENT || major == TK_NUMBER || major == TK_LPAREN))
         diag_error(d, t.off, t.len, "expected an operator or the end of the statement before '%.*s'",
@@ -297,7 +305,9 @@ void parse_syntax_error(Parser *P, int major)
         diag_error(d, t.off, 0, "unexpected end of input");
     if (major == TK_SEP)
         diag_error(d, t.off, t.len, "unexpected end of statement");
-    diag_error(d, t.off, t.len, "unexpected %s '%.*s'", lex_token_name(major), (int)t.len, text(P, t));
+    if (major == TK_IDENT || major == TK_NUMBER)
+        diag_error(d, t.off, t.len, "unexpected %s '%.*s'", lex_token_name(major), (int)t.len, text(P, t));
+    diag_error(d, t.off, t.len, "unexpected %s", lex_token_name(major)); /* the name is quoted already */
 }
 
 void parse_stack_overflow(Parser *P)

@@ -1,0 +1,141 @@
+# FusecFunctions.cmake: build .fuse chains from CMake. docs/build-integration.md
+# describes the interface.
+#
+#   fusec_add_chain(<target> <file.fuse> [HARNESS] [NAME <prefix>] [DTYPE <t>]
+#                   [DEVICE <name|file.json>] [FUSEC_ARGS <arg>...])
+#   fusec_predict(<file.fuse> OUTPUT <file> [FORMAT json|csv|text] [DTYPE <t>]
+#                 [DEVICE <name|file.json>] [FUSEC_ARGS <arg>...])
+#
+# Safe to include from any project: nothing is checked until a function is called.
+include_guard(GLOBAL)
+
+# The fusec executable: the `fusec` target when fusec is built in this project
+# (add_subdirectory, FetchContent), else the installed fusec::fusec.
+function(_fusec_executable fn out)
+  if(TARGET fusec)
+    get_target_property(type fusec TYPE)
+    if(type STREQUAL "EXECUTABLE")
+      set(${out} fusec PARENT_SCOPE)
+      return()
+    endif()
+  endif()
+  if(TARGET fusec::fusec)
+    set(${out} fusec::fusec PARENT_SCOPE)
+    return()
+  endif()
+  message(FATAL_ERROR "${fn}: no fusec executable: call find_package(fusec) first, "
+                      "or add fusec's source tree with add_subdirectory()/FetchContent")
+endfunction()
+
+# Arguments shared by both functions: the absolute .fuse path, the fusec options for
+# DTYPE/DEVICE/FUSEC_ARGS, and the extra files the output depends on.
+macro(_fusec_common fn)
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(ARG_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "${fn}: missing value for: ${ARG_KEYWORDS_MISSING_VALUES}")
+  endif()
+  get_filename_component(_fuse "${_fuse}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(NOT EXISTS "${_fuse}")
+    message(FATAL_ERROR "${fn}: no such file: ${_fuse}")
+  endif()
+  _fusec_executable(${fn} _exe)
+  set(_opts "")
+  set(_deps "${_fuse}" ${_exe})
+  if(DEFINED ARG_DTYPE)
+    list(APPEND _opts "--dtype=${ARG_DTYPE}")
+  endif()
+  if(DEFINED ARG_DEVICE)
+    # A profile file (a path or *.json) is made absolute and becomes a dependency.
+    get_filename_component(_dev "${ARG_DEVICE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(ARG_DEVICE MATCHES "[/.]" OR EXISTS "${_dev}")
+      list(APPEND _opts "--device=${_dev}")
+      list(APPEND _deps "${_dev}")
+    else()
+      list(APPEND _opts "--device=${ARG_DEVICE}")
+    endif()
+  endif()
+  list(APPEND _opts ${ARG_FUSEC_ARGS})
+endmacro()
+
+function(fusec_add_chain target fuse)
+  cmake_parse_arguments(PARSE_ARGV 2 ARG "HARNESS" "NAME;DTYPE;DEVICE" "FUSEC_ARGS")
+  set(_fuse "${fuse}")
+  _fusec_common("fusec_add_chain(${target})")
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "CUDA" IN_LIST langs)
+    message(FATAL_ERROR "fusec_add_chain(${target}): the CUDA language is not enabled: "
+                        "add CUDA to project(... LANGUAGES ...) or call enable_language(CUDA)")
+  endif()
+
+  if(DEFINED ARG_NAME)
+    set(name "${ARG_NAME}")
+  else()
+    get_filename_component(name "${_fuse}" NAME_WLE)
+  endif()
+  if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "fusec_add_chain(${target}): '${name}' is not a C identifier: "
+                        "pass NAME <prefix>")
+  endif()
+
+  # One folder per target (as CMake's own <target>.dir): two chains never collide.
+  set(dir "${CMAKE_CURRENT_BINARY_DIR}/${target}.fusec")
+  set(cu "${dir}/${name}.cu")
+  set(h "${dir}/${name}.h")
+  add_custom_command(
+    OUTPUT "${cu}" "${h}"
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${dir}"
+    COMMAND ${_exe} ${_opts} "--name=${name}" "${_fuse}" -o "${cu}"
+    COMMAND ${_exe} ${_opts} "--name=${name}" --emit=header "${_fuse}" -o "${h}"
+    DEPENDS ${_deps}
+    COMMENT "fusec: ${name}.cu and ${name}.h from ${fuse}"
+    VERBATIM)
+
+  if(ARG_HARNESS)
+    add_executable(${target} "${cu}" "${h}")
+  else()
+    if(NOT TARGET CUDA::toolkit)
+      find_package(CUDAToolkit REQUIRED)
+    endif()
+    add_library(${target} STATIC "${cu}" "${h}")
+    target_compile_definitions(${target} PRIVATE FUSEC_NO_HARNESS)
+    target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${dir}>")
+    # The header includes <cuda_runtime_api.h>: CUDA::toolkit gives C and C++ users
+    # its directory. The runtime itself CMake links into every program holding CUDA
+    # objects, as the program's CUDA_RUNTIME_LIBRARY says (default: static, as nvcc
+    # does); adding CUDA::cudart too would put two runtimes on the link line.
+    target_link_libraries(${target} PUBLIC CUDA::toolkit)
+  endif()
+  set_target_properties(${target} PROPERTIES FUSEC_CU "${cu}" FUSEC_HEADER "${h}")
+endfunction()
+
+function(fusec_predict fuse)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "OUTPUT;FORMAT;DTYPE;DEVICE" "FUSEC_ARGS")
+  set(_fuse "${fuse}")
+  _fusec_common(fusec_predict)
+  if(NOT DEFINED ARG_OUTPUT)
+    message(FATAL_ERROR "fusec_predict: OUTPUT <file> is required")
+  endif()
+  get_filename_component(out "${ARG_OUTPUT}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  if(NOT DEFINED ARG_FORMAT)
+    # From the output's extension: .json, .csv, anything else text.
+    get_filename_component(ext "${out}" LAST_EXT)
+    string(TOLOWER "${ext}" ext)
+    set(ARG_FORMAT text)
+    if(ext STREQUAL ".json" OR ext STREQUAL ".csv")
+      string(SUBSTRING "${ext}" 1 -1 ARG_FORMAT)
+    endif()
+  endif()
+  if(NOT ARG_FORMAT MATCHES "^(json|csv|text)$")
+    message(FATAL_ERROR "fusec_predict: FORMAT must be json, csv or text, not '${ARG_FORMAT}'")
+  endif()
+  get_filename_component(dir "${out}" DIRECTORY)
+  add_custom_command(
+    OUTPUT "${out}"
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${dir}"
+    COMMAND ${_exe} --predict "--format=${ARG_FORMAT}" ${_opts} "${_fuse}" -o "${out}"
+    DEPENDS ${_deps}
+    COMMENT "fusec: predicting ${fuse} -> ${ARG_OUTPUT}"
+    VERBATIM)
+endfunction()

@@ -1,0 +1,72 @@
+/*
+ * fuzz_fusec.c: libFuzzer target for the whole pipeline, bytes to emitted
+ * text: lex + parse, IR, traffic and time model, then one backend writing
+ * into memory (open_memstream), as main.c does for standard output.
+ *
+ * The first input byte picks the options; it is NOT removed from the
+ * source, so the seed corpus can hold plain .fuse files:
+ *   byte % 6        the backend: cuda, header, report, json, csv, dot
+ *   byte / 6 % 4    the default dtype: f16, bf16, f32, f64
+ *   byte / 24 % 3   the host: c, graph, pytorch
+ *   byte & 0x80     -w (no warnings)
+ * Diagnostics go to /dev/null. Built by tests/fuzz/CMakeLists.txt and run by
+ * tests/fuzz/run.sh.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusec.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *devnull;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > LIMIT_FILE_BYTES) /* main.c refuses these before compiling */
+        return -1;
+    if (!devnull)
+        devnull = fopen("/dev/null", "w");
+    if (!devnull)
+        abort();
+
+    static const Emit emits[] = {E_CUDA, E_HEADER, E_REPORT, E_JSON, E_CSV, E_DOT};
+    unsigned sel = size > 0 ? data[0] : 0;
+    static Options opt; /* static as in main.c: device and sizes are large */
+    memset(&opt, 0, sizeof opt);
+    opt.input = "fuzz.fuse";
+    opt.emit = emits[sel % 6];
+    opt.dtype = FX_F16 + (int)(sel / 6 % 4);
+    opt.host = (int)(sel / 24 % FUSEC_NHOSTS);
+    opt.no_warnings = (sel & 0x80) != 0;
+    opt.device = device_builtin[0];
+    sizes_default(&opt.sizes);
+
+    /* Source.text needs a NUL after len. */
+    char *text = malloc(size + 1);
+    if (!text)
+        abort();
+    if (size)
+        memcpy(text, data, size);
+    text[size] = 0;
+    Source src = {"fuzz.fuse", text, size};
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out)
+        abort();
+    int rc = fusec_compile(&opt, &src, out, devnull);
+    if (fclose(out) != 0)
+        abort();
+    /* A success writes something; an error never reaches the backend. */
+    if (rc == 0 && len == 0)
+        abort();
+    if (rc != 0 && rc != 1)
+        abort();
+    free(buf);
+    free(text);
+    return 0;
+}
