@@ -35,8 +35,9 @@
 #pragma nv_diag_suppress 177
 #endif
 
-/* Relative distance to a jump that counts as "too close": 2^-8 for f16 and
- * bf16, 2^-20 for f32, 2^-48 for f64 (the harness picks). */
+/* Relative distance to a jump that counts as "too close": about 4 ulps of
+ * the least precise dtype, 2^-8 for f16, 2^-5 for bf16, 2^-20 for f32,
+ * 2^-48 for f64 (the harness sets it). */
 static double fusec_ref_eps = 9.5367431640625e-07; /* 2^-20 */
 /* Magnitudes at or below this count as zero: the dtype's smallest normal. */
 static double fusec_ref_tiny = 1.1754943508222875e-38; /* 2^-126 */

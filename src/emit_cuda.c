@@ -162,7 +162,17 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][256
     default:
         break;
     }
-    (void)ct;
+    /* Ops whose result is f16 or bf16 use the fast float forms
+     * (runtime/fusec_ops.cuh says why). */
+    bool fast = ct == FX_F32 && (in->dtype == FX_F16 || in->dtype == FX_BF16);
+    if (fast && op == O_DIV) {
+        snprintf(buf, len, "fx_fast_div(%s, %s)", a[0], a[1]);
+        return;
+    }
+    if (fast && (op == O_EXP || op == O_SIGMOID || op == O_SILU || op == O_GELU_TANH)) {
+        snprintf(buf, len, "fx_fast_%s(%s)", info->name, a[0]);
+        return;
+    }
     if (op == O_COPY)
         snprintf(buf, len, "%s", a[0]);
     else if (op == O_NEGATE)

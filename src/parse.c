@@ -166,18 +166,26 @@ void parse_assign(Parser *P, Token name, int value)
     p->stmt[p->nstmt++] = (Stmt){(int)(s - p->sym), value, name.off, name.len};
 }
 
+/* The list is built newest first (appending would walk it: quadratic in a
+ * long "in a, b, ..."); the declarations reverse it once. */
 NameList *parse_names(Parser *P, NameList *list, Token name)
 {
     NameList *n = arena_alloc(P->prog->arena, sizeof *n);
     n->tok = name;
-    n->next = NULL;
-    if (!list)
-        return n;
-    NameList *last = list;
-    while (last->next)
-        last = last->next;
-    last->next = n;
-    return list;
+    n->next = list;
+    return n;
+}
+
+static NameList *in_source_order(NameList *list)
+{
+    NameList *rev = NULL;
+    while (list) {
+        NameList *next = list->next;
+        list->next = rev;
+        rev = list;
+        list = next;
+    }
+    return rev;
 }
 
 /* The dtype a declaration names, or def when it names none. */
@@ -203,7 +211,7 @@ static int declared_dtype(Parser *P, Token t, int def, bool allow_bool)
 void parse_decl_in(Parser *P, NameList *names, Token dtype)
 {
     int dt = declared_dtype(P, dtype, P->prog->default_dtype, true);
-    for (NameList *n = names; n; n = n->next) {
+    for (NameList *n = in_source_order(names); n; n = n->next) {
         Token t = n->tok;
         check_not_reserved(P, t, "an input");
         Sym *s = ir_sym(P->prog, text(P, t), t.len, t.off);
@@ -224,7 +232,7 @@ void parse_decl_in(Parser *P, NameList *names, Token dtype)
 void parse_decl_out(Parser *P, NameList *names)
 {
     Program *p = P->prog;
-    for (NameList *n = names; n; n = n->next) {
+    for (NameList *n = in_source_order(names); n; n = n->next) {
         Token t = n->tok;
         check_not_reserved(P, t, "an output");
         Sym *s = ir_sym(p, text(P, t), t.len, t.off);
@@ -340,12 +348,16 @@ void parse_program(Program *p)
     }
     for (;;) {
         Token t = lex_next(&P.lex);
+        /* Checked where statement LIMIT+1 starts: a file of exactly LIMIT
+         * statements ends with a separator too. */
+        if (P.stmt >= LIMIT_STATEMENTS && t.kind != 0 && t.kind != TK_SEP)
+            diag_error(p->diag, t.off, t.len, "more than %d statements", LIMIT_STATEMENTS);
         P.tok = t;
         Parse(live_parser, t.kind, t);
         if (t.kind == 0)
             break;
-        if (t.kind == TK_SEP && ++P.stmt >= LIMIT_STATEMENTS)
-            diag_error(p->diag, t.off, t.len, "more than %d statements", LIMIT_STATEMENTS);
+        if (t.kind == TK_SEP)
+            P.stmt++;
         P.prev = t;
     }
     p->nstatements = P.stmt + 1;

@@ -3,16 +3,19 @@
 #   1. build fusec and `cmake --install` it into a temporary prefix;
 #   2. build examples/cmake against that prefix with Ninja and with Unix Makefiles;
 #      a no-op rebuild does nothing, an edit of the .fuse file regenerates and rebuilds;
-#   3. an unknown fusec_add_chain() argument, and a call without CUDA, fail to configure;
+#   3. an unknown fusec_add_chain() argument, a call without CUDA and a bad FORMAT
+#      fail to configure, with a message that names the problem;
 #   4. the same chains through add_subdirectory(<fusec source>), nothing installed;
 #   5. examples/make with FUSEC pointing at the installed fusec.
 # Needs cmake, ninja, make, nvcc; no GPU (nothing is run).
 #   downstream.sh FUSEC_SOURCE_DIR SCRATCH_DIR       (NVCC=... to pick nvcc)
 set -eu
 src=$(cd "$1" && pwd)
-rm -rf "$2"
 mkdir -p "$2"
 work=$(cd "$2" && pwd)
+case "$src/" in "$work"/*) echo "FAIL: the scratch dir $work holds the source" >&2; exit 1 ;; esac
+rm -rf "$work"
+mkdir -p "$work"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 prefix=$work/prefix
 cudaopts="-DCMAKE_CUDA_COMPILER=$nvcc -DCMAKE_CUDA_ARCHITECTURES=90"
@@ -93,11 +96,12 @@ expect_error() {
   if cmake -S "$d" -B "$d/build" -DCMAKE_PREFIX_PATH="$prefix" >"$d/log" 2>&1; then
     fail "$1: configuring succeeded"
   fi
-  grep -q "$2" "$d/log" || { cat "$d/log" >&2; fail "$1: the error does not say '$2'"; }
+  # CMake wraps long messages: match on the message as one line.
+  tr -s '\n ' '  ' <"$d/log" | grep -q "$2" || { cat "$d/log" >&2; fail "$1: the error does not say '$2'"; }
   echo "ok: $1"
 }
 seed=$src/examples/cmake/seed.fuse
-expect_error unknown_argument "unknown arguments: BOGUS_ARG" "fusec_add_chain(x $seed BOGUS_ARG)"
+expect_error unknown_argument "unknown arguments: BOGUS_ARG" "fusec_add_chain(a_long_target_name $seed BOGUS_ARG)"
 expect_error no_cuda "CUDA language is not enabled" "fusec_add_chain(x $seed)"
 expect_error bad_format "FORMAT must be json, csv or text" "fusec_predict($seed OUTPUT r FORMAT xml)"
 
@@ -105,12 +109,22 @@ echo "== the same chains through add_subdirectory(<fusec source>), nothing insta
 dir=$work/subdir
 mkdir -p "$dir"
 cp -R "$src/examples/cmake" "$dir/src"
-# The example's find_package() line becomes add_subdirectory(); the rest is the same.
-sed "s|^find_package(fusec.*|add_subdirectory($src fusec)\\
-if(NOT COMMAND fusec_add_chain)\\
-  message(FATAL_ERROR \"fusec's CMakeLists.txt does not include(cmake/FusecFunctions.cmake)\")\\
-endif()|" "$src/examples/cmake/CMakeLists.txt" >"$dir/src/CMakeLists.txt"
-grep -q '^add_subdirectory(' "$dir/src/CMakeLists.txt" || fail "no find_package line in examples/cmake"
+cat >"$dir/src/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.25)
+project(fusec_subdir LANGUAGES C CUDA)
+add_subdirectory($src fusec)
+if(NOT COMMAND fusec_add_chain)
+  message(FATAL_ERROR "fusec's CMakeLists.txt does not include(cmake/FusecFunctions.cmake)")
+endif()
+fusec_add_chain(seedlib seed.fuse)
+add_executable(seed_demo main.c)
+target_link_libraries(seed_demo PRIVATE seedlib)
+if(SEED_HARNESS)
+  fusec_add_chain(seed_harness seed.fuse HARNESS NAME seed_h)
+endif()
+fusec_predict(seed.fuse OUTPUT seed.json FORMAT json)
+add_custom_target(seed_report ALL DEPENDS \${CMAKE_CURRENT_BINARY_DIR}/seed.json)
+EOF
 quiet "$dir/configure.log" cmake -S "$dir/src" -B "$dir/build" -G Ninja -DBUILD_TESTING=OFF \
   $cudaopts -DSEED_HARNESS=$harness
 check_project "$dir" Ninja

@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k5(const __nv_bfloat16 *__re
         __nv_bfloat16 r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bf16(fx_sigmoid(fx_widen(a0_v[e])));
+            r_v[e] = fx_to_bf16(fx_fast_sigmoid(fx_widen(a0_v[e])));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -259,7 +259,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_fused_kernel(const __half *_
             const float v7 = (v2 ? v0 : v6); /* act */
             const float v9 = fx_widen(fx_to_f32(v7));
             const float v10 = fx_widen(g_v[e]); /* g */
-            const float v11 = fx_sigmoid(v10);
+            const float v11 = fx_fast_sigmoid(v10);
             const float v12 = (v9 * v11);
             const float v14 = (v12 * (float)scale); /* gated */
             const float v18 = fx_clamp(v14, -4.0f, 4.0f);

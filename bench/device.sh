@@ -1,0 +1,78 @@
+#!/bin/bash
+# Runs on a machine with an NVIDIA GPU: emits the examples with fusec, builds
+# them with nvcc, verifies and times every harness (cold, hot, graph), and
+# writes everything under OUT as one tarball plus a summary.
+#   bench/device.sh OUT FUSEC [examples] [random N] [torch]
+# FUSEC is a fusec binary (built here, or carried). docs/results.md records
+# each run with its date, GPU, driver and this command.
+set -u
+out=$1 fusec=$2
+shift 2
+work=$(mktemp -d)
+res=$work/results
+mkdir -p "$res"
+export PATH=/usr/local/cuda/bin:$PATH
+arch=${ARCH:-sm_90}
+log() { echo "[$(date -u +%H:%M:%S)] $*"; }
+
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv; nvcc --version | tail -2; } >"$res/machine.txt" 2>&1
+cat "$res/machine.txt"
+
+build() { # build NAME FILE.fuse [fusec args...]: emit and compile one harness
+  local name=$1 src=$2
+  shift 2
+  "$fusec" -w "$@" --name="$name" "$src" -o "$work/$name.cu" &&
+    nvcc -O3 -arch=$arch "$work/$name.cu" -o "$work/$name" 2>"$work/$name.nvcc.log" ||
+    { echo "BUILD FAILED: $name"; cat "$work/$name.nvcc.log"; return 1; }
+}
+
+for phase in "$@"; do
+  case $phase in
+  examples)
+    log "building the examples"
+    jobs=""
+    for f in examples/*.fuse; do
+      n=$(basename "$f" .fuse)
+      build "$n" "$f" & jobs="$jobs $!"
+    done
+    build seed_f16 examples/seed.fuse --dtype=f16 &
+    build seed_bf16 examples/seed.fuse --dtype=bf16 &
+    build swiglu_bf16 examples/swiglu.fuse --dtype=bf16 &
+    wait
+    # seed first: its calibration becomes the profile the others are predicted with
+    for n in seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed softplus_f64; do
+      [ -x "$work/$n" ] || { echo "MISSING $n"; continue; }
+      log "running $n"
+      extra=""
+      [ $n = seed ] && extra="--calibrate $res/h200-calibrated.json"
+      "$work/$n" --seed 1 --json "$res/$n.json" --csv "$res/$n.csv" $extra >"$res/$n.txt" 2>&1
+      echo "$n exit $?" | tee -a "$res/status.txt"
+      tail -n 60 "$res/$n.txt"
+    done
+    ;;
+  random)
+    n=${RANDOM_N:-500}
+    log "random programs: $n"
+    mkdir -p "$work/rand"
+    python3 tests/randgen.py --seed 2026 --count "$n" --out "$work/rand" >/dev/null
+    ls "$work/rand"/*.fuse | xargs -P 16 -I{} sh -c '
+      f={}; b=${f%.fuse}
+      "'"$fusec"'" -w "$f" -o "$b.cu" 2>"$b.err" && nvcc -O3 -arch='"$arch"' "$b.cu" -o "$b.bin" 2>>"$b.err" || echo "BUILD FAILED $f"'
+    ls "$work/rand"/*.bin | xargs -P 8 -I{} sh -c '
+      b={}; "$b" --verify-only --seed 7 --sizes 1000003,2^20 >"${b%.bin}.log" 2>&1; echo "$? $b"' >"$res/random_status.txt"
+    pass=$(grep -c '^0 ' "$res/random_status.txt"); total=$(wc -l <"$res/random_status.txt")
+    echo "random programs verified: $pass of $total passed" | tee "$res/random_summary.txt"
+    grep -v '^0 ' "$res/random_status.txt" | head -20 | while read -r rc b; do
+      echo "== $b (exit $rc)"; cp "${b%.bin}.fuse" "$res/" 2>/dev/null; tail -n 15 "${b%.bin}.log"
+    done | tee -a "$res/random_summary.txt"
+    ;;
+  torch)
+    log "torch bench"
+    PYTHONUNBUFFERED=1 python3 bench/torch_bench.py ${TORCH_ARGS:---quick} --csv "$res/torch.csv" --json "$res/torch.json" \
+      --profile-in "$res/h200-calibrated.json" --profile-out "$res/h200-calibrated-torch.json" 2>"$res/torch.err" | tee "$res/torch.txt" | tail -n 40
+    tail -n 5 "$res/torch.err"
+    ;;
+  esac
+done
+tar -C "$work" -czf "$out/results.tar.gz" results
+log "done: $(du -h "$out/results.tar.gz" | cut -f1)"

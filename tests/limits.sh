@@ -1,0 +1,115 @@
+#!/bin/sh
+# The documented limits of the language (docs/language.md, "Limits"), at and
+# just over each boundary. The large inputs are generated here, in a
+# temporary folder, never committed.
+#   limits.sh FUSEC
+# Prints one ok/FAIL line per check; exits 1 when any check failed.
+# FUSEC_LIMITS_TIMEOUT: seconds allowed per fusec run (default 30).
+set -u
+fusec=$1
+limit_s=${FUSEC_LIMITS_TIMEOUT:-30}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+ok() { echo "ok: $1"; }
+fail() { echo "FAIL: $1"; fails=$((fails + 1)); }
+
+# run EXPECTED_RC NAME ARGS...: runs fusec (bounded in time, and in memory
+# unless it is built with ASan, which needs a large address space), stderr to
+# $tmp/err, and checks the exit status.
+run() {
+  want=$1 name=$2
+  shift 2
+  (
+    if ! grep -q __asan_init "$fusec" 2>/dev/null; then ulimit -v 8388608 2>/dev/null; fi
+    exec timeout "$limit_s" "$fusec" "$@"
+  ) >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ $rc = 124 ]; then fail "$name: still running after $limit_s s"; return 1; fi
+  if [ $rc != "$want" ]; then
+    fail "$name: exit $rc, expected $want"
+    head -5 "$tmp/err" | sed 's/^/    /'
+    return 1
+  fi
+  return 0
+}
+# expect_err NAME TEXT: the first line of stderr is exactly TEXT.
+expect_err() {
+  first=$(head -1 "$tmp/err")
+  if [ "$first" = "$2" ]; then ok "$1"; else fail "$1: got '$first', expected '$2'"; fi
+}
+
+cd "$tmp"
+
+# ---- file size: 64 MiB is read, one byte more is an error at 1:1 ----
+mib64=$((64 * 1024 * 1024))
+printf 'y = x * 2\n' >prog.txt
+{ cat prog.txt; head -c $((mib64 - $(wc -c <prog.txt))) /dev/zero | tr '\0' ' '; } >size_max.fuse
+{ cat size_max.fuse; printf ' '; } >size_over.fuse
+[ "$(wc -c <size_max.fuse)" -eq $mib64 ] || fail "generator: size_max.fuse is not 64 MiB"
+run 0 "a 64 MiB file compiles" --predict size_max.fuse && ok "a 64 MiB file compiles"
+run 1 "a file over 64 MiB" --predict size_over.fuse &&
+  expect_err "a file over 64 MiB is an error at 1:1" "size_over.fuse:1:1: error: the file is larger than the 64 MiB limit"
+run 1 "standard input over 64 MiB" --predict - <size_over.fuse &&
+  expect_err "standard input over 64 MiB is an error at 1:1" "<stdin>:1:1: error: the file is larger than the 64 MiB limit"
+[ -s out ] && fail "a file over 64 MiB wrote output"
+rm -f size_max.fuse size_over.fuse
+
+# ---- statements: 1,000,000 are accepted, one more is a located error ----
+# one statement per line, each ending in a newline as editors write them
+awk 'BEGIN { print "v0 = x * 1.5"; for (i = 1; i < 1000000; i++) printf "v%d = v%d * 0.5\n", i, i - 1 }' >stmt_max.fuse
+run 0 "1,000,000 statements" -w --predict stmt_max.fuse && ok "1,000,000 statements compile (--predict)"
+{ cat stmt_max.fuse; echo "w = v999999 + 1"; } >stmt_over.fuse
+run 1 "1,000,001 statements" -w --predict stmt_over.fuse &&
+  expect_err "1,000,001 statements are a located error" "stmt_over.fuse:1000001:1: error: more than 1000000 statements"
+rm -f stmt_max.fuse stmt_over.fuse
+
+# ---- a 100,000-statement chain compiles, to every backend ----
+awk 'BEGIN { print "v0 = x * 1.5"; for (i = 1; i < 100000; i++) printf "v%d = v%d * 0.5 + %d\n", i, i - 1, i % 7 }' >chain.fuse
+for emit in report json csv dot header cuda; do
+  run 0 "100,000-statement chain, --emit=$emit" -w --emit=$emit chain.fuse -o chain.$emit &&
+    ok "100,000-statement chain, --emit=$emit"
+done
+rm -f chain.*
+
+# ---- a long declaration list (100,000 inputs) ----
+awk 'BEGIN { printf "in a0"; for (i = 1; i < 100000; i++) printf ", a%d", i; print ": f16"; print "y = a0 * 2" }' >inputs.fuse
+run 0 "100,000 declared inputs" -w --predict inputs.fuse && ok "100,000 declared inputs (--predict)"
+
+# ---- names: 255 characters are a name, 256 an error ----
+n255=$(awk 'BEGIN { for (i = 0; i < 255; i++) printf "a" }')
+printf 'y = %s * 2\n' "$n255" >name_max.fuse
+printf 'y = %sa * 2\n' "$n255" >name_over.fuse
+run 0 "a 255-character name" --predict name_max.fuse && ok "a 255-character name"
+run 1 "a 256-character name" --predict name_over.fuse &&
+  expect_err "a 256-character name is a located error" "name_over.fuse:1:5: error: name is 256 characters long; the limit is 255"
+
+# ---- parentheses: 256 deep are accepted, the 257th '(' is the error ----
+nest() { awk -v n="$1" -v open="$2" 'BEGIN { printf "y = "; for (i = 0; i < n; i++) printf "%s", open; printf "x"; for (i = 0; i < n; i++) printf ")"; print "" }'; }
+nest 256 "(" >paren_max.fuse
+nest 256 "relu(" >call_max.fuse
+nest 257 "(" >paren_over.fuse
+run 0 "256 nested parentheses" --predict paren_max.fuse && ok "256 nested parentheses"
+run 0 "256 nested calls, to CUDA" -w call_max.fuse -o call_max.cu && ok "256 nested calls, to CUDA"
+run 1 "257 nested parentheses" --predict paren_over.fuse &&
+  expect_err "257 nested parentheses are an error at the 257th '('" "paren_over.fuse:1:261: error: parentheses nested more than 256 deep"
+
+# ---- the parser's stack: 900 unary minuses parse, 2000 are a located error ----
+minus() { awk -v n="$1" 'BEGIN { printf "y = "; for (i = 0; i < n; i++) printf "-"; print "x" }'; }
+minus 900 >minus_ok.fuse
+minus 2000 >minus_over.fuse
+run 0 "900 unary minuses" -w --predict minus_ok.fuse && ok "900 unary minuses"
+if run 1 "2000 unary minuses" --predict minus_over.fuse; then
+  # the column is where lemon's stack fills, somewhere near the 1000th '-'
+  if head -1 "$tmp/err" | grep -q '^minus_over\.fuse:1:[0-9]*: error: expression nested too deeply for the parser'; then
+    ok "2000 unary minuses are a located error"
+  else
+    fail "2000 unary minuses: got '$(head -1 "$tmp/err")'"
+  fi
+fi
+
+if [ $fails -gt 0 ]; then
+  echo "$fails limit check(s) failed"
+  exit 1
+fi
+echo "all limit checks passed"
