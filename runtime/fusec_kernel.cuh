@@ -82,6 +82,11 @@ static inline unsigned fx_blocks(size_t n, int e)
     return (unsigned)(b == 0 ? 1 : b > 0x7fffffffu ? 0x7fffffffu : b);
 }
 
+/* When true, every kernel takes its scalar path, the one misaligned
+ * pointers and the tail take: the harness verifies each version both ways.
+ * Always false in a library. */
+static bool fx_scalar_only = false;
+
 /* True when p is aligned for E-element vector access. */
 static inline bool fx_aligned(const void *p, int e, int size)
 {

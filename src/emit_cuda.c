@@ -504,7 +504,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     emit_host_scalars(em);
     int w = 1;
     char *args = arena_printf(a, "%s", "");
-    char *align = arena_printf(a, "%s", "true");
+    char *align = arena_printf(a, "%s", "!fx_scalar_only");
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
         if (v < 0 || !p->inst[v].live)
@@ -589,7 +589,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
             if (fusec_dtype_size[p->inst[kr->read[r]].dtype] > kw)
                 kw = fusec_dtype_size[p->inst[kr->read[r]].dtype];
         char *kargs = arena_printf(a, "%s", "");
-        char *kal = arena_printf(a, "%s", "true");
+        char *kal = arena_printf(a, "%s", "!fx_scalar_only");
         for (int r = 0; r < kr->nread + 1; r++) {
             int x = r < kr->nread ? kr->read[r] : kr->inst;
             const char *nm = em->out_of[x] >= 0 || p->inst[x].op == O_INPUT ? em->cname[x]

@@ -281,7 +281,7 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h, const uint16_t *g, uint16_
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = true && fx_aligned(h, 8, 2) && fx_aligned(g, 8, 2) && fx_aligned(y, 8, 2) && fx_aligned(keep, 8, 1);
+    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(g, 8, 2) && fx_aligned(y, 8, 2) && fx_aligned(keep, 8, 1);
     if (n <= 0x7fffffffu)
         mixed_fused_kernel<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)n, vec);
     else
@@ -346,7 +346,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     bool vec;
     cudaError_t err;
     /* k1 */
-    vec = true && fx_aligned(h, 8, 2) && fx_aligned(t1, 8, 1);
+    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t1, 8, 1);
     if (n <= 0x7fffffffu)
         mixed_k1<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (uint8_t *)t1, (unsigned)n, vec);
     else
@@ -354,7 +354,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
-    vec = true && fx_aligned(h, 8, 2) && fx_aligned(t2, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t2, 8, 2);
     if (n <= 0x7fffffffu)
         mixed_k2<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t2, (unsigned)n, vec);
     else
@@ -362,7 +362,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
-    vec = true && fx_aligned(t1, 8, 1) && fx_aligned(h, 8, 2) && fx_aligned(t2, 8, 2) && fx_aligned(t3, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(t1, 8, 1) && fx_aligned(h, 8, 2) && fx_aligned(t2, 8, 2) && fx_aligned(t3, 8, 2);
     if (n <= 0x7fffffffu)
         mixed_k3<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h, (const __half *)t2, (__half *)t3, (unsigned)n, vec);
     else
@@ -370,7 +370,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
-    vec = true && fx_aligned(t3, 4, 2) && fx_aligned(t4, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t3, 4, 2) && fx_aligned(t4, 4, 4);
     if (n <= 0x7fffffffu)
         mixed_k4<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, (unsigned)n, vec);
     else
@@ -378,7 +378,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
-    vec = true && fx_aligned(g, 8, 2) && fx_aligned(t5, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(g, 8, 2) && fx_aligned(t5, 8, 2);
     if (n <= 0x7fffffffu)
         mixed_k5<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g, (__nv_bfloat16 *)t5, (unsigned)n, vec);
     else
@@ -386,7 +386,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
-    vec = true && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 2) && fx_aligned(t6, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 2) && fx_aligned(t6, 4, 4);
     if (n <= 0x7fffffffu)
         mixed_k6<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, (unsigned)n, vec);
     else
@@ -394,7 +394,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
-    vec = true && fx_aligned(t6, 4, 4) && fx_aligned(t7, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t6, 4, 4) && fx_aligned(t7, 4, 4);
     if (n <= 0x7fffffffu)
         mixed_k7<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale, (unsigned)n, vec);
     else
@@ -402,7 +402,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
-    vec = true && fx_aligned(t7, 4, 4) && fx_aligned(t8, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t8, 4, 4);
     if (n <= 0x7fffffffu)
         mixed_k8<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, (unsigned)n, vec);
     else
@@ -410,7 +410,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
-    vec = true && fx_aligned(t8, 4, 4) && fx_aligned(y, 4, 2);
+    vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(y, 4, 2);
     if (n <= 0x7fffffffu)
         mixed_k9<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, (unsigned)n, vec);
     else
@@ -418,7 +418,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
-    vec = true && fx_aligned(t7, 4, 4) && fx_aligned(t10, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= 0x7fffffffu)
         mixed_k10<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, (unsigned)n, vec);
     else
@@ -426,7 +426,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
-    vec = true && fx_aligned(t10, 4, 4) && fx_aligned(keep, 4, 1);
+    vec = !fx_scalar_only && fx_aligned(t10, 4, 4) && fx_aligned(keep, 4, 1);
     if (n <= 0x7fffffffu)
         mixed_k11<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep, (unsigned)n, vec);
     else

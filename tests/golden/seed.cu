@@ -122,7 +122,7 @@ extern "C" cudaError_t seed_fused(const float *x, float *y, size_t n, cudaStream
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = true && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4);
+    const bool vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4);
     if (n <= 0x7fffffffu)
         seed_fused_kernel<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)n, vec);
     else
@@ -169,7 +169,7 @@ extern "C" cudaError_t seed_unfused(const float *x, float *y, size_t n, cudaStre
     bool vec;
     cudaError_t err;
     /* k1 */
-    vec = true && fx_aligned(x, 4, 4) && fx_aligned(t1, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= 0x7fffffffu)
         seed_k1<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, (unsigned)n, vec);
     else
@@ -177,7 +177,7 @@ extern "C" cudaError_t seed_unfused(const float *x, float *y, size_t n, cudaStre
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
-    vec = true && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= 0x7fffffffu)
         seed_k2<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
     else
@@ -185,7 +185,7 @@ extern "C" cudaError_t seed_unfused(const float *x, float *y, size_t n, cudaStre
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
-    vec = true && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= 0x7fffffffu)
         seed_k3<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, (unsigned)n, vec);
     else
@@ -193,7 +193,7 @@ extern "C" cudaError_t seed_unfused(const float *x, float *y, size_t n, cudaStre
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
-    vec = true && fx_aligned(t3, 4, 4) && fx_aligned(y, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t3, 4, 4) && fx_aligned(y, 4, 4);
     if (n <= 0x7fffffffu)
         seed_k4<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y, (unsigned)n, vec);
     else
