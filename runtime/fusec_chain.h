@@ -11,7 +11,9 @@
 
 typedef struct FusecTensorArg {
     const char *name;
-    int dtype; /* FX_BOOL .. FX_F64 */
+    int dtype;     /* FX_BOOL .. FX_F64 */
+    int tol_dtype; /* the least precise float dtype of any value it depends on:
+                    * its error is that dtype's, whatever it is stored in */
 } FusecTensorArg;
 
 typedef struct FusecParamArg {

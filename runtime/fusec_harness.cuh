@@ -477,7 +477,7 @@ static const double fx_frag_eps[FX_NDTYPES] = {0, 3.90625e-3 /* 2^-8 */, 3.125e-
                                                9.5367431640625e-7 /* 2^-20 */, 3.552713678800501e-15 /* 2^-48 */};
 /* Default tolerances by output dtype: |got - ref| <= atol + rtol |ref|. */
 static const double fx_def_rtol[FX_NDTYPES] = {0, 2e-3, 1.6e-2, 1e-5, 1e-9};
-static const double fx_def_atol[FX_NDTYPES] = {0, 1e-4, 1e-3, 1e-6, 1e-12};
+static const double fx_def_atol[FX_NDTYPES] = {0, 2e-3, 1.6e-2, 1e-5, 1e-9};
 
 /* The spacing of dtype's values at |v| (one ulp). */
 static double fx_ulp(double v, int dtype)
@@ -1767,8 +1767,10 @@ static void fx_setup_reference(FxRun *R)
     double tiny = 0;
     for (k = 0; k < c->n_in && nd < 256; k++)
         dts[nd++] = c->in[k].dtype;
-    for (k = 0; k < c->n_out && nd < 256; k++)
+    for (k = 0; k < c->n_out && nd < 255; k++) {
         dts[nd++] = c->out[k].dtype;
+        dts[nd++] = c->out[k].tol_dtype;
+    }
     for (k = 0; k < c->n_par && nd < 256; k++)
         dts[nd++] = c->par[k].dtype;
     /* fragility is judged at the least precise dtype of the chain */
@@ -1786,9 +1788,13 @@ static void fx_setup_reference(FxRun *R)
     R->atol = (double *)fx_alloc(sizeof(double) * (size_t)(c->n_out + 1));
     R->io_bytes = 0;
     for (k = 0; k < c->n_out; k++) {
-        int dt = c->out[k].dtype;
+        int dt = c->out[k].dtype, tol = c->out[k].tol_dtype;
+        /* An f64 output computed from f32 values is as precise as f32. */
+        if (dt != FX_BOOL && fx_def_rtol[tol] > fx_def_rtol[dt])
+            dt = tol;
         R->rtol[k] = R->o.rtol >= 0 ? R->o.rtol : fx_def_rtol[dt];
         R->atol[k] = R->o.atol >= 0 ? R->o.atol : fx_def_atol[dt];
+        dt = c->out[k].dtype;
         R->io_bytes += fusec_dtype_size[dt];
     }
     for (k = 0; k < c->n_in; k++)

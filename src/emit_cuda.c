@@ -123,8 +123,11 @@ static int op_ct(const Program *p, const Inst *in)
         }
         return dtype_compute(dt < 0 ? FX_F64 : dt);
     }
-    if (op_info[in->op].cls == K_CAST || in->op == O_COPY)
-        return dtype_compute(p->inst[in->arg[0]].dtype);
+    if (op_info[in->op].cls == K_CAST || in->op == O_COPY) {
+        int from = p->inst[in->arg[0]].dtype;
+        /* a bool cast to a number becomes 0 or 1 in the target's compute type */
+        return dtype_compute(from == FX_BOOL && in->dtype != FX_BOOL ? in->dtype : from);
+    }
     return dtype_compute(in->dtype);
 }
 
@@ -752,14 +755,31 @@ static void emit_harness(Emitter *em)
     fprintf(f, "};\nstatic const FusecKernelCost %s_fused_cost[] = {", P);
     cost_init(f, &t->fcost);
     fprintf(f, "};\n");
+    static const char *const dt_enum[] = {"FX_BOOL", "FX_F16", "FX_BF16", "FX_F32", "FX_F64"};
+    /* The least precise float dtype each value depends on (bf16 < f16 < f32 <
+     * f64; bools and literals carry none): the harness's tolerance. */
+    static const int rank[FX_NDTYPES] = {9, 1, 0, 2, 3};
+    int *low = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        low[i] = in->op == O_CONST ? FX_BOOL : in->dtype;
+        for (int a = 0; a < in->nargs; a++) {
+            int d = low[in->arg[a]];
+            if (rank[d] < rank[low[i]])
+                low[i] = d;
+        }
+    }
     fprintf(f, "static const FusecTensorArg %s_in[] = {", P);
-    for (int k = 0; k < p->n_in; k++)
-        fprintf(f, "%s{\"%s\", FX_%s}", k ? ", " : "", p->sym[p->inputs[k]].name,
-                (const char *[]){"BOOL", "F16", "BF16", "F32", "F64"}[p->sym[p->inputs[k]].dtype]);
+    for (int k = 0; k < p->n_in; k++) {
+        int d = p->sym[p->inputs[k]].dtype;
+        fprintf(f, "%s{\"%s\", %s, %s}", k ? ", " : "", p->sym[p->inputs[k]].name, dt_enum[d], dt_enum[d]);
+    }
     fprintf(f, "};\nstatic const FusecTensorArg %s_out[] = {", P);
-    for (int k = 0; k < p->n_out; k++)
-        fprintf(f, "%s{\"%s\", FX_%s}", k ? ", " : "", p->sym[p->outputs[k]].name,
-                (const char *[]){"BOOL", "F16", "BF16", "F32", "F64"}[p->inst[p->sym[p->outputs[k]].value].dtype]);
+    for (int k = 0; k < p->n_out; k++) {
+        int v = p->sym[p->outputs[k]].value;
+        fprintf(f, "%s{\"%s\", %s, %s}", k ? ", " : "", p->sym[p->outputs[k]].name, dt_enum[p->inst[v].dtype],
+                dt_enum[low[v] == FX_BOOL ? p->inst[v].dtype : low[v]]);
+    }
     fprintf(f, "};\n");
     if (p->n_par) {
         fprintf(f, "static const FusecParamArg %s_par[] = {", P);

@@ -25,10 +25,12 @@ static void add_cost(FusecKernelCost *k, const Inst *in)
         k->fp64 = 1;
 }
 
+/* A tensor operand in f64 makes the op compute in double; a literal (a
+ * Python float) or a param never does. */
 static bool operand_is_f64(const Program *p, const Inst *in)
 {
     for (int a = 0; a < in->nargs; a++)
-        if (p->inst[in->arg[a]].dtype == FX_F64)
+        if (!p->inst[in->arg[a]].scalar && p->inst[in->arg[a]].dtype == FX_F64)
             return true;
     return false;
 }

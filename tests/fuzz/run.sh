@@ -59,11 +59,13 @@ for log in "$tmp"/fuzz-*.log; do
   echo "---- $(basename "$log")"
   sed "/^###### Recommended/,/^###### End/d" "$log" | grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" | tail -25
 done
-runs=$(cat "$tmp/main.log" "$tmp"/fuzz-*.log 2>/dev/null | sed -n 's/^Done \([0-9]*\) runs.*/\1/p' | awk '{s += $1} END {print s + 0}')
+# With -jobs the main log repeats each job's log: count the job logs alone.
+logs=$(ls "$tmp"/fuzz-*.log 2>/dev/null || echo "$tmp/main.log")
+runs=$(cat $logs | sed -n 's/^Done \([0-9]*\) runs.*/\1/p' | awk '{s += $1} END {print s + 0}')
 echo "executions: $runs"
 if [ $rc -ne 0 ] || cat "$tmp/main.log" "$tmp"/fuzz-*.log 2>/dev/null |
      grep -q 'ERROR: \(AddressSanitizer\|LeakSanitizer\|libFuzzer\)\|runtime error:\|SUMMARY: \|deadly signal'; then
   echo "FAIL: the fuzzer found a problem; inputs in $build/fuzz-artifacts/" >&2
   exit 1
 fi
-echo "ok: no crash, leak or timeout in $secs s"
+echo "ok: no crash, leak or timeout in $runs executions"

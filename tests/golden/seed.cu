@@ -236,14 +236,14 @@ static void seed_reference(int fused, const double *in, const double *par, doubl
 }
 
 static const FusecKernelCost seed_unfused_cost[] = {
-    {4, 0, 4, 0, 1, 0, 1}, /* k1 */
-    {0, 4, 4, 0, 1, 0, 1}, /* k2 */
+    {4, 0, 4, 0, 1, 0, 0}, /* k1 */
+    {0, 4, 4, 0, 1, 0, 0}, /* k2 */
     {0, 4, 4, 0, 1, 0, 0}, /* k3 */
-    {0, 4, 0, 4, 1, 0, 1}, /* k4 */
+    {0, 4, 0, 4, 1, 0, 0}, /* k4 */
 };
-static const FusecKernelCost seed_fused_cost[] = {{4, 0, 0, 4, 4, 0, 1}};
-static const FusecTensorArg seed_in[] = {{"x", FX_F32}};
-static const FusecTensorArg seed_out[] = {{"y", FX_F32}};
+static const FusecKernelCost seed_fused_cost[] = {{4, 0, 0, 4, 4, 0, 0}};
+static const FusecTensorArg seed_in[] = {{"x", FX_F32, FX_F32}};
+static const FusecTensorArg seed_out[] = {{"y", FX_F32, FX_F32}};
 
 static cudaError_t seed_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)
 {

@@ -136,6 +136,22 @@ static void sharing_and_outputs(void **state)
     expect("in h: f16\ny = f32(h) * 2", FX_F32, 2, 6 + 8, 6);
 }
 
+static void literals_do_not_make_double(void **state)
+{
+    (void)state;
+    /* a literal is a Python float, but eager computes x * 2.0 in x's dtype */
+    Compiled c;
+    compile(&c, "y = gelu_tanh(x * 1.5 + 0.25)", FX_F32);
+    assert_int_equal(c.rc, 0);
+    for (int k = 0; k < c.t.nkernels; k++)
+        assert_int_equal(c.t.ucost[k].fp64, 0);
+    assert_int_equal(c.t.fcost.fp64, 0);
+    done(&c);
+    compile(&c, "in a: f64\ny = a * 2", FX_F32);
+    assert_int_equal(c.t.fcost.fp64, 1);
+    done(&c);
+}
+
 static void declarations_anywhere(void **state)
 {
     (void)state;
@@ -217,7 +233,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_chain),          cmocka_unit_test(literal_folding),
         cmocka_unit_test(promotion),           cmocka_unit_test(sharing_and_outputs),
-        cmocka_unit_test(declarations_anywhere), cmocka_unit_test(diagnostics),
+        cmocka_unit_test(declarations_anywhere), cmocka_unit_test(literals_do_not_make_double), cmocka_unit_test(diagnostics),
         cmocka_unit_test(deep_nesting_is_an_error_not_a_crash), cmocka_unit_test(long_chain_is_linear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
