@@ -59,7 +59,7 @@ for phase in "$@"; do
       f={}; b=${f%.fuse}
       "'"$fusec"'" -w "$f" -o "$b.cu" 2>"$b.err" && nvcc -O3 -arch='"$arch"' "$b.cu" -o "$b.bin" 2>>"$b.err" || echo "BUILD FAILED $f"'
     ls "$work/rand"/*.bin | xargs -P 8 -I{} sh -c '
-      b={}; "$b" --verify-only --seed 7 --sizes 1000003,2^20 >"${b%.bin}.log" 2>&1; echo "$? $b"' >"$res/random_status.txt"
+      b={}; "$b" --verify-only --seed 7 --sizes '"${RANDOM_SIZES:-1000003}"' >"${b%.bin}.log" 2>&1; echo "$? $b"' >"$res/random_status.txt"
     pass=$(grep -c '^0 ' "$res/random_status.txt"); total=$(wc -l <"$res/random_status.txt")
     echo "random programs verified: $pass of $total passed" | tee "$res/random_summary.txt"
     grep -v '^0 ' "$res/random_status.txt" | head -20 | while read -r rc b; do

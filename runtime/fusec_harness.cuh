@@ -1354,6 +1354,21 @@ static void fx_print_failure(const FxVerify *v, int version, int run, int k, siz
             fx_is_poison(p, sz, fx_poison[run]) ? ", the poison pattern: never written?" : "");
     fprintf(stderr, "  expected %.17g (tolerance %.3g + %.3g * |expected|)\n", ref, v->R->atol[k], v->R->rtol[k]);
     fprintf(stderr, "  %s\n", what);
+    {
+        /* The reference again, for this element alone: every output. */
+        double in[64], out[64];
+        int kk;
+        if (c->n_in <= 64 && c->n_out <= 64) {
+            for (kk = 0; kk < c->n_in; kk++)
+                in[kk] = fx_gen_value(&v->gens[kk], i);
+            fusec_ref_fragile = 0;
+            c->reference(version, in, v->R->par, out);
+            fprintf(stderr, "  reference recomputed for element %zu:", i);
+            for (kk = 0; kk < c->n_out; kk++)
+                fprintf(stderr, " %s=%.17g", c->out[kk].name, out[kk]);
+            fprintf(stderr, "%s\n", fusec_ref_fragile ? " (fragile)" : "");
+        }
+    }
 }
 
 /* Checks one chunk of output k: poison everywhere, values at the compared

@@ -83,8 +83,10 @@ static inline double ref_round_format(double v, int p, int emin, double max_fini
     top = max_finite + ldexp(1.0, e - p - 1);
     if (fabs(a - top) <= fusec_ref_eps * top)
         fusec_ref_fragile = 1;
-    if (a >= top)
+    if (a >= top) {
+        fusec_ref_fragile = 1; /* a finite value overflowed in the rounding */
         return copysign(HUGE_VAL, v);
+    }
     frexp(a, &e);
     if (e - 1 < emin)
         e = emin + 1;
@@ -96,6 +98,16 @@ static inline double ref_round_format(double v, int p, int emin, double max_fini
 /* The value v takes when stored as dtype (an FX_* of fusec_model.h), exactly
  * as the device's round-to-nearest-even conversion does it. A bool is v != 0
  * (NaN is true, as tensor.to(torch.bool)). */
+/* An arithmetic result that overflowed from finite operands is a jump too:
+ * the device may fuse a multiply and an add (one rounding, no overflow in
+ * between) or overflow a step earlier or later, so the element is not
+ * compared. Infinities that come from infinite inputs are compared. */
+static inline double ref_ovf(double r, double a, double b)
+{
+    if (isinf(r) && isfinite(a) && isfinite(b))
+        fusec_ref_fragile = 1;
+    return r;
+}
 static inline double ref_round(double v, int dtype)
 {
     switch (dtype) {

@@ -709,6 +709,9 @@ static void emit_reference(Emitter *em)
                 snprintf(expr, sizeof expr, "ref_where(%s, %s, %s)", a[0], a[1], a[2]);
             else if (info->cls == K_CAST || in->op == O_COPY)
                 snprintf(expr, sizeof expr, "%s", a[0]);
+            else if (in->nargs == 2 && info->name[0] == 0) /* + - * /: watch for overflow */
+                snprintf(expr, sizeof expr, "ref_ovf(%s %s %s, %s, %s)", a[0], ir_op_name((Op)in->op), a[1], a[0],
+                         a[1]);
             else {
                 op_expr(expr, sizeof expr, in, FX_F64, a, false);
                 if (in->op == O_ROUND)

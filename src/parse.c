@@ -294,11 +294,28 @@ static bool is_operator(int kind)
 
 static bool ends_operand(int kind) { return kind == TK_IDENT || kind == TK_NUMBER || kind == TK_RPAREN; }
 
+/* Whether t is the first token of a statement: only blanks before it since
+ * the start of the file, a ';', or a newline outside parentheses. depth is
+ * the parenthesis depth before the token that failed. */
+static bool starts_statement(Parser *P, Token t, int depth)
+{
+    const char *s = P->prog->diag->src->text;
+    size_t o = t.off;
+    while (o > 0 && (s[o - 1] == ' ' || s[o - 1] == '\t' || s[o - 1] == '\r' || s[o - 1] == '\f' || s[o - 1] == '\v'))
+        o--;
+    return o == 0 || s[o - 1] == ';' || (s[o - 1] == '\n' && depth == 0);
+}
+
 void parse_syntax_error(Parser *P, int major)
 {
     Token t = P->tok, prev = P->prev;
     Diag *d = diag(P);
     bool ends = major == 0 || major == TK_SEP || major == TK_RPAREN || major == TK_COMMA;
+    /* "y == x", "relu(x)", "y": a name that starts a statement must be assigned. */
+    int depth = P->lex.depth - (major == TK_LPAREN) + (major == TK_RPAREN);
+    if (prev.kind == TK_IDENT && major != TK_ASSIGN && starts_statement(P, prev, depth))
+        diag_error(d, t.off, t.len, "expected '=' after '%.*s': a statement assigns a name (y = ...) or "
+                   "declares in, out or param", (int)prev.len, text(P, prev));
     if (ends && is_operator(prev.kind) && prev.kind != TK_LPAREN && prev.kind != TK_COMMA)
         diag_error(d, prev.off, prev.len, "missing operand after %s", lex_token_name(prev.kind));
     /* "f()" is a call, so a ')' that fails after '(' closes "()" in an expression. */

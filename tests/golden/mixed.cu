@@ -460,8 +460,8 @@ static void mixed_reference(int fused, const double *in, const double *par, doub
         const double v7 = ref_round(ref_where(v2, v0, v6), 1);
         const double v9 = ref_round(v7, 3);
         const double v11 = ref_round(ref_sigmoid(v10), 2);
-        const double v12 = ref_round((v9 * v11), 3);
-        const double v14 = ref_round((v12 * ref_round(scale, 3)), 3);
+        const double v12 = ref_round(ref_ovf(v9 * v11, v9, v11), 3);
+        const double v14 = ref_round(ref_ovf(v12 * ref_round(scale, 3), v12, ref_round(scale, 3)), 3);
         const double v18 = ref_round(ref_clamp(v14, -4.0, 4.0), 3);
         const double v19 = ref_round(v18, 1);
         const double v21 = ref_round(ref_abs(v14), 3);
@@ -475,8 +475,8 @@ static void mixed_reference(int fused, const double *in, const double *par, doub
         const double v7 = ref_round(ref_where(v2, v0, v6), 3);
         const double v9 = ref_round(v7, 3);
         const double v11 = ref_round(ref_sigmoid(v10), 3);
-        const double v12 = ref_round((v9 * v11), 3);
-        const double v14 = ref_round((v12 * ref_round(scale, 3)), 3);
+        const double v12 = ref_round(ref_ovf(v9 * v11, v9, v11), 3);
+        const double v14 = ref_round(ref_ovf(v12 * ref_round(scale, 3), v12, ref_round(scale, 3)), 3);
         const double v18 = ref_round(ref_clamp(v14, -4.0, 4.0), 3);
         const double v19 = ref_round(v18, 1);
         const double v21 = ref_round(ref_abs(v14), 3);

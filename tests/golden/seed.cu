@@ -220,17 +220,17 @@ static void seed_reference(int fused, const double *in, const double *par, doubl
     (void)par;
     const double v0 = in[0]; /* x */
     if (!fused) {
-        const double v2 = ref_round((v0 * 2.0), 3);
-        const double v4 = ref_round((v2 + 1.0), 3);
+        const double v2 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
+        const double v4 = ref_round(ref_ovf(v2 + 1.0, v2, 1.0), 3);
         const double v5 = ref_round(ref_relu(v4), 3);
-        const double v7 = ref_round((v5 * 0.5), 3);
+        const double v7 = ref_round(ref_ovf(v5 * 0.5, v5, 0.5), 3);
         out[0] = ref_round(v7, 3); /* y */
     }
     else {
-        const double v2 = ref_round((v0 * 2.0), 3);
-        const double v4 = ref_round((v2 + 1.0), 3);
+        const double v2 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
+        const double v4 = ref_round(ref_ovf(v2 + 1.0, v2, 1.0), 3);
         const double v5 = ref_round(ref_relu(v4), 3);
-        const double v7 = ref_round((v5 * 0.5), 3);
+        const double v7 = ref_round(ref_ovf(v5 * 0.5, v5, 0.5), 3);
         out[0] = ref_round(v7, 3); /* y */
     }
 }
