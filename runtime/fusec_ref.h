@@ -27,6 +27,7 @@
 
 #include <math.h>
 #include <float.h>
+#include <string.h>
 
 /* A chain uses a few of these functions; nvcc would warn about each unused
  * one (#177) once they are pasted into the .cu file. */
@@ -71,28 +72,42 @@ static inline void ref_mark_jump(double x, double j)
  * around |v| is 2^(e - p) where 2^(e-1) <= |v| < 2^e (fixed at
  * 2^(emin + 1 - p) below the normal range); |v| / spacing is exact, so
  * nearbyint does the one rounding. */
-static inline double ref_round_format(double v, int p, int emin, double max_finite)
+static inline double ref_pow2(int k) /* 2^k for -1022 <= k <= 1023, exactly */
 {
-    double a = fabs(v), q, r, top;
+    unsigned long long b = (unsigned long long)(k + 1023) << 52;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+static inline double ref_round_format(double v, int p, int emin, int emax, double max_finite)
+{
+    /* Written with bit extraction and one exact add/subtract rather than
+     * frexp/ldexp/nearbyint: compiled by nvcc with gcc 13 at -O3, the libm
+     * form gave wrong f16 roundings on the H200 machine (seen 2026-11-30),
+     * while gcc 12 and clang gave right ones. */
+    double a = v < 0 ? -v : v, top, q, r;
+    volatile double big; /* keeps (a + big) - big from being folded to a */
+    unsigned long long bits;
     int e;
-    if (!(a > 0) || isinf(a))
+    if (!(a > 0) || a > DBL_MAX)
         return v; /* NaN, +-0, +-inf */
     /* Overflow threshold: halfway between max_finite and the next power of
      * two; a value at it rounds to the even side, which is infinity. */
-    frexp(max_finite, &e);
-    top = max_finite + ldexp(1.0, e - p - 1);
+    top = max_finite + ref_pow2(emax - p);
     if (fabs(a - top) <= fusec_ref_eps * top)
         fusec_ref_fragile = 1;
     if (a >= top) {
         fusec_ref_fragile = 1; /* a finite value overflowed in the rounding */
-        return copysign(HUGE_VAL, v);
+        return v < 0 ? -HUGE_VAL : HUGE_VAL;
     }
-    frexp(a, &e);
-    if (e - 1 < emin)
-        e = emin + 1;
-    q = ldexp(1.0, e - p);
-    r = nearbyint(a / q) * q;
-    return copysign(r, v);
+    memcpy(&bits, &a, sizeof bits);
+    e = (int)(bits >> 52) - 1023; /* floor(log2 a); double subnormals give -1023 */
+    if (e < emin)
+        e = emin; /* below the format's normals the spacing is fixed */
+    q = ref_pow2(e - (p - 1));        /* the spacing of the format at a */
+    big = q * 4503599627370496.0;     /* q * 2^52: adding it rounds a to a multiple of q, to even */
+    r = (a + big) - big;
+    return v < 0 ? -r : r;
 }
 
 /* The value v takes when stored as dtype (an FX_* of fusec_model.h), exactly
@@ -116,13 +131,13 @@ static inline double ref_round(double v, int dtype)
             fusec_ref_fragile = 1;
         return v != 0 ? 1.0 : 0.0;
     case FX_F16:
-        return ref_round_format(v, 11, -14, 65504.0);
+        return ref_round_format(v, 11, -14, 15, 65504.0);
     case FX_BF16:
-        return ref_round_format(v, 8, -126, 3.3895313892515355e38);
+        return ref_round_format(v, 8, -126, 127, 3.3895313892515355e38);
     case FX_F32: /* a cast is exact and fast, but only defined below FLT_MAX */
         if (fabs(v) < FLT_MAX * (1 - fusec_ref_eps))
             return (double)(float)v;
-        return ref_round_format(v, 24, -126, FLT_MAX);
+        return ref_round_format(v, 24, -126, 127, FLT_MAX);
     default:
         return v;
     }

@@ -9,18 +9,28 @@
 
 #include "fusec.h"
 
-/* Line and column (1-based, columns count bytes) of offset off. */
-static void locate(const Source *s, size_t off, int *line, int *col, size_t *bol)
+/* Line and column (1-based, columns count bytes) of offset off. The scan
+ * resumes from the last message's place when off is after it. */
+static void locate(Diag *d, size_t off, int *line, int *col, size_t *bol)
 {
+    const Source *s = d->src;
     if (off > s->len)
         off = s->len;
     int l = 1;
-    size_t b = 0;
-    for (size_t i = 0; i < off; i++)
+    size_t b = 0, i = 0;
+    if (d->seen_line > 0 && off >= d->seen_off) {
+        l = d->seen_line;
+        b = d->seen_bol;
+        i = d->seen_off;
+    }
+    for (; i < off; i++)
         if (s->text[i] == '\n') {
             l++;
             b = i + 1;
         }
+    d->seen_off = off;
+    d->seen_line = l;
+    d->seen_bol = b;
     *line = l;
     *col = (int)(off - b) + 1;
     *bol = b;
@@ -55,7 +65,7 @@ static void report(Diag *d, const char *kind, size_t off, size_t len, const char
 {
     int line, col;
     size_t bol;
-    locate(d->src, off, &line, &col, &bol);
+    locate(d, off, &line, &col, &bol);
     fprintf(d->out, "%s:%d:%d: %s: ", d->src->name, line, col, kind);
     vfprintf(d->out, fmt, ap);
     fputc('\n', d->out);

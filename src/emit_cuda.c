@@ -32,7 +32,38 @@ typedef struct Emitter {
     char *is_out;  /* instruction -> 1 when an output writes it */
     int *out_of;   /* instruction -> output index, -1 */
     char **in_name, **par_name; /* API names of inputs and params */
+    const char **stmt_name;     /* instruction -> the name a statement gives it, or NULL */
+    char *seen;                 /* scratch marks, one per instruction, kept all zero */
+    uint32_t *line_start;       /* offsets where source lines start */
+    int nlines;
 } Emitter;
+
+/* Line and column of a source offset (binary search: chains can be long). */
+static void em_locate(const Emitter *em, uint32_t off, int *line, int *col)
+{
+    int lo = 0, hi = em->nlines - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (em->line_start[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *line = lo + 1;
+    *col = (int)(off - em->line_start[lo]) + 1;
+}
+
+/* A growing string in memory: the fused kernel's argument lists can have
+ * thousands of entries, so they are not built by repeated concatenation. */
+static FILE *mem_open(char **buf, size_t *len)
+{
+    FILE *f = open_memstream(buf, len);
+    if (!f) {
+        fprintf(stderr, "fusec: fatal error: out of memory\n");
+        exit(1);
+    }
+    return f;
+}
 
 static void emit_runtime(FILE *f, const char *name)
 {
@@ -80,7 +111,11 @@ static bool reserved(const char *s)
 static char *c_ident(Emitter *em, const char *name)
 {
     Arena *a = em->p->arena;
-    return reserved(name) ? arena_printf(a, "%s_u", name) : arena_strndup(a, name, strlen(name));
+    /* the file's own globals are P_k1, P_fused_kernel, P_scratch, ... */
+    size_t pl = strlen(em->c->prefix);
+    bool global = strncmp(name, em->c->prefix, pl) == 0 && name[pl] == '_';
+    return reserved(name) || global || strcmp(name, em->c->prefix) == 0 ? arena_printf(a, "%s_u", name)
+                                                                        : arena_strndup(a, name, strlen(name));
 }
 
 /* A constant, spelled in compute type ct (rounded to it first, as eager
@@ -276,12 +311,8 @@ static void kernel_comment(Emitter *em, int k, const char *what)
 {
     const Kernel *kr = &em->t->kernels[k];
     const Inst *in = &em->p->inst[kr->inst];
-    int line = 1, col = 1;
-    for (uint32_t o = 0; o < in->off && o < em->c->src->len; o++) {
-        if (em->c->src->text[o] == '\n')
-            line++, col = 0;
-        col++;
-    }
+    int line, col;
+    em_locate(em, in->off, &line, &col);
     char rb[32], wb[32];
     out_num(rb, sizeof rb, kr->read_bytes);
     out_num(wb, sizeof wb, kr->write_bytes);
@@ -305,8 +336,7 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     ar.store[ar.nstore] = kr->inst;
     snames[ar.nstore++] = "r";
     int sc[3];
-    char *seen = arena_alloc(p->arena, (size_t)p->ninst + 1);
-    int nsc = kernel_scalars(em, &kr->inst, 1, sc, seen);
+    int nsc = kernel_scalars(em, &kr->inst, 1, sc, em->seen);
 
     kernel_comment(em, k, text);
     char kname[300];
@@ -424,10 +454,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         }
         op_expr(expr, sizeof expr, in, ct, a, true);
         int rt = dtype_compute(in->dtype);
-        const char *name = NULL;
-        for (int s = 0; s < em->p->nstmt && !name; s++)
-            if (p->stmt[s].value == i)
-                name = p->sym[p->stmt[s].sym].name;
+        const char *name = em->stmt_name[i];
         if (name)
             fprintf(f, "            const %s v%d = %s; /* %s */\n", compute_t[rt], i, expr, name);
         else
@@ -506,40 +533,42 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
     emit_host_scalars(em);
     int w = 1;
-    char *args = arena_printf(a, "%s", "");
-    char *align = arena_printf(a, "%s", "!fx_scalar_only");
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
-        if (v < 0 || !p->inst[v].live)
-            continue;
-        const Inst *in = &p->inst[v];
-        if (fusec_dtype_size[in->dtype] > w)
-            w = fusec_dtype_size[in->dtype];
-        args = arena_printf(a, "%s(const %s *)%s, ", args, store_t[in->dtype], em->cname[v]);
+        if (v >= 0 && p->inst[v].live && fusec_dtype_size[p->inst[v].dtype] > w)
+            w = fusec_dtype_size[p->inst[v].dtype];
     }
     for (int k = 0; k < p->n_out; k++) {
         int v = p->sym[p->outputs[k]].value;
         if (fusec_dtype_size[p->inst[v].dtype] > w)
             w = fusec_dtype_size[p->inst[v].dtype];
-        args = arena_printf(a, "%s(%s *)%s, ", args, store_t[p->inst[v].dtype], em->cname[v]);
     }
+    char *args = NULL, *align = NULL;
+    size_t alen = 0, glen = 0;
+    FILE *fa = mem_open(&args, &alen), *fg = mem_open(&align, &glen);
+    fprintf(fg, "!fx_scalar_only");
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
-        if (v >= 0 && p->inst[v].live)
-            align = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", align, em->cname[v], 16 / w,
-                                 fusec_dtype_size[p->inst[v].dtype]);
+        if (v < 0 || !p->inst[v].live)
+            continue;
+        fprintf(fa, "(const %s *)%s, ", store_t[p->inst[v].dtype], em->cname[v]);
+        fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], 16 / w, fusec_dtype_size[p->inst[v].dtype]);
     }
     for (int k = 0; k < p->n_out; k++) {
         int v = p->sym[p->outputs[k]].value;
-        align = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", align, em->cname[v], 16 / w,
-                             fusec_dtype_size[p->inst[v].dtype]);
+        fprintf(fa, "(%s *)%s, ", store_t[p->inst[v].dtype], em->cname[v]);
+        fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], 16 / w, fusec_dtype_size[p->inst[v].dtype]);
     }
     for (int k = 0; k < nfsc; k++)
-        args = arena_printf(a, "%s(double)%s, ", args, em->cname[fsc[k]]);
+        fprintf(fa, "(double)%s, ", em->cname[fsc[k]]);
+    fclose(fa);
+    fclose(fg);
     fprintf(f, "    const bool vec = %s;\n", align);
     char kname[300];
     snprintf(kname, sizeof kname, "%s_fused_kernel", P);
     launch(em, kname, args, 16 / w);
+    free(args);
+    free(align);
     fprintf(f, "    return cudaGetLastError();\n}\n");
 
     /* unfused */
@@ -583,7 +612,6 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
         kernel_of[i] = -1;
     for (int k = 0; k < t->nkernels; k++)
         kernel_of[t->kernels[k].inst] = k;
-    char *seen = arena_alloc(a, (size_t)p->ninst + 1);
     for (int k = 0; k < t->nkernels; k++) {
         const Kernel *kr = &t->kernels[k];
         const Inst *in = &p->inst[kr->inst];
@@ -601,7 +629,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
             kal = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", kal, nm, 16 / kw, fusec_dtype_size[p->inst[x].dtype]);
         }
         int sc[3];
-        int nsc = kernel_scalars(em, &kr->inst, 1, sc, seen);
+        int nsc = kernel_scalars(em, &kr->inst, 1, sc, em->seen);
         for (int s = 0; s < nsc; s++)
             kargs = arena_printf(a, "%s(double)%s, ", kargs, em->cname[sc[s]]);
         fprintf(f, "    /* k%d */\n    vec = %s;\n", k + 1, kal);
@@ -852,6 +880,18 @@ static void emitter_init(Emitter *em, FILE *f, const Chain *c)
         em->in_name[k] = c_ident(em, p->sym[p->inputs[k]].name);
     for (int k = 0; k < p->n_par; k++)
         em->par_name[k] = c_ident(em, p->sym[p->params[k]].name);
+    em->stmt_name = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->ninst + 1));
+    for (int k = p->nstmt - 1; k >= 0; k--) /* the first statement wins */
+        em->stmt_name[p->stmt[k].value] = p->sym[p->stmt[k].sym].name;
+    em->seen = arena_alloc(p->arena, (size_t)p->ninst + 1);
+    int n = 1;
+    for (size_t i = 0; i < c->src->len; i++)
+        n += c->src->text[i] == '\n';
+    em->line_start = arena_alloc(p->arena, sizeof(uint32_t) * (size_t)n);
+    em->line_start[em->nlines++] = 0;
+    for (size_t i = 0; i < c->src->len; i++)
+        if (c->src->text[i] == '\n')
+            em->line_start[em->nlines++] = (uint32_t)i + 1;
 }
 
 static void banner(FILE *f, const Chain *c, const char *what)
@@ -933,14 +973,13 @@ static void emit_cu(FILE *f, const Chain *c)
             snprintf(text, sizeof text, "%s = %s(%s, %s, %s)", res, op, a[0], a[1], a[2]);
         emit_unfused_kernel(&em, k, text);
     }
-    char *seen = arena_alloc(p->arena, (size_t)p->ninst + 1);
     int *live_kernel_insts = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
     int nk = 0;
     for (int i = 0; i < p->ninst; i++)
         if (p->inst[i].live && !p->inst[i].scalar && t->canon[i] == i)
             live_kernel_insts[nk++] = i;
     int *fsc = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
-    int nfsc = kernel_scalars(&em, live_kernel_insts, nk, fsc, seen);
+    int nfsc = kernel_scalars(&em, live_kernel_insts, nk, fsc, em.seen);
     emit_fused_kernel(&em, fsc, nfsc);
     emit_api(&em, fsc, nfsc);
     emit_harness(&em);

@@ -55,6 +55,8 @@ typedef struct Diag {
     jmp_buf *bail; /* diag_error jumps here */
     int warnings;
     bool no_warnings;
+    size_t seen_off, seen_bol; /* where the last message was: messages come in */
+    int seen_line;             /* file order, so locating them stays linear */
 } Diag;
 
 NORETURN void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...);
