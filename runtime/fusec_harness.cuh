@@ -1059,6 +1059,7 @@ typedef struct FxRun {
     cudaStream_t s;
     double *par;               /* the params' values (never NULL) */
     double *rtol, *atol;       /* per output */
+    double *cancel;            /* per output: 2 ulps (relative) of its least precise dtype */
     double io_bytes;           /* bytes per element of all inputs and outputs */
     char *cmdline;
     FxCheck *checks;
@@ -1205,6 +1206,7 @@ typedef struct FxVerify {
     size_t *idx;            /* their indices, sorted; NULL: all of 0 .. n-1 */
     double *ref;            /* ref[j * n_out + k]: output k at the j-th compared index */
     unsigned char *fragile; /* per compared index */
+    double *scale;          /* per compared index: the largest magnitude its values reached */
     unsigned char **seen;   /* per output: bitmap of elements holding the first poison */
     unsigned char *chunk;   /* pinned host buffer of FX_CHUNK_BYTES */
     FxCheck *stats;         /* per output */
@@ -1252,8 +1254,10 @@ static void fx_reference(FxVerify *v, int version)
         for (k = 0; k < c->n_in; k++)
             in[k] = fx_gen_value(&v->gens[k], i);
         fusec_ref_fragile = 0;
+        fusec_ref_scale = 0;
         c->reference(version, in, v->R->par, v->ref + j * (size_t)c->n_out);
         v->fragile[j] = (unsigned char)fusec_ref_fragile;
+        v->scale[j] = fusec_ref_scale;
     }
     free(in);
 }
@@ -1416,7 +1420,9 @@ static int fx_check_chunk(FxVerify *v, int version, int run, int k, size_t first
         }
         got = fx_decode(p, dt);
         ref = v->ref[j * (size_t)c->n_out + k];
-        if (!fx_close(got, ref, v->R->rtol[k], v->R->atol[k])) {
+        /* Cancellation: a difference of large values is off by a few of
+         * their ulps (in the least precise dtype the output depends on). */
+        if (!fx_close(got, ref, v->R->rtol[k], v->R->atol[k] + v->R->cancel[k] * v->scale[j])) {
             fx_print_failure(v, version, run, k, i, p, ref, "outside the tolerance");
             return 0;
         }
@@ -1495,6 +1501,7 @@ static int fx_verify_size(FxRun *R, size_t n)
     fx_sample(&v, R->o.seed);
     v.ref = (double *)fx_alloc(sizeof(double) * v.count * (size_t)(c->n_out + 1));
     v.fragile = (unsigned char *)fx_alloc(v.count);
+    v.scale = (double *)fx_alloc(sizeof(double) * v.count);
     v.seen = (unsigned char **)calloc((size_t)c->n_out + 1, sizeof(unsigned char *));
     v.stats = (FxCheck *)calloc((size_t)c->n_out + 1, sizeof(FxCheck));
     if (!v.seen || !v.stats)
@@ -1526,6 +1533,7 @@ static int fx_verify_size(FxRun *R, size_t n)
     free(v.seen);
     free(v.stats);
     free(v.fragile);
+    free(v.scale);
     free(v.ref);
     free(v.idx);
     free(v.gens);
@@ -1799,6 +1807,7 @@ static void fx_setup_reference(FxRun *R)
             tiny = ldexp(1.0, fx_emin[dts[k]]);
     }
     fusec_ref_tiny = tiny > 0 ? tiny : DBL_MIN;
+    R->cancel = (double *)fx_alloc(sizeof(double) * (size_t)(c->n_out + 1));
     R->rtol = (double *)fx_alloc(sizeof(double) * (size_t)(c->n_out + 1));
     R->atol = (double *)fx_alloc(sizeof(double) * (size_t)(c->n_out + 1));
     R->io_bytes = 0;
@@ -1807,6 +1816,7 @@ static void fx_setup_reference(FxRun *R)
         /* An f64 output computed from f32 values is as precise as f32. */
         if (dt != FX_BOOL && fx_def_rtol[tol] > fx_def_rtol[dt])
             dt = tol;
+        R->cancel[k] = dt == FX_BOOL ? 0 : ldexp(2.0, 1 - fx_prec[dt]);
         R->rtol[k] = R->o.rtol >= 0 ? R->o.rtol : fx_def_rtol[dt];
         R->atol[k] = R->o.atol >= 0 ? R->o.atol : fx_def_atol[dt];
         dt = c->out[k].dtype;
@@ -2135,6 +2145,7 @@ static void fx_free_run(FxRun *R)
     free(R->times);
     free(R->par);
     free(R->rtol);
+    free(R->cancel);
     free(R->atol);
     free(R->cmdline);
     free(R->checks);

@@ -44,6 +44,10 @@ static double fusec_ref_eps = 9.5367431640625e-07; /* 2^-20 */
 static double fusec_ref_tiny = 1.1754943508222875e-38; /* 2^-126 */
 /* Set by an op evaluated close to a jump; cleared by the caller. */
 static int fusec_ref_fragile = 0;
+/* The largest magnitude any value of the element passed through: the error
+ * of a difference of such values is a few of their ulps, however small the
+ * result (the harness adds that to the tolerance). */
+static double fusec_ref_scale = 0;
 
 /* True when a and b are both finite and within fusec_ref_eps of each other. */
 static inline int ref_near(double a, double b)
@@ -107,6 +111,8 @@ static inline double ref_round_format(double v, int p, int emin, int emax, doubl
     q = ref_pow2(e - (p - 1));        /* the spacing of the format at a */
     big = q * 4503599627370496.0;     /* q * 2^52: adding it rounds a to a multiple of q, to even */
     r = (a + big) - big;
+    if (r == 0)
+        fusec_ref_fragile = 1; /* a nonzero value underflowed to zero: a jump (0 * inf) */
     return v < 0 ? -r : r;
 }
 
@@ -125,6 +131,8 @@ static inline double ref_ovf(double r, double a, double b)
 }
 static inline double ref_round(double v, int dtype)
 {
+    if (isfinite(v) && fabs(v) > fusec_ref_scale)
+        fusec_ref_scale = fabs(v);
     switch (dtype) {
     case FX_BOOL: /* jumps at 0; an exact 0 (a false comparison) is safe */
         if (v != 0 && fabs(v) <= fusec_ref_tiny)
@@ -135,8 +143,11 @@ static inline double ref_round(double v, int dtype)
     case FX_BF16:
         return ref_round_format(v, 8, -126, 127, 3.3895313892515355e38);
     case FX_F32: /* a cast is exact and fast, but only defined below FLT_MAX */
-        if (fabs(v) < FLT_MAX * (1 - fusec_ref_eps))
+        if (fabs(v) < FLT_MAX * (1 - fusec_ref_eps)) {
+            if (v != 0 && (float)v == 0)
+                fusec_ref_fragile = 1; /* underflow to zero */
             return (double)(float)v;
+        }
         return ref_round_format(v, 24, -126, 127, FLT_MAX);
     default:
         return v;
@@ -236,7 +247,17 @@ static inline double ref_hardsigmoid(double x)
         return x;
     return fmin(fmax(x + 3.0, 0.0), 6.0) / 6.0;
 }
-static inline double ref_hardswish(double x) { return x * ref_hardsigmoid(x); }
+/* ATen's order, x * hard6(x) / 6: x * 6 overflows for |x| above max / 6,
+ * where the device's f32 math does too and the double reference would not,
+ * so such an element is a jump (f32: above 5.6e37). */
+static inline double ref_hardswish(double x)
+{
+    if (isfinite(x) && fabs(x) > 5.6e37)
+        fusec_ref_fragile = 1;
+    if (isnan(x))
+        return x;
+    return x * fmin(fmax(x + 3.0, 0.0), 6.0) / 6.0;
+}
 
 static inline double ref_min(double a, double b)
 {
