@@ -514,10 +514,19 @@ static void fx_driver_version(char *buf, size_t len)
     fx_format(buf, len, "unknown");
     if (!f)
         return;
+    /* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04 ...":
+     * the first word after "Kernel Module" that starts with a digit */
     if (fgets(line, sizeof line, f) && (m = strstr(line, "Kernel Module")) != NULL) {
         char v[64];
-        if (sscanf(m + strlen("Kernel Module"), " %63s", v) == 1)
-            fx_format(buf, len, "%s", v);
+        int used = 0;
+        m += strlen("Kernel Module");
+        while (sscanf(m, " %63s%n", v, &used) == 1) {
+            if (v[0] >= '0' && v[0] <= '9') {
+                fx_format(buf, len, "%s", v);
+                break;
+            }
+            m += used;
+        }
     }
     fclose(f);
 }
