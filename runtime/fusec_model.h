@@ -86,8 +86,10 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
 {
     FusecTime t = {0, 0, 0, 0, FUSEC_MEMORY};
     int all_l2 = hot && n * v->footprint <= p->l2_bytes;
-    double gpu_us = 0, launch = host == FUSEC_HOST_GRAPH ? p->graph_node_us : p->launch_us;
+    double gpu_us = 0;
     for (int i = 0; i < v->nkernels; i++) {
+        /* A graph replay is one launch; its later kernels cost a node each. */
+        double launch = host == FUSEC_HOST_GRAPH && i > 0 ? p->graph_node_us : p->launch_us;
         const FusecKernelCost *k = &v->kernels[i];
         double mid = k->mid_read + k->mid_write;
         int mid_l2 = all_l2 || n * mid <= p->l2_bytes;
