@@ -1696,7 +1696,7 @@ static FxRow fx_make_row(const FxRun *R, size_t n, int mode, const FxTimes *t)
         row.pred[v] = fusec_model_time(&R->prof, ver[v], (double)n, host, v, hot);
         row.gbps[v] = bytes / (t[v].median * 1e3);
         row.pct_copy[v] = 100 * row.gbps[v] / R->prof.hbm_gbps;
-        if (t[v].median < 2 * ver[v]->nkernels * launch)
+        if (t[v].median < 2 * fusec_kernel_count(ver[v]) * launch)
             row.regime[v] = FUSEC_OVERHEAD;
         else
             row.regime[v] = row.pct_copy[v] >= 50 ? FUSEC_MEMORY : FUSEC_COMPUTE;
@@ -1873,10 +1873,11 @@ static void fx_print_model(const FxRun *R)
     const FusecChain *c = R->c;
     printf("\nmodel: unfused %d kernel%s moving %.4g B/element, fused %d kernel%s moving %.4g B/element: "
            "traffic ratio %.2fx\n",
-           c->unfused.nkernels, c->unfused.nkernels == 1 ? "" : "s", c->unfused_bytes, c->fused.nkernels,
-           c->fused.nkernels == 1 ? "" : "s", c->fused_bytes, c->unfused_bytes / c->fused_bytes);
+           fusec_kernel_count(&c->unfused), fusec_kernel_count(&c->unfused) == 1 ? "" : "s", c->unfused_bytes,
+           fusec_kernel_count(&c->fused), fusec_kernel_count(&c->fused) == 1 ? "" : "s", c->fused_bytes,
+           c->unfused_bytes / c->fused_bytes);
     printf("       (the speedup where both versions are memory-bound; where launches dominate, nearer %d/%d)\n",
-           c->unfused.nkernels, c->fused.nkernels);
+           fusec_kernel_count(&c->unfused), fusec_kernel_count(&c->fused));
 }
 
 static int fx_verify_all(FxRun *R)

@@ -29,12 +29,14 @@ typedef struct FusecKernelCost {
     double flops;     /* simple arithmetic */
     double trans;     /* transcendental functions (exp, log, erf, ...) */
     int fp64;         /* 1 when the kernel computes in double */
+    int count;        /* how many kernels cost exactly this (0 is read as 1) */
 } FusecKernelCost;
 
-/* A version of the chain: its kernels in launch order. footprint is the
+/* A version of the chain: its kernels' costs (kernels that cost the same
+ * are one entry with a count; order does not matter). footprint is the
  * distinct bytes per element of every buffer it touches (for the hot mode). */
 typedef struct FusecVersion {
-    int nkernels;
+    int nkernels; /* entries of kernels[], not kernels: see count */
     const FusecKernelCost *kernels;
     double footprint;
 } FusecVersion;
@@ -86,11 +88,11 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
 {
     FusecTime t = {0, 0, 0, 0, FUSEC_MEMORY};
     int all_l2 = hot && n * v->footprint <= p->l2_bytes;
-    double gpu_us = 0;
+    double gpu_us = 0, launch = host == FUSEC_HOST_GRAPH ? p->graph_node_us : p->launch_us;
+    int nk = 0;
     for (int i = 0; i < v->nkernels; i++) {
-        /* A graph replay is one launch; its later kernels cost a node each. */
-        double launch = host == FUSEC_HOST_GRAPH && i > 0 ? p->graph_node_us : p->launch_us;
         const FusecKernelCost *k = &v->kernels[i];
+        double m = k->count > 0 ? k->count : 1;
         double mid = k->mid_read + k->mid_write;
         int mid_l2 = all_l2 || n * mid <= p->l2_bytes;
         double hbm = all_l2 ? 0 : k->in_bytes + k->out_bytes;
@@ -100,16 +102,22 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         double mem = n * hbm / (p->hbm_gbps * 1e3) + n * l2 / (p->l2_gbps * 1e3);
         double comp = k->fp64 ? n * (k->flops + FUSEC_FP64_TRANS_FLOPS * k->trans) / (p->fp64_gflops * 1e3)
                               : n * k->flops / (p->fp32_gflops * 1e3) + n * k->trans / (p->sfu_gops * 1e3);
-        t.mem_us += mem;
-        t.compute_us += comp;
-        t.overhead_us += launch;
-        gpu_us += launch + (mem > comp ? mem : comp);
+        t.mem_us += m * mem;
+        t.compute_us += m * comp;
+        t.overhead_us += m * launch;
+        gpu_us += m * (launch + (mem > comp ? mem : comp));
+        nk += (int)m;
+    }
+    if (host == FUSEC_HOST_GRAPH && nk > 0) {
+        /* A graph replay is one launch; its later kernels cost a node each. */
+        t.overhead_us += p->launch_us - p->graph_node_us;
+        gpu_us += p->launch_us - p->graph_node_us;
     }
     t.us = gpu_us;
     if (host == FUSEC_HOST_PYTORCH) {
         /* The host dispatches asynchronously: a call costs the larger of the
          * host's work and the GPU's. */
-        double h = fused ? p->compiled_call_us : v->nkernels * p->eager_op_us;
+        double h = fused ? p->compiled_call_us : nk * p->eager_op_us;
         t.overhead_us = h;
         t.us = h > gpu_us ? h : gpu_us;
     }
@@ -118,6 +126,15 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
     else
         t.regime = t.compute_us > t.mem_us ? FUSEC_COMPUTE : FUSEC_MEMORY;
     return t;
+}
+
+/* How many kernels a version launches (its entries' counts). */
+static inline int fusec_kernel_count(const FusecVersion *v)
+{
+    int n = 0;
+    for (int i = 0; i < v->nkernels; i++)
+        n += v->kernels[i].count > 0 ? v->kernels[i].count : 1;
+    return n;
 }
 
 /* The profile as JSON: the format fusec --device FILE reads. */

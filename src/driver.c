@@ -61,6 +61,7 @@ int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_o
         c.prog = p;
         c.prefix = driver_prefix(a, opt->input, opt->name);
         traffic_build(p, &c.traffic); /* bytes and flops of both versions */
+        predict_prepare(&c);          /* the time model's crossovers */
         backend_for(opt->emit)->emit(out, &c);
         rc = 0;
     } else {

@@ -644,8 +644,8 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
 
 static void cost_init(FILE *f, const FusecKernelCost *k)
 {
-    fprintf(f, "{%g, %g, %g, %g, %g, %g, %d}", k->in_bytes, k->mid_read, k->mid_write, k->out_bytes, k->flops,
-            k->trans, k->fp64);
+    fprintf(f, "{%g, %g, %g, %g, %g, %g, %d, %d}", k->in_bytes, k->mid_read, k->mid_write, k->out_bytes, k->flops,
+            k->trans, k->fp64, k->count > 0 ? k->count : 1);
 }
 
 static void c_string(FILE *f, const char *s, size_t len)
@@ -777,11 +777,14 @@ static void emit_harness(Emitter *em)
     emit_runtime(f, "fusec_harness.cuh");
     fprintf(f, "\n/* ==== the chain, as the harness sees it ==== */\n");
     emit_reference(em);
-    fprintf(f, "\nstatic const FusecKernelCost %s_unfused_cost[] = {\n", P);
-    for (int k = 0; k < t->nkernels; k++) {
+    /* in, mid read, mid write, out (bytes per element), flops, transcendentals, fp64, kernels */
+    fprintf(f, "\n/* The model's view of each version (runtime/fusec_model.h): bytes per element by kind,\n"
+               " * flops, transcendentals, fp64, and how many kernels cost exactly that. */\n");
+    fprintf(f, "static const FusecKernelCost %s_unfused_cost[] = {\n", P);
+    for (int k = 0; k < t->ngroups; k++) {
         fprintf(f, "    ");
-        cost_init(f, &t->ucost[k]);
-        fprintf(f, ", /* k%d */\n", k + 1);
+        cost_init(f, &t->ucost_grouped[k]);
+        fprintf(f, ",\n");
     }
     fprintf(f, "};\nstatic const FusecKernelCost %s_fused_cost[] = {", P);
     cost_init(f, &t->fcost);
@@ -841,7 +844,7 @@ static void emit_harness(Emitter *em)
     c_string(f, em->c->src->text, plen);
     fprintf(f, ",\n    %d, %d, %d,\n    %s_in, %s_out, %s%s,\n", p->n_in, p->n_out, p->n_par, P, P, p->n_par ? P : "NULL",
             p->n_par ? "_par" : "");
-    fprintf(f, "    {%d, %s_unfused_cost, %g},\n    {1, %s_fused_cost, %g},\n", t->nkernels, P, t->unfused.footprint, P,
+    fprintf(f, "    {%d, %s_unfused_cost, %g},\n    {1, %s_fused_cost, %g},\n", t->ngroups, P, t->unfused.footprint, P,
             t->fused.footprint);
     fprintf(f, "    %g, %g,\n    %s_run,\n    %s_reference,\n};\n", t->u_read + t->u_write, t->f_read + t->f_write, P,
             P);

@@ -222,7 +222,9 @@ typedef struct Kernel {
 typedef struct Traffic {
     Kernel *kernels; /* unfused kernels in launch order */
     int nkernels;
-    FusecKernelCost *ucost, fcost;
+    FusecKernelCost *ucost, fcost; /* per unfused kernel; the fused kernel */
+    FusecKernelCost *ucost_grouped; /* distinct unfused costs, with counts */
+    int ngroups;
     FusecVersion unfused, fused;
     double u_read, u_write, f_read, f_write; /* bytes per element */
     double u_flops, u_trans, f_flops, f_trans;
@@ -269,6 +271,7 @@ typedef struct Chain {
     Program *prog;
     Traffic traffic;
     const char *prefix; /* the C identifier prefix */
+    double crossover[2]; /* predict_crossover of each version, computed once */
 } Chain;
 
 typedef struct Backend {
@@ -302,6 +305,7 @@ Point predict_at(const Chain *c, double n);
 /* The smallest n (power of two up to 2^40) where version fused's regime
  * stops being overhead; 0 when it never is overhead-bound. */
 double predict_crossover(const Chain *c, int fused);
+void predict_prepare(Chain *c); /* computes the crossovers */
 void predict_explain(FILE *f, const Chain *c);
 
 /* ---- out.c: small printing helpers ----------------------------------- */

@@ -37,7 +37,8 @@ bool op_is_builtin(Op op) { return op > O_COPY && op_info[op].name[0] != 0; }
 int op_lookup(const char *s, size_t len)
 {
     for (int i = 0; i < O_COUNT; i++)
-        if (op_is_builtin((Op)i) && strlen(op_info[i].name) == len && memcmp(op_info[i].name, s, len) == 0)
+        if (op_info[i].name[0] == s[0] && op_is_builtin((Op)i) && strlen(op_info[i].name) == len &&
+            memcmp(op_info[i].name, s, len) == 0)
             return i;
     return -1;
 }

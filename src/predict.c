@@ -22,16 +22,20 @@ Point predict_at(const Chain *c, double n)
 
 static int regime_of(const Chain *c, double n, int fused)
 {
-    Point pt = predict_at(c, n);
-    return fused ? pt.f.regime : pt.u.regime;
+    const Traffic *t = &c->traffic;
+    return fusec_model_time(&c->opt->device, fused ? &t->fused : &t->unfused, n, c->opt->host, fused, 0).regime;
 }
 
-double predict_crossover(const Chain *c, int fused)
+double predict_crossover(const Chain *c, int fused) { return c->crossover[fused]; }
+
+/* Bisection on log2 n, to a hundredth of a bit: the model is a sum over all
+ * kernels, so a long chain makes each evaluation cost. */
+static double find_crossover(const Chain *c, int fused)
 {
     double lo = 0, hi = 40; /* log2 n */
     if (regime_of(c, 1, fused) != FUSEC_OVERHEAD || regime_of(c, ldexp(1, 40), fused) == FUSEC_OVERHEAD)
         return 0;
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < 32; i++) {
         double mid = (lo + hi) / 2;
         if (regime_of(c, exp2(mid), fused) == FUSEC_OVERHEAD)
             lo = mid;
@@ -39,6 +43,12 @@ double predict_crossover(const Chain *c, int fused)
             hi = mid;
     }
     return ceil(exp2(hi));
+}
+
+void predict_prepare(Chain *c)
+{
+    c->crossover[0] = find_crossover(c, 0);
+    c->crossover[1] = find_crossover(c, 1);
 }
 
 /* "n = 2^21.3 (2.6M)" */

@@ -157,7 +157,39 @@ void traffic_build(Program *p, Traffic *t)
     t->f_flops = t->fcost.flops;
     t->f_trans = t->fcost.trans;
     footprint += t->fcost.in_bytes;
-    t->unfused = (FusecVersion){t->nkernels, t->ucost, footprint};
+    /* The model needs each distinct cost once, with its count: a long chain
+     * repeats a few kernel shapes many times. */
+    int cap = 16, ng = 0;
+    while (cap < 2 * t->nkernels)
+        cap *= 2;
+    int *slot = arena_alloc(p->arena, sizeof(int) * (size_t)cap);
+    memset(slot, -1, sizeof(int) * (size_t)cap);
+    FusecKernelCost *g = arena_alloc(p->arena, sizeof *g * (size_t)(t->nkernels + 1));
+    for (int k = 0; k < t->nkernels; k++) {
+        FusecKernelCost c = t->ucost[k];
+        c.count = 0;
+        uint64_t h = 1469598103934665603ull;
+        const unsigned char *b = (const unsigned char *)&c;
+        for (size_t i = 0; i < sizeof c; i++)
+            h = (h ^ b[i]) * 1099511628211ull;
+        uint32_t j = (uint32_t)h & (uint32_t)(cap - 1);
+        while (slot[j] >= 0) {
+            FusecKernelCost d = g[slot[j]];
+            d.count = 0;
+            if (memcmp(&d, &c, sizeof c) == 0)
+                break;
+            j = (j + 1) & (uint32_t)(cap - 1);
+        }
+        if (slot[j] < 0) {
+            slot[j] = ng;
+            g[ng++] = c;
+        }
+        g[slot[j]].count++;
+    }
+    t->ngroups = ng;
+    t->ucost_grouped = g;
+    t->unfused = (FusecVersion){ng, g, footprint};
+    t->fcost.count = 1;
     t->fused = (FusecVersion){1, &t->fcost, t->f_read + t->f_write};
     t->ratio = (t->u_read + t->u_write) / (t->f_read + t->f_write);
 }

@@ -486,20 +486,21 @@ static void mixed_reference(int fused, const double *in, const double *par, doub
     }
 }
 
+/* The model's view of each version (runtime/fusec_model.h): bytes per element by kind,
+ * flops, transcendentals, fp64, and how many kernels cost exactly that. */
 static const FusecKernelCost mixed_unfused_cost[] = {
-    {2, 0, 1, 0, 1, 0, 0}, /* k1 */
-    {2, 0, 2, 0, 2, 0, 0}, /* k2 */
-    {2, 3, 2, 0, 1, 0, 0}, /* k3 */
-    {0, 2, 4, 0, 0, 0, 0}, /* k4 */
-    {2, 0, 2, 0, 2, 1, 0}, /* k5 */
-    {0, 6, 4, 0, 1, 0, 0}, /* k6 */
-    {0, 4, 4, 0, 1, 0, 0}, /* k7 */
-    {0, 4, 4, 0, 2, 0, 0}, /* k8 */
-    {0, 4, 0, 2, 0, 0, 0}, /* k9 */
-    {0, 4, 4, 0, 1, 0, 0}, /* k10 */
-    {0, 4, 0, 1, 1, 0, 0}, /* k11 */
+    {2, 0, 1, 0, 1, 0, 0, 1},
+    {2, 0, 2, 0, 2, 0, 0, 1},
+    {2, 3, 2, 0, 1, 0, 0, 1},
+    {0, 2, 4, 0, 0, 0, 0, 1},
+    {2, 0, 2, 0, 2, 1, 0, 1},
+    {0, 6, 4, 0, 1, 0, 0, 1},
+    {0, 4, 4, 0, 1, 0, 0, 2},
+    {0, 4, 4, 0, 2, 0, 0, 1},
+    {0, 4, 0, 2, 0, 0, 0, 1},
+    {0, 4, 0, 1, 1, 0, 0, 1},
 };
-static const FusecKernelCost mixed_fused_cost[] = {{4, 0, 0, 3, 12, 1, 0}};
+static const FusecKernelCost mixed_fused_cost[] = {{4, 0, 0, 3, 12, 1, 0, 1}};
 static const FusecTensorArg mixed_in[] = {{"h", FX_F16, FX_F16}, {"g", FX_BF16, FX_BF16}};
 static const FusecTensorArg mixed_out[] = {{"y", FX_F16, FX_BF16}, {"keep", FX_BOOL, FX_BF16}};
 static const FusecParamArg mixed_par[] = {{"scale", FX_F32, 0.125}};
@@ -524,7 +525,7 @@ static const FusecChain mixed_chain = {
     "keep = abs(gated) >= 1e-3                        # a bool mask, 1 byte per element\n",
     2, 2, 1,
     mixed_in, mixed_out, mixed_par,
-    {11, mixed_unfused_cost, 34},
+    {10, mixed_unfused_cost, 34},
     {1, mixed_fused_cost, 7},
     69, 7,
     mixed_run,
