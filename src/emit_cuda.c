@@ -34,24 +34,8 @@ typedef struct Emitter {
     char **in_name, **par_name; /* API names of inputs and params */
     const char **stmt_name;     /* instruction -> the name a statement gives it, or NULL */
     char *seen;                 /* scratch marks, one per instruction, kept all zero */
-    uint32_t *line_start;       /* offsets where source lines start */
-    int nlines;
+    LineTable lines;
 } Emitter;
-
-/* Line and column of a source offset (binary search: chains can be long). */
-static void em_locate(const Emitter *em, uint32_t off, int *line, int *col)
-{
-    int lo = 0, hi = em->nlines - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (em->line_start[mid] <= off)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    *line = lo + 1;
-    *col = (int)(off - em->line_start[lo]) + 1;
-}
 
 /* A growing string in memory: the fused kernel's argument lists can have
  * thousands of entries, so they are not built by repeated concatenation. */
@@ -312,7 +296,7 @@ static void kernel_comment(Emitter *em, int k, const char *what)
     const Kernel *kr = &em->t->kernels[k];
     const Inst *in = &em->p->inst[kr->inst];
     int line, col;
-    em_locate(em, in->off, &line, &col);
+    lines_locate(&em->lines, in->off, &line, &col);
     char rb[32], wb[32];
     out_num(rb, sizeof rb, kr->read_bytes);
     out_num(wb, sizeof wb, kr->write_bytes);
@@ -489,8 +473,10 @@ static void api_params(Emitter *em, FILE *f)
     fprintf(f, "size_t n, cudaStream_t stream)");
 }
 
-/* Host-side scalars: what Python computes in double before eager sees it. */
-static void emit_host_scalars(Emitter *em)
+/* Host-side scalars: what Python computes in double before eager sees it.
+ * The API computes them with the fx_ functions (they are __host__
+ * __device__); the reference with its own ref_ functions. */
+static void emit_host_scalars(Emitter *em, bool reference)
 {
     const Program *p = em->p;
     for (int i = 0; i < p->ninst; i++) {
@@ -505,9 +491,12 @@ static void emit_host_scalars(Emitter *em)
             else
                 snprintf(a[j], sizeof a[j], "(double)%s", em->cname[in->arg[j]]);
         }
-        /* fx_ functions are __host__ __device__: the host computes in double. */
         op_expr(expr, sizeof expr, in, FX_F64, a, false);
-        fprintf(em->f, "    const double %s = %s;\n", em->cname[i], expr);
+        if (reference && in->op == O_ROUND)
+            snprintf(expr, sizeof expr, "fx_roundeven(%s)", a[0]); /* ref_round is the storage rounding */
+        bool builtin = strncmp(expr, "fx_", 3) == 0;
+        fprintf(em->f, "    const double %s = %s%s;\n", em->cname[i], reference && builtin ? "ref_" : "",
+                reference && builtin ? expr + 3 : expr);
     }
 }
 
@@ -531,7 +520,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     fprintf(f, "\n/* ==== host API ==== */\n\n/* One launch of the fused kernel. */\nextern \"C\" cudaError_t %s_fused", P);
     api_params(em, f);
     fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
-    emit_host_scalars(em);
+    emit_host_scalars(em, false);
     int w = 1;
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
@@ -605,7 +594,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
             fprintf(f, "    %s *t%d = (%s *)((char *)%s_scratch + t%d_at);\n", store_t[p->inst[i].dtype], k + 1,
                     store_t[p->inst[i].dtype], P, k + 1);
     }
-    emit_host_scalars(em);
+    emit_host_scalars(em, false);
     fprintf(f, "    bool vec;\n    cudaError_t err;\n");
     int *kernel_of = arena_alloc(a, sizeof(int) * (size_t)(p->ninst + 1));
     for (int i = 0; i < p->ninst; i++)
@@ -687,24 +676,7 @@ static void emit_reference(Emitter *em)
         if (v >= 0)
             fprintf(f, "    const double %s = par[%d];\n", em->cname[v], k);
     }
-    for (int i = 0; i < p->ninst; i++) {
-        const Inst *in = &p->inst[i];
-        if (!in->live || !in->scalar || in->op == O_CONST || in->op == O_PARAM)
-            continue;
-        char a[3][256], expr[1024];
-        for (int j = 0; j < in->nargs; j++) {
-            const Inst *x = &p->inst[in->arg[j]];
-            if (x->op == O_CONST)
-                constant(a[j], sizeof a[j], x->value, FX_F64);
-            else
-                snprintf(a[j], sizeof a[j], "%s", em->cname[in->arg[j]]);
-        }
-        op_expr(expr, sizeof expr, in, FX_F64, a, false);
-        if (in->op == O_ROUND)
-            snprintf(expr, sizeof expr, "fx_roundeven(%s)", a[0]);
-        fprintf(f, "    const double %s = %s%s;\n", em->cname[i], strncmp(expr, "fx_", 3) ? "" : "ref_",
-                strncmp(expr, "fx_", 3) ? expr : expr + 3);
-    }
+    emit_host_scalars(em, true);
     for (int pass = 0; pass < 2; pass++) {
         bool fused = pass == 1;
         fprintf(f, "    %s {\n", fused ? "else" : "if (!fused)");
@@ -887,14 +859,7 @@ static void emitter_init(Emitter *em, FILE *f, const Chain *c)
     for (int k = p->nstmt - 1; k >= 0; k--) /* the first statement wins */
         em->stmt_name[p->stmt[k].value] = p->sym[p->stmt[k].sym].name;
     em->seen = arena_alloc(p->arena, (size_t)p->ninst + 1);
-    int n = 1;
-    for (size_t i = 0; i < c->src->len; i++)
-        n += c->src->text[i] == '\n';
-    em->line_start = arena_alloc(p->arena, sizeof(uint32_t) * (size_t)n);
-    em->line_start[em->nlines++] = 0;
-    for (size_t i = 0; i < c->src->len; i++)
-        if (c->src->text[i] == '\n')
-            em->line_start[em->nlines++] = (uint32_t)i + 1;
+    lines_init(&em->lines, p->arena, c->src);
 }
 
 static void banner(FILE *f, const Chain *c, const char *what)

@@ -15,8 +15,7 @@
 typedef struct Names {
     const Chain *c;
     int *kernel_of; /* instruction -> kernel index, -1 */
-    uint32_t *line_start;
-    int nlines;
+    LineTable lines;
 } Names;
 
 static void names_init(Names *nm, const Chain *c)
@@ -28,30 +27,10 @@ static void names_init(Names *nm, const Chain *c)
         nm->kernel_of[i] = -1;
     for (int k = 0; k < c->traffic.nkernels; k++)
         nm->kernel_of[c->traffic.kernels[k].inst] = k;
-    int n = 1;
-    for (size_t i = 0; i < c->src->len; i++)
-        n += c->src->text[i] == '\n';
-    nm->line_start = arena_alloc(p->arena, sizeof(uint32_t) * (size_t)n);
-    nm->nlines = 0;
-    nm->line_start[nm->nlines++] = 0;
-    for (size_t i = 0; i < c->src->len; i++)
-        if (c->src->text[i] == '\n')
-            nm->line_start[nm->nlines++] = (uint32_t)i + 1;
+    lines_init(&nm->lines, p->arena, c->src);
 }
 
-static void locate(const Names *nm, uint32_t off, int *line, int *col)
-{
-    int lo = 0, hi = nm->nlines - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (nm->line_start[mid] <= off)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    *line = lo + 1;
-    *col = (int)(off - nm->line_start[lo]) + 1;
-}
+static void locate(const Names *nm, uint32_t off, int *line, int *col) { lines_locate(&nm->lines, off, line, col); }
 
 static void value_name(const Names *nm, int i, char *buf, size_t len)
 {

@@ -309,6 +309,12 @@ void predict_prepare(Chain *c); /* computes the crossovers */
 void predict_explain(FILE *f, const Chain *c);
 
 /* ---- out.c: small printing helpers ----------------------------------- */
+typedef struct LineTable {
+    uint32_t *start; /* offsets where source lines start */
+    int n;
+} LineTable;
+void lines_init(LineTable *t, Arena *a, const Source *src);
+void lines_locate(const LineTable *t, uint32_t off, int *line, int *col);
 void out_bytes(char *buf, size_t len, double bytes); /* "32 B", "1.5 GiB" */
 void out_n(char *buf, size_t len, double n);         /* "4096", "2^20" */
 void out_num(char *buf, size_t len, double v);       /* shortest round-trip */
