@@ -1,0 +1,108 @@
+/*
+ * The element functions the emitted kernels call (runtime/fusec_ops.cuh),
+ * compiled for the host by nvcc, against the independent double reference
+ * (runtime/fusec_ref.h): every builtin, in float and in double, on a grid of
+ * ordinary values and on the special ones (NaN, +-inf, +-0, subnormals,
+ * huge). Special values must match exactly (NaN with NaN, infinities with
+ * their sign); finite values within a few ulps. Needs no GPU.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fusec_model.h"
+#include "fusec_kernel.cuh"
+#include "fusec_ops.cuh"
+#include "fusec_ref.h"
+
+static int failures;
+
+static int same_special(double got, double want)
+{
+    if (isnan(want) || isnan(got))
+        return isnan(want) && isnan(got);
+    if (isinf(want) || isinf(got))
+        return got == want;
+    return -1; /* both finite: compare by tolerance */
+}
+
+/* Next to a jump (fusec_ref_fragile, e.g. hardswish's x * 6 overflowing in
+ * float) the two may differ by design: skipped, as the harness skips them. */
+static void check(const char *name, const char *type, double x, double y, double got, double want, double rtol,
+                  double atol)
+{
+    int s = same_special(got, want);
+    if (fusec_ref_fragile) {
+        fusec_ref_fragile = 0;
+        return;
+    }
+    if (s == 1)
+        return;
+    if (s == -1 && fabs(got - want) <= atol + rtol * fabs(want))
+        return;
+    if (failures++ < 20)
+        printf("FAIL %s(%s): x=%.17g y=%.17g got %.17g want %.17g\n", name, type, x, y, got, want);
+}
+
+/* float: a few ulps of float, and the growth of exp(z)'s error with |z|
+ * (gelu_tanh at x = -7.4 has z = -60: 4e-6); double: a few ulps of double.
+ * The float reference is rounded to float first (overflow included). */
+#define RF 2e-5
+#define AF 1e-30
+#define RD 1e-13
+#define AD 1e-300
+
+#define UNARY(op)                                                                                        \
+    for (int i = 0; i < nv; i++) {                                                                       \
+        double x = vals[i];                                                                              \
+        float xf = (float)x;                                                                             \
+        check(#op, "float", xf, 0, fx_##op(xf), ref_round(ref_##op((double)xf), FX_F32), RF, AF);        \
+        check(#op, "double", x, 0, fx_##op(x), ref_##op(x), RD, AD);                                     \
+    }
+#define BINARY(op)                                                                                       \
+    for (int i = 0; i < nv; i++)                                                                         \
+        for (int j = 0; j < nv; j += 3) {                                                                \
+            double x = vals[i], y = vals[j];                                                             \
+            float xf = (float)x, yf = (float)y;                                                          \
+            check(#op, "float", xf, yf, fx_##op(xf, yf), ref_round(ref_##op(xf, yf), FX_F32), RF, AF);   \
+            check(#op, "double", x, y, fx_##op(x, y), ref_##op(x, y), RD, AD);                           \
+        }
+
+int main(void)
+{
+    double vals[400];
+    int nv = 0;
+    fusec_ref_eps = 1e-12; /* only what is at a jump counts as fragile here */
+    const double special[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e-45, -1e-45, 1e-310, 3e38, -3e38,
+                              1.0, -1.0, 0.5, -0.5, 2.5, -2.5, 3.0, -3.0, 20.0, 21.0, 88.0, -88.0, 100.0};
+    for (size_t k = 0; k < sizeof special / sizeof special[0]; k++)
+        vals[nv++] = special[k];
+    for (int k = 0; k < 300; k++) /* -8 .. 8, with fractions that are not round */
+        vals[nv++] = -8.0 + 16.0 * (k + 0.3183098861837907) / 300.0;
+
+    UNARY(abs) UNARY(neg) UNARY(relu) UNARY(sign) UNARY(exp) UNARY(exp2) UNARY(expm1) UNARY(log)
+    UNARY(log2) UNARY(log1p) UNARY(sqrt) UNARY(rsqrt) UNARY(reciprocal) UNARY(sin) UNARY(cos) UNARY(tanh)
+    UNARY(erf) UNARY(floor) UNARY(ceil) UNARY(trunc) UNARY(sigmoid) UNARY(silu) UNARY(gelu)
+    UNARY(gelu_tanh) UNARY(softplus) UNARY(hardsigmoid) UNARY(hardswish)
+    BINARY(leaky_relu) BINARY(min) BINARY(max) BINARY(pow)
+    /* round is half to even; the reference calls it roundeven */
+    for (int i = 0; i < nv; i++) {
+        double x = vals[i];
+        check("round", "float", (float)x, 0, fx_round((float)x), ref_roundeven((double)(float)x), 0, 0);
+        check("round", "double", x, 0, fx_round(x), ref_roundeven(x), 0, 0);
+    }
+    for (int i = 0; i < nv; i++)
+        for (int j = 0; j < nv; j += 7)
+            for (int k = 0; k < nv; k += 11) {
+                double x = vals[i], lo = vals[j], hi = vals[k];
+                check("clamp", "double", x, lo, fx_clamp(x, lo, hi), ref_clamp(x, lo, hi), 0, 0);
+            }
+    /* The fast forms used for half results: within 2^-16, far inside f16's 2^-11. */
+    for (int i = 0; i < nv; i++) {
+        float x = (float)vals[i];
+        check("fast_sigmoid", "float", x, 0, fx_fast_sigmoid(x), ref_sigmoid(x), 1.5e-5, 1e-30);
+        check("fast_silu", "float", x, 0, fx_fast_silu(x), ref_silu(x), 1.5e-5, 1e-30);
+        check("fast_gelu_tanh", "float", x, 0, fx_fast_gelu_tanh(x), ref_gelu_tanh(x), 1.5e-5, 1e-30);
+    }
+    printf("%s: %d mismatches over %d values per function\n", failures ? "FAIL" : "ok", failures, nv);
+    return failures != 0;
+}
