@@ -76,6 +76,13 @@ for phase in "$@"; do
     PYTHONUNBUFFERED=1 python3 bench/torch_bench.py ${TORCH_ARGS:---quick} --csv "$res/torch.csv" --json "$res/torch.json" \
       $prof 2>"$res/torch.err" | tee "$res/torch.txt" | tail -n 40
     tail -n 5 "$res/torch.err"
+    # The --host=pytorch prediction against what was just measured.
+    if [ -f "$res/h200-calibrated-torch.json" ]; then
+      for dt in f32 f16; do
+        python3 bench/compare_pytorch.py "$res/torch.csv" "$res/h200-calibrated-torch.json" --dtype $dt \
+          --fusec "$fusec" | tee "$res/compare_pytorch_$dt.txt"
+      done
+    fi
     ;;
   esac
 done
