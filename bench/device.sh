@@ -2,7 +2,9 @@
 # Runs on a machine with an NVIDIA GPU: emits the examples with fusec, builds
 # them with nvcc, verifies and times every harness (cold, hot, graph), and
 # writes everything under OUT as one tarball plus a summary.
-#   bench/device.sh OUT FUSEC [examples] [random N] [torch]
+#   bench/device.sh OUT FUSEC [examples] [random] [torch]
+# RANDOM_N (default 500) and RANDOM_SIZES (default 1000003) set the random phase,
+# TORCH_ARGS (default --quick) the torch phase.
 # FUSEC is a fusec binary (built here, or carried). docs/results.md records
 # each run with its date, GPU, driver and this command.
 set -u

@@ -129,9 +129,11 @@ static void fx_usage(FILE *f, const char *prog)
             "  --verify-only      verify at every size and time nothing; exit status 0 pass, 1 fail\n"
             "  --no-verify        time without verifying first (not recommended)\n"
             "  --rtol X           relative tolerance for every output: |got - ref| <= atol + rtol |ref|\n"
-            "  --atol X           absolute tolerance for every output. Defaults by output dtype:\n"
-            "                     f64 1e-9/1e-12, f32 1e-5/1e-6, f16 2e-3/1e-4, bf16 1.6e-2/1e-3,\n"
-            "                     bool exact; NaN must match NaN, infinities must match exactly\n"
+            "  --atol X           absolute tolerance for every output. Defaults (rtol = atol) by the\n"
+            "                     least precise dtype the output depends on: f64 1e-9, f32 1e-5,\n"
+            "                     f16 2e-3, bf16 1.6e-2, plus 2 of its ulps of the largest value\n"
+            "                     the element passed through (cancellation); bool exact; NaN must\n"
+            "                     match NaN, infinities must match exactly\n"
             "  --seed N           seed of the random inputs and sampled indices (default: from the\n"
             "                     clock; printed, so a run can be repeated)\n"
             "  --device N         CUDA device number (default 0)\n"
@@ -1696,7 +1698,12 @@ static FxRow fx_make_row(const FxRun *R, size_t n, int mode, const FxTimes *t)
         row.pred[v] = fusec_model_time(&R->prof, ver[v], (double)n, host, v, hot);
         row.gbps[v] = bytes / (t[v].median * 1e3);
         row.pct_copy[v] = 100 * row.gbps[v] / R->prof.hbm_gbps;
-        if (t[v].median < 2 * fusec_kernel_count(ver[v]) * launch)
+        /* overhead: under twice what the launches alone cost (a graph
+         * replay: one launch, then a node per later kernel) */
+        double launches = mode == FX_MODE_GRAPH
+                              ? R->prof.launch_us + (fusec_kernel_count(ver[v]) - 1) * R->prof.graph_node_us
+                              : fusec_kernel_count(ver[v]) * launch;
+        if (t[v].median < 2 * launches)
             row.regime[v] = FUSEC_OVERHEAD;
         else
             row.regime[v] = row.pct_copy[v] >= 50 ? FUSEC_MEMORY : FUSEC_COMPUTE;

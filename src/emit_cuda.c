@@ -1,10 +1,11 @@
 /*
  * emit_cuda.c: the CUDA backend. One self-contained .cu file:
- *   the runtime (fusec_model.h, fusec_kernel.cuh, fusec_ops.cuh),
+ *   the runtime (fusec_kernel.cuh, fusec_ops.cuh),
  *   the unfused kernels, one per eager op, each storing its result in the
  *   storage dtype as eager does; the fused kernel; the host API
- *   P_fused / P_unfused; and, unless FUSEC_NO_HARNESS, the chain's
- *   description, its double reference and the timing harness's main.
+ *   P_fused / P_unfused; and, unless FUSEC_NO_HARNESS, the model
+ *   (fusec_model.h), the chain's description, its double reference and the
+ *   timing harness (fusec_harness.cuh) with its main.
  * Also the matching C header (--emit=header).
  *
  * Every kernel has the same shape: each thread moves one 16-byte vector of

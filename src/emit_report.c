@@ -197,9 +197,14 @@ static void json_num(FILE *f, double v)
         fputs("null", f);
         return;
     }
-    /* Times and rates to 6 significant digits: more would be noise. */
-    snprintf(buf, sizeof buf, "%.6g", v);
-    out_num(buf, sizeof buf, strtod(buf, NULL));
+    /* Integers (counts, bytes, sizes) exactly; times and rates to 6
+     * significant digits: more would be noise. */
+    if (v == floor(v) && fabs(v) < 1e15) {
+        out_num(buf, sizeof buf, v);
+    } else {
+        snprintf(buf, sizeof buf, "%.6g", v);
+        out_num(buf, sizeof buf, strtod(buf, NULL));
+    }
     fputs(buf, f);
 }
 
@@ -356,7 +361,10 @@ static void emit_csv(FILE *f, const Chain *c)
         json_num(f, t->u_read + t->u_write);
         fputc(',', f);
         json_num(f, t->f_read + t->f_write);
-        fprintf(f, ",%s,%s\n", fusec_host_name[c->opt->host], c->opt->device.name);
+        fprintf(f, ",%s,\"", fusec_host_name[c->opt->host]);
+        for (const char *d = c->opt->device.name; *d; d++) /* CSV quoting: "" inside */
+            fputs(*d == '"' ? "\"\"" : (char[]){*d, 0}, f);
+        fprintf(f, "\"\n");
     }
 }
 

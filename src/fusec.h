@@ -302,8 +302,8 @@ typedef struct Point {
     double speedup;
 } Point;
 Point predict_at(const Chain *c, double n);
-/* The smallest n (power of two up to 2^40) where version fused's regime
- * stops being overhead; 0 when it never is overhead-bound. */
+/* The smallest n (up to 2^40) where version fused's regime stops being
+ * overhead (found by bisection on log2 n); 0 when it never is overhead-bound. */
 double predict_crossover(const Chain *c, int fused);
 void predict_prepare(Chain *c); /* computes the crossovers */
 void predict_explain(FILE *f, const Chain *c);

@@ -112,20 +112,25 @@ void predict_explain(FILE *f, const Chain *c)
                        "traffic ratio.",
                     sx, eager, d->compiled_call_us, eager / d->compiled_call_us);
     } else {
-        const char *what = host == FUSEC_HOST_GRAPH ? "graph node" : "launch";
-        double per = host == FUSEC_HOST_GRAPH ? d->graph_node_us : d->launch_us;
+        /* a graph replay is one launch, then one node per later kernel */
+        double one = d->launch_us;
+        double all = host == FUSEC_HOST_GRAPH ? d->launch_us + (k - 1) * d->graph_node_us : k * d->launch_us;
         fprintf(f, "On %s, at %.0f GB/s, ", d->name, d->hbm_gbps);
         if (xf > 0)
-            fprintf(f, "the fused kernel is memory-bound from about n = %s upward, where its %s B per element "
-                       "take longer to move than its %.1f us %s; ",
-                    sx, fb, per, what);
+            fprintf(f, "the fused kernel leaves the overhead-bound regime at about n = %s, where its %s B per "
+                       "element take longer than its %.1f us launch; ",
+                    sx, fb, one);
         if (xu > 0)
-            fprintf(f, "the unfused chain from about n = %s. ", sxu);
-        const char *whats = host == FUSEC_HOST_GRAPH ? "graph nodes" : "launches";
-        fprintf(f, "Below that, %s rule: %d %s (%.1f us) against 1 (%.1f us), so the speedup tends to the "
-                   "ratio of kernel counts, %d/1 = %.1fx, rather than the traffic ratio.",
-                whats, k, k == 1 ? what : whats, k * per, per, k, (double)k);
-        if (fabs(k - t->ratio) < 0.05 * t->ratio)
+            fprintf(f, "the unfused chain at about n = %s. ", sxu);
+        if (host == FUSEC_HOST_GRAPH)
+            fprintf(f, "Below that, the graph's overhead rules: one launch and %d dependent node%s (%.1f us) "
+                       "against one launch (%.1f us), so the speedup tends to %.1f / %.1f = %.2fx.",
+                    k - 1, plural(k - 1), all, one, all, one, all / one);
+        else
+            fprintf(f, "Below that, launches rule: %d launch%s (%.1f us) against 1 (%.1f us), so the speedup "
+                       "tends to the ratio of kernel counts, %d/1 = %.1fx, rather than the traffic ratio.",
+                    k, k == 1 ? "" : "es", all, one, k, (double)k);
+        if (host == FUSEC_HOST_C && fabs(k - t->ratio) < 0.05 * t->ratio)
             fprintf(f, " For this chain the two ratios are nearly equal, so from C the speedup stays near "
                        "%.1fx at every size; PyTorch users see it collapse at small n because every eager op "
                        "also pays host dispatch (--host=pytorch predicts that).",

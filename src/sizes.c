@@ -1,8 +1,8 @@
 /*
- * sizes.c: size lists, shared syntax of fusec --sizes and the harness:
- * items separated by commas; an item is an integer with an optional K, M or
- * G suffix (2^10, 2^20, 2^30), or 2^k, or a range A..B of the powers of two
- * from A up to B.
+ * sizes.c: size lists, the syntax of fusec --sizes (the harness reads the
+ * same, up to 2^40 and 256 sizes): items separated by commas; an item is an
+ * integer with an optional K, M or G suffix (2^10, 2^20, 2^30; lower case
+ * too), or 2^k, or a range A..B of the powers of two from A up to B.
  */
 #include <errno.h>
 #include <math.h>
@@ -31,7 +31,8 @@ static int one(const char **s, double *v)
     unsigned long long x = strtoull(p, &end, 10);
     if (errno)
         return -1;
-    double m = *end == 'K' ? 1024.0 : *end == 'M' ? 1048576.0 : *end == 'G' ? 1073741824.0 : 1;
+    char u = (char)(*end & ~32); /* k, m, g as K, M, G */
+    double m = u == 'K' ? 1024.0 : u == 'M' ? 1048576.0 : u == 'G' ? 1073741824.0 : 1;
     if (m != 1)
         end++;
     *v = (double)x * m;
