@@ -43,6 +43,8 @@ static void show_line(FILE *f, const Source *s, size_t off, size_t len, size_t b
     size_t eol = bol;
     while (eol < s->len && s->text[eol] != '\n')
         eol++;
+    if (eol > bol && s->text[eol - 1] == '\r') /* CRLF line endings */
+        eol--;
     if (off > eol)
         off = eol;
     size_t from = bol, to = eol;

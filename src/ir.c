@@ -328,7 +328,7 @@ static void find_outputs(Program *p)
         int v = s->value;
         if (p->inst[v].scalar)
             diag_error(diag(p), s->assign_off, s->len,
-                       "output '%s' does not depend on any tensor input (it is a constant)", s->name);
+                       "output '%s' does not depend on any tensor input (only on literals and params)", s->name);
         if (p->inst[v].op == O_INPUT || claimed[v])
             v = s->value = add_copy(p, s, v);
         claimed[v] = 1;

@@ -338,7 +338,7 @@ void parse_syntax_error(Parser *P, int major)
 void parse_stack_overflow(Parser *P)
 {
     diag_error(diag(P), P->tok.off, P->tok.len,
-               "expression nested too deeply for the parser (limit: 1000 pending operators)");
+               "expression nested too deeply for the parser (limit: about 1000 pending operators)");
 }
 
 /* Lemon's parser is malloc'd; remember it so the driver can free it after a
