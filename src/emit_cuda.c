@@ -74,7 +74,7 @@ static bool reserved(const char *s)
         "noexcept", "nullptr", "static_assert", "thread_local", "alignas", "alignof", "and", "or", "not",
         "xor", "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "mutable", "export",
         "concept", "requires", "co_await", "co_return", "co_yield", "char8_t", "consteval", "constinit",
-        "n", "i", "e", "E", "I", "vec", "full", "stream", "need", "err", "par", "in", "out", "fused",
+        "n", "i", "e", "E", "I", "r", "vec", "full", "stream", "need", "err", "par", "in", "out", "fused",
         "main", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "NULL", "size_t",
         "uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t", "int16_t", "int32_t", "int64_t",
         "cudaStream_t", "cudaError_t", "half", "nv_bfloat16", "min", "max", "abs", "exp", "log", "sqrt",
@@ -135,13 +135,22 @@ static void constant(char *buf, size_t len, double v, int ct)
 static int op_ct(const Program *p, const Inst *in)
 {
     if (op_info[in->op].cls == K_CMP) {
+        /* As eager: the tensor operands set the type, a scalar never widens
+         * it; a bool tensor against a number compares as f32. */
         int dt = -1;
+        bool number = false;
         for (int a = 0; a < in->nargs; a++) {
             const Inst *x = &p->inst[in->arg[a]];
-            if (x->op != O_CONST)
+            if (!x->scalar)
                 dt = dt < 0 ? x->dtype : dtype_promote(dt, x->dtype);
+            else if (x->dtype != FX_BOOL)
+                number = true;
         }
-        return dtype_compute(dt < 0 ? FX_F64 : dt);
+        if (dt < 0)
+            return FX_F64; /* scalars only: computed on the host, in double */
+        if (dt == FX_BOOL && number)
+            dt = FX_F32;
+        return dtype_compute(dt);
     }
     if (op_info[in->op].cls == K_CAST || in->op == O_COPY) {
         int from = p->inst[in->arg[0]].dtype;
@@ -161,7 +170,7 @@ static void convert(char *buf, size_t len, const char *expr, int from, int to)
 }
 
 /* The expression of op over operand expressions a[] already in type ct. */
-static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][256], bool fused)
+static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640], bool fused)
 {
     Op op = (Op)in->op;
     const OpInfo *info = &op_info[op];
@@ -292,6 +301,20 @@ static const char *result_name(Emitter *em, int k)
     return arena_printf(em->p->arena, "t%d", k + 1);
 }
 
+/* s with every star-slash broken up, for use inside a comment. */
+static const char *comment_safe(Emitter *em, const char *s)
+{
+    size_t n = strlen(s);
+    char *o = arena_alloc(em->p->arena, 2 * n + 1), *q = o;
+    for (size_t i = 0; i < n; i++) {
+        *q++ = s[i];
+        if (s[i] == '*' && s[i + 1] == '/')
+            *q++ = ' ';
+    }
+    *q = 0;
+    return o;
+}
+
 static void kernel_comment(Emitter *em, int k, const char *what)
 {
     const Kernel *kr = &em->t->kernels[k];
@@ -302,7 +325,8 @@ static void kernel_comment(Emitter *em, int k, const char *what)
     out_num(rb, sizeof rb, kr->read_bytes);
     out_num(wb, sizeof wb, kr->write_bytes);
     fprintf(em->f, "\n/* k%d: %s (%s:%d:%d)\n * reads %s B and writes %s B per element; computes in %s */\n", k + 1,
-            what, em->c->src->name, line, col, rb, wb, compute_t[op_ct(em->p, in)]);
+            comment_safe(em, what), comment_safe(em, em->c->src->name), line, col, rb, wb,
+            compute_t[op_ct(em->p, in)]);
 }
 
 static void emit_unfused_kernel(Emitter *em, int k, const char *text)
@@ -334,7 +358,7 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
         fprintf(f, "        fx_load<E>(a%d_v, a%d, i, n, full);\n", r, r);
     }
     fprintf(f, "        %s r_v[E];\n#pragma unroll\n        for (int e = 0; e < E; e++) {\n", store_t[in->dtype]);
-    char a[3][256], expr[1024];
+    char a[3][640], expr[2200];
     for (int j = 0; j < in->nargs; j++) {
         int x = in->arg[j];
         const Inst *arg = &p->inst[x];
@@ -423,7 +447,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                     p->sym[in->sym].name);
             continue;
         }
-        char a[3][256], expr[1024];
+        char a[3][640], expr[2200];
         for (int j = 0; j < in->nargs; j++) {
             int x = t->canon[in->arg[j]];
             const Inst *arg = &p->inst[x];
@@ -484,7 +508,7 @@ static void emit_host_scalars(Emitter *em, bool reference)
         const Inst *in = &p->inst[i];
         if (!in->live || !in->scalar || in->op == O_CONST || in->op == O_PARAM)
             continue;
-        char a[3][256], expr[1024];
+        char a[3][640], expr[2200];
         for (int j = 0; j < in->nargs; j++) {
             const Inst *x = &p->inst[in->arg[j]];
             if (x->op == O_CONST)
@@ -493,6 +517,12 @@ static void emit_host_scalars(Emitter *em, bool reference)
                 snprintf(a[j], sizeof a[j], "(double)%s", em->cname[in->arg[j]]);
         }
         op_expr(expr, sizeof expr, in, FX_F64, a, false);
+        if (op_info[in->op].cls == K_CAST && in->dtype != FX_F64) { /* a cast of a scalar rounds it */
+            if (reference)
+                snprintf(expr, sizeof expr, "ref_round(%s, %d)", a[0], in->dtype);
+            else
+                snprintf(expr, sizeof expr, "(double)fx_widen(fx_to_%s(%s))", fusec_dtype_name[in->dtype], a[0]);
+        }
         if (reference && in->op == O_ROUND)
             snprintf(expr, sizeof expr, "fx_roundeven(%s)", a[0]); /* ref_round is the storage rounding */
         bool builtin = strncmp(expr, "fx_", 3) == 0;
@@ -686,7 +716,7 @@ static void emit_reference(Emitter *em)
             if (!in->live || in->scalar || in->op == O_INPUT || (fused && t->canon[i] != i))
                 continue;
             int ct = op_ct(p, in);
-            char a[3][256], expr[1024];
+            char a[3][640], expr[2200];
             for (int j = 0; j < in->nargs; j++) {
                 int x = fused ? t->canon[in->arg[j]] : in->arg[j];
                 const Inst *arg = &p->inst[x];
@@ -863,11 +893,13 @@ static void emitter_init(Emitter *em, FILE *f, const Chain *c)
     lines_init(&em->lines, p->arena, c->src);
 }
 
-static void banner(FILE *f, const Chain *c, const char *what)
+static void banner(Emitter *em, const char *what)
 {
+    FILE *f = em->f;
+    const Chain *c = em->c;
     const Traffic *t = &c->traffic;
     fprintf(f, "/*\n * %s.%s: generated by fusec %s from %s. Do not edit; edit the .fuse file.\n *\n", c->prefix,
-            what, FUSEC_VERSION, c->src->name);
+            what, FUSEC_VERSION, comment_safe(em, c->src->name));
     /* The program, up to 40 lines, with comment terminators defused. */
     const char *s = c->src->text, *end = s + c->src->len;
     for (int line = 0; s < end && line < 40; line++) {
@@ -899,7 +931,7 @@ static void emit_cu(FILE *f, const Chain *c)
     emitter_init(&em, f, c);
     const Program *p = em.p;
     const Traffic *t = em.t;
-    banner(f, c, "cu");
+    banner(&em, "cu");
     fprintf(f, " *\n * Harness:  nvcc -O3 -arch=sm_90 %s.cu -o %s && ./%s --help\n", c->prefix, c->prefix, c->prefix);
     fprintf(f, " * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c %s.cu   (API: fusec --emit=header)\n */\n",
             c->prefix);
@@ -959,7 +991,7 @@ static void emit_h(FILE *f, const Chain *c)
     Emitter em;
     emitter_init(&em, f, c);
     const Program *p = em.p;
-    banner(f, c, "h");
+    banner(&em, "h");
     fprintf(f, " *\n * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *\n"
                " * or __nv_bfloat16 * converts with a cast); bool tensors as uint8_t (0 or 1, like\n"
                " * torch.bool). Arguments: inputs, outputs, params, then n and the stream. Device\n"

@@ -163,7 +163,7 @@ static Diag *diag(Program *p) { return p->diag; }
 
 /* Types instruction i (its operands are typed) and folds it when every
  * operand is a literal. */
-static void type_inst(Program *p, int i)
+static void type_inst(Program *p, int i, const int *use)
 {
     Inst *in = &p->inst[i];
     const OpInfo *info = &op_info[in->op];
@@ -200,7 +200,7 @@ static void type_inst(Program *p, int i)
     case K_WHERE: {
         const Inst *c = &p->inst[in->arg[0]];
         if (c->dtype != FX_BOOL)
-            diag_error(diag(p), c->off, c->len,
+            diag_error(diag(p), p->inst[use[0]].off, p->inst[use[0]].len,
                        "where's condition must be bool (a comparison or a bool input), not %s",
                        fusec_dtype_name[c->dtype]);
         if (tensor_dt < 0 && !in->scalar)
@@ -212,7 +212,8 @@ static void type_inst(Program *p, int i)
     case K_SLOPE: {
         const Inst *s = &p->inst[in->arg[1]];
         if (!s->scalar)
-            diag_error(diag(p), s->off, s->len, "leaky_relu's slope must be a number or a param, not a tensor");
+            diag_error(diag(p), p->inst[use[1]].off, p->inst[use[1]].len,
+                       "leaky_relu's slope must be a number or a param, not a tensor");
         if (dt == FX_BOOL)
             dt = FX_F32;
         break;
@@ -342,13 +343,16 @@ void ir_build(Program *p)
     int *remap = arena_alloc(p->arena, sizeof(int) * (size_t)p->ninst);
     for (int i = 0; i < p->ninst; i++) {
         Inst *in = &p->inst[i];
-        for (int a = 0; a < in->nargs; a++)
+        int use[3] = {0, 0, 0}; /* the operands where they are written, for messages */
+        for (int a = 0; a < in->nargs; a++) {
+            use[a] = in->arg[a];
             in->arg[a] = remap[in->arg[a]];
+        }
         remap[i] = i;
         if (in->op == O_NAME)
             resolve_name(p, i, remap);
         else if (in->op != O_CONST) {
-            type_inst(p, i);
+            type_inst(p, i, use);
             /* A cast to the dtype a value already has is a no-op (.to()
              * returns the tensor itself): no kernel. */
             if (op_info[in->op].cls == K_CAST && !in->scalar && p->inst[in->arg[0]].dtype == in->dtype)
@@ -375,9 +379,9 @@ void ir_build(Program *p)
                 p->inst[p->inst[i].arg[a]].live = 1;
     for (int k = 0; k < p->nstmt; k++) {
         Sym *s = &p->sym[p->stmt[k].sym];
-        if (!s->is_output && !p->inst[s->value].live && !s->used)
+        if (!s->is_output && !p->inst[s->value].live)
             diag_warning(diag(p), s->assign_off, s->len,
-                         "'%s' is assigned but never used or output; both versions leave it out", s->name);
+                         "'%s' reaches no output; both versions leave it out", s->name);
     }
     for (int k = 0; k < p->n_in; k++) {
         Sym *s = &p->sym[p->inputs[k]];
