@@ -24,8 +24,12 @@
 
 /* ---- sign, magnitude, rectifiers ---- */
 
-FX_OP float fx_abs(float x) { return fabsf(x); }
-FX_OP double fx_abs(double x) { return fabs(x); }
+/* abs and exp2 return NaN for NaN explicitly: ptxas (CUDA 13.0) otherwise
+ * folds a comparison of their result with a constant outside their range
+ * (abs(x) > -1.25, exp2(x) > -2.26) to true, which is false for NaN in
+ * eager. Seen on the H200 (tests/randgen rand_2026_0202), checked in SASS. */
+FX_OP float fx_abs(float x) { return x != x ? x : fabsf(x); }
+FX_OP double fx_abs(double x) { return x != x ? x : fabs(x); }
 
 FX_OP float fx_neg(float x) { return -x; }
 FX_OP double fx_neg(double x) { return -x; }
@@ -47,8 +51,8 @@ FX_OP double fx_leaky_relu(double x, double slope) { return x > 0.0 ? x : x * sl
 FX_OP float fx_exp(float x) { return expf(x); }
 FX_OP double fx_exp(double x) { return exp(x); }
 
-FX_OP float fx_exp2(float x) { return exp2f(x); }
-FX_OP double fx_exp2(double x) { return exp2(x); }
+FX_OP float fx_exp2(float x) { return x != x ? x : exp2f(x); }
+FX_OP double fx_exp2(double x) { return x != x ? x : exp2(x); }
 
 FX_OP float fx_expm1(float x) { return expm1f(x); }
 FX_OP double fx_expm1(double x) { return expm1(x); }

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Compiles tests/sass/nan_compare.fuse to machine code and checks that every
+# comparison constant of its fused kernel is still there: ptxas once folded
+# abs(x) > -1.25 and exp2(x) > -4.75 to true, which is wrong for NaN.
+#   sass.sh FUSEC NVCC NVDISASM WORKDIR
+set -eu
+fusec=$1 nvcc=$2 nvdisasm=$3 work=$4
+src=$(dirname "$0")/sass/nan_compare.fuse
+mkdir -p "$work"
+fails=0
+for dt in f32 f64 f16 bf16; do
+  "$fusec" -w --dtype=$dt --name=nanc "$src" -o "$work/nanc_$dt.cu"
+  "$nvcc" -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -cubin "$work/nanc_$dt.cu" -o "$work/nanc_$dt.cubin"
+  "$nvdisasm" -c "$work/nanc_$dt.cubin" | awk '/nanc_fused_kernelIjEv/ { f = 1 } /nanc_k1/ { f = 0 } f' >"$work/nanc_$dt.sass"
+  for c in 1.25 1.5 1.75 2.25 2.75 3.25 3.75 4.25 4.75 5.25; do
+    if ! grep -q -- "-$c" "$work/nanc_$dt.sass"; then
+      echo "FAIL: $dt: the comparison with -$c was folded away"
+      fails=$((fails + 1))
+    fi
+  done
+done
+[ $fails = 0 ] && echo "ok: every comparison kept, in f32, f64, f16 and bf16"
+[ $fails = 0 ]
