@@ -163,7 +163,7 @@ static int op_ct(const Program *p, const Inst *in)
 /* Converts an expression of compute type from to compute type to. */
 static void convert(char *buf, size_t len, const char *expr, int from, int to)
 {
-    if (from == to || (from != FX_BOOL && to != FX_BOOL && from == to))
+    if (from == to)
         snprintf(buf, len, "%s", expr);
     else
         snprintf(buf, len, "(%s)%s", compute_t[to], expr);
@@ -293,14 +293,6 @@ static void loop_head(FILE *f, int e)
 
 /* ---- unfused kernels ------------------------------------------------------ */
 
-static const char *result_name(Emitter *em, int k)
-{
-    int i = em->t->kernels[k].inst;
-    if (em->out_of[i] >= 0)
-        return em->cname[i];
-    return arena_printf(em->p->arena, "t%d", k + 1);
-}
-
 /* s with every star-slash broken up, for use inside a comment. */
 static const char *comment_safe(Emitter *em, const char *s)
 {
@@ -387,7 +379,6 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     FILE *f = em->f;
     const Program *p = em->p;
     const Traffic *t = em->t;
-    Arrays ar = {0, 0, {0}, {0}};
     int nin = 0, nout = p->n_out;
     for (int i = 0; i < p->ninst; i++)
         nin += p->inst[i].live && p->inst[i].op == O_INPUT;
@@ -418,8 +409,6 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     fprintf(f, "\n/* The fused kernel: reads %s B and writes %s B per element, every intermediate\n"
                " * stays in registers; half types compute in float. %d distinct ops. */\n",
             fr, fw, t->nfused_ops);
-    /* Arrays is sized for the unfused kernels; the fused one prints its own. */
-    (void)ar;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(FX_THREADS) %s_fused_kernel(", em->c->prefix);
     for (int k = 0; k < nl; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[load[k]].dtype], lnames[k]);
@@ -457,8 +446,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
             } else {
                 char v[32];
                 snprintf(v, sizeof v, "v%d", x);
-                int have = arg->op == O_INPUT ? dtype_compute(arg->dtype) : dtype_compute(arg->dtype);
-                convert(a[j], sizeof a[j], v, have, want);
+                convert(a[j], sizeof a[j], v, dtype_compute(arg->dtype), want);
             }
         }
         op_expr(expr, sizeof expr, in, ct, a, true);
@@ -627,11 +615,6 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     }
     emit_host_scalars(em, false);
     fprintf(f, "    bool vec;\n    cudaError_t err;\n");
-    int *kernel_of = arena_alloc(a, sizeof(int) * (size_t)(p->ninst + 1));
-    for (int i = 0; i < p->ninst; i++)
-        kernel_of[i] = -1;
-    for (int k = 0; k < t->nkernels; k++)
-        kernel_of[t->kernels[k].inst] = k;
     for (int k = 0; k < t->nkernels; k++) {
         const Kernel *kr = &t->kernels[k];
         const Inst *in = &p->inst[kr->inst];
@@ -644,7 +627,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
         for (int r = 0; r < kr->nread + 1; r++) {
             int x = r < kr->nread ? kr->read[r] : kr->inst;
             const char *nm = em->out_of[x] >= 0 || p->inst[x].op == O_INPUT ? em->cname[x]
-                                                                           : arena_printf(a, "t%d", kernel_of[x] + 1);
+                                                                           : arena_printf(a, "t%d", t->kernel_of[x] + 1);
             kargs = arena_printf(a, "%s(%s%s *)%s, ", kargs, r < kr->nread ? "const " : "", store_t[p->inst[x].dtype], nm);
             kal = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", kal, nm, 16 / kw, fusec_dtype_size[p->inst[x].dtype]);
         }
@@ -938,40 +921,9 @@ static void emit_cu(FILE *f, const Chain *c)
     emit_runtime(f, "fusec_kernel.cuh");
     emit_runtime(f, "fusec_ops.cuh");
     fprintf(f, "\n/* ==== the unfused kernels: one per eager op ==== */\n");
-    int *kernel_of = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
-    for (int i = 0; i < p->ninst; i++)
-        kernel_of[i] = -1;
-    for (int k = 0; k < t->nkernels; k++)
-        kernel_of[t->kernels[k].inst] = k;
     for (int k = 0; k < t->nkernels; k++) {
-        const Inst *in = &p->inst[t->kernels[k].inst];
-        char res[300], a[3][300], text[1200];
-        snprintf(res, sizeof res, "%s", result_name(&em, k));
-        for (int j = 0; j < in->nargs; j++) {
-            int x = in->arg[j];
-            const Inst *arg = &p->inst[x];
-            if (arg->op == O_CONST)
-                out_num(a[j], sizeof a[j], arg->value);
-            else if (arg->op == O_INPUT || arg->op == O_PARAM || em.out_of[x] >= 0)
-                snprintf(a[j], sizeof a[j], "%s", p->sym[arg->sym >= 0 ? arg->sym : 0].name);
-            else if (kernel_of[x] >= 0)
-                snprintf(a[j], sizeof a[j], "t%d", kernel_of[x] + 1);
-            else
-                snprintf(a[j], sizeof a[j], "%s", em.cname[x]);
-            if (em.out_of[x] >= 0)
-                snprintf(a[j], sizeof a[j], "%s", p->sym[p->outputs[em.out_of[x]]].name);
-        }
-        const char *op = ir_op_name((Op)in->op);
-        if (in->op == O_NEGATE)
-            snprintf(text, sizeof text, "%s = -%s", res, a[0]);
-        else if (in->nargs == 2 && op_info[in->op].name[0] == 0)
-            snprintf(text, sizeof text, "%s = %s %s %s", res, a[0], op, a[1]);
-        else if (in->nargs == 1)
-            snprintf(text, sizeof text, "%s = %s(%s)", res, op, a[0]);
-        else if (in->nargs == 2)
-            snprintf(text, sizeof text, "%s = %s(%s, %s)", res, op, a[0], a[1]);
-        else
-            snprintf(text, sizeof text, "%s = %s(%s, %s, %s)", res, op, a[0], a[1], a[2]);
+        char text[1200];
+        traffic_kernel_text(p, t, k, em.cname, text, sizeof text);
         emit_unfused_kernel(&em, k, text);
     }
     int *live_kernel_insts = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
@@ -990,7 +942,6 @@ static void emit_h(FILE *f, const Chain *c)
 {
     Emitter em;
     emitter_init(&em, f, c);
-    const Program *p = em.p;
     banner(&em, "h");
     fprintf(f, " *\n * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *\n"
                " * or __nv_bfloat16 * converts with a cast); bool tensors as uint8_t (0 or 1, like\n"
@@ -1013,7 +964,6 @@ static void emit_h(FILE *f, const Chain *c)
     fprintf(f, ";\n\n/* Frees the unfused version's cached scratch buffers. */\nvoid %s_unfused_release(void);\n\n",
             c->prefix);
     fprintf(f, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_H */\n", guard);
-    (void)p;
 }
 
 const Backend backend_cuda = {"cuda", emit_cu};

@@ -10,64 +10,37 @@
 
 
 
-/* Names of values in the unfused listing: outputs, inputs and params by
- * their names, other kernel results t1, t2, ... in launch order. */
+/* What the report backends look up per kernel: the source's lines. */
 typedef struct Names {
     const Chain *c;
-    int *kernel_of; /* instruction -> kernel index, -1 */
     LineTable lines;
 } Names;
 
 static void names_init(Names *nm, const Chain *c)
 {
-    Program *p = c->prog;
     nm->c = c;
-    nm->kernel_of = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
-    for (int i = 0; i < p->ninst; i++)
-        nm->kernel_of[i] = -1;
-    for (int k = 0; k < c->traffic.nkernels; k++)
-        nm->kernel_of[c->traffic.kernels[k].inst] = k;
-    lines_init(&nm->lines, p->arena, c->src);
+    lines_init(&nm->lines, c->prog->arena, c->src);
 }
 
 static void locate(const Names *nm, uint32_t off, int *line, int *col) { lines_locate(&nm->lines, off, line, col); }
 
+static void kernel_text(const Names *nm, int k, char *buf, size_t len)
+{
+    traffic_kernel_text(nm->c->prog, &nm->c->traffic, k, NULL, buf, len);
+}
+
+/* A value's name in the dot graph: as in the kernel listing. */
 static void value_name(const Names *nm, int i, char *buf, size_t len)
 {
     const Program *p = nm->c->prog;
-    const Inst *in = &p->inst[i];
     const char *name = ir_value_name(p, i);
+    int k = nm->c->traffic.kernel_of[i];
     if (name)
         snprintf(buf, len, "%s", name);
-    else if (in->op == O_CONST)
-        out_num(buf, len, in->value);
-    else if (nm->kernel_of[i] >= 0)
-        snprintf(buf, len, "t%d", nm->kernel_of[i] + 1);
+    else if (k >= 0)
+        snprintf(buf, len, "t%d", k + 1);
     else
         snprintf(buf, len, "(scalar)");
-}
-
-/* "t1 = x * 2", "y = relu(t2)" */
-static void kernel_text(const Names *nm, int k, char *buf, size_t len)
-{
-    const Program *p = nm->c->prog;
-    int i = nm->c->traffic.kernels[k].inst;
-    const Inst *in = &p->inst[i];
-    char res[300], a[3][300];
-    value_name(nm, i, res, sizeof res);
-    for (int j = 0; j < in->nargs; j++)
-        value_name(nm, in->arg[j], a[j], sizeof a[j]);
-    const char *op = ir_op_name((Op)in->op);
-    if (in->op == O_NEGATE)
-        snprintf(buf, len, "%s = -%s", res, a[0]);
-    else if (in->nargs == 2 && op_info[in->op].name[0] == 0)
-        snprintf(buf, len, "%s = %s %s %s", res, a[0], op, a[1]);
-    else if (in->nargs == 1)
-        snprintf(buf, len, "%s = %s(%s)", res, op, a[0]);
-    else if (in->nargs == 2)
-        snprintf(buf, len, "%s = %s(%s, %s)", res, op, a[0], a[1]);
-    else
-        snprintf(buf, len, "%s = %s(%s, %s, %s)", res, op, a[0], a[1], a[2]);
 }
 
 static const char *mode_text = "cold: L2 flushed before each call";
@@ -387,7 +360,7 @@ static void emit_dot(FILE *f, const Chain *c)
                     in->op == O_INPUT ? "invhouse" : "plaintext");
         else
             fprintf(f, "  v%d [label=\"%s\\n%s = %s\\n%s\", shape=box%s];\n", i,
-                    nm.kernel_of[i] >= 0 ? "kernel" : "scalar", name, ir_op_name((Op)in->op),
+                    c->traffic.kernel_of[i] >= 0 ? "kernel" : "scalar", name, ir_op_name((Op)in->op),
                     fusec_dtype_name[in->dtype], ir_value_name(p, i) && in->op != O_PARAM ? ", peripheries=2" : "");
         for (int a = 0; a < in->nargs; a++) {
             const Inst *arg = &p->inst[in->arg[a]];

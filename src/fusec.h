@@ -119,9 +119,7 @@ typedef struct Sym {
     SymKind kind;
     int dtype;        /* inputs and params */
     double pvalue;    /* param default */
-    int decl_dtype;   /* -1: not given */
     uint32_t decl_off, decl_len; /* first declaration or first appearance */
-    int first_seen;   /* order of first appearance in the file */
     int assign_stmt;  /* -1: never assigned */
     uint32_t assign_off;
     int value;        /* its instruction, once known */
@@ -146,7 +144,6 @@ typedef struct Program {
     int symtab_cap;
     Stmt *stmt;
     int nstmt, cap_stmt;
-    int nstatements; /* all statements, declarations too */
     int *inputs, *outputs, *params; /* symbol indices, in API order */
     int n_in, n_out, n_par;
     bool any_out_decl;
@@ -229,11 +226,17 @@ typedef struct Traffic {
     double u_read, u_write, f_read, f_write; /* bytes per element */
     double u_flops, u_trans, f_flops, f_trans;
     double ratio;
+    int *kernel_of; /* unfused: instruction -> its kernel's index, -1 */
     int *canon;     /* fused: instruction -> its common-subexpression leader */
     int nfused_ops; /* distinct tensor ops in the fused kernel */
 } Traffic;
 
 void traffic_build(Program *p, Traffic *t);
+/* "t1 = x * 2", "y = relu(t2)": unfused kernel k as text. Kernel results are
+ * t<k>, inputs, params and outputs their names, literals their values, other
+ * scalars scalar_name[i] (or "(scalar)" when scalar_name is NULL). */
+void traffic_kernel_text(const Program *p, const Traffic *t, int k, char *const *scalar_name, char *buf,
+                         size_t len);
 
 /* ---- device.c: device profiles ---------------------------------------- */
 extern const FusecProfile device_builtin[];

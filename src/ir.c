@@ -112,10 +112,8 @@ Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off)
     s->len = len;
     s->hash = h;
     s->kind = S_UNKNOWN;
-    s->decl_dtype = -1;
     s->decl_off = off;
     s->decl_len = len;
-    s->first_seen = p->nsym;
     s->assign_stmt = -1;
     s->value = -1;
     p->symtab[j] = p->nsym++;

@@ -377,6 +377,5 @@ void parse_program(Program *p)
             P.stmt++;
         P.prev = t;
     }
-    p->nstatements = P.stmt + 1;
     parse_release();
 }

@@ -94,6 +94,9 @@ void traffic_build(Program *p, Traffic *t)
     for (int i = 0; i < p->ninst; i++)
         n += is_kernel(&p->inst[i]);
     t->kernels = arena_alloc(p->arena, sizeof(Kernel) * (size_t)(n + 1));
+    t->kernel_of = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
+    for (int i = 0; i < p->ninst; i++)
+        t->kernel_of[i] = -1;
     t->ucost = arena_alloc(p->arena, sizeof(FusecKernelCost) * (size_t)(n + 1));
     double footprint = 0;
     for (int i = 0; i < p->ninst; i++) {
@@ -102,6 +105,7 @@ void traffic_build(Program *p, Traffic *t)
             continue;
         Kernel *k = &t->kernels[t->nkernels];
         k->inst = i;
+        t->kernel_of[i] = t->nkernels;
         for (int a = 0; a < in->nargs; a++) {
             int x = in->arg[a];
             const Inst *arg = &p->inst[x];
@@ -192,4 +196,40 @@ void traffic_build(Program *p, Traffic *t)
     t->fcost.count = 1;
     t->fused = (FusecVersion){1, &t->fcost, t->f_read + t->f_write};
     t->ratio = (t->u_read + t->u_write) / (t->f_read + t->f_write);
+}
+
+static void value_text(const Program *p, const Traffic *t, int i, char *const *scalar_name, char *buf, size_t len)
+{
+    const Inst *in = &p->inst[i];
+    const char *name = ir_value_name(p, i);
+    if (name)
+        snprintf(buf, len, "%s", name);
+    else if (in->op == O_CONST)
+        out_num(buf, len, in->value);
+    else if (t->kernel_of[i] >= 0)
+        snprintf(buf, len, "t%d", t->kernel_of[i] + 1);
+    else
+        snprintf(buf, len, "%s", scalar_name && scalar_name[i] ? scalar_name[i] : "(scalar)");
+}
+
+void traffic_kernel_text(const Program *p, const Traffic *t, int k, char *const *scalar_name, char *buf,
+                         size_t len)
+{
+    int i = t->kernels[k].inst;
+    const Inst *in = &p->inst[i];
+    char res[300], a[3][300];
+    value_text(p, t, i, scalar_name, res, sizeof res);
+    for (int j = 0; j < in->nargs; j++)
+        value_text(p, t, in->arg[j], scalar_name, a[j], sizeof a[j]);
+    const char *op = ir_op_name((Op)in->op);
+    if (in->op == O_NEGATE)
+        snprintf(buf, len, "%s = -%s", res, a[0]);
+    else if (in->nargs == 2 && op_info[in->op].name[0] == 0)
+        snprintf(buf, len, "%s = %s %s %s", res, a[0], op, a[1]);
+    else if (in->nargs == 1)
+        snprintf(buf, len, "%s = %s(%s)", res, op, a[0]);
+    else if (in->nargs == 2)
+        snprintf(buf, len, "%s = %s(%s, %s)", res, op, a[0], a[1]);
+    else
+        snprintf(buf, len, "%s = %s(%s, %s, %s)", res, op, a[0], a[1], a[2]);
 }
