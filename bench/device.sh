@@ -2,9 +2,18 @@
 # Runs on a machine with an NVIDIA GPU: emits the examples with fusec, builds
 # them with nvcc, verifies and times every harness (cold, hot, graph), and
 # writes everything under OUT as one tarball plus a summary.
-#   bench/device.sh OUT FUSEC [examples] [random] [torch]
-# RANDOM_N (default 500) and RANDOM_SIZES (default 1000003) set the random phase,
-# TORCH_ARGS (default --quick) the torch phase.
+#   bench/device.sh OUT FUSEC [examples] [tests] [random] [torch]
+# examples: every examples/*.fuse (and seed in f16/bf16, swiglu in bf16), full
+#   sweep, cold/hot/graph; seed's calibration becomes h200-calibrated.json.
+# tests: the test chains (tests/golden, tests/sass), verified at four sizes.
+# random: RANDOM_N (default 500) generated programs, verified at RANDOM_SIZES
+#   (default 1000003, an odd size so the tail and scalar paths run).
+# torch: bench/torch_bench.py TORCH_ARGS (default: the seed chain, f32 and f16,
+#   2^12..2^28), then swiglu, gelu_tanh and two_out at 2^28 cold; the PyTorch
+#   host costs go into the calibrated profile (measured here if no examples
+#   phase ran first) and compare_pytorch.py checks --host=pytorch against it.
+# Each harness and torch run has a time limit (PHASE_LIMIT seconds, default 480),
+# so the tarball is written even when one hangs.
 # FUSEC is a fusec binary (built here, or carried). docs/results.md records
 # each run with its date, GPU, driver and this command.
 set -u
@@ -16,6 +25,7 @@ mkdir -p "$res"
 export PATH=/usr/local/cuda/bin:$PATH
 arch=${ARCH:-sm_90}
 log() { echo "[$(date -u +%H:%M:%S)] $*"; }
+limit=${PHASE_LIMIT:-480}
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv; nvcc --version | tail -2; } >"$res/machine.txt" 2>&1
 cat "$res/machine.txt"
@@ -47,9 +57,22 @@ for phase in "$@"; do
       log "running $n"
       extra=""
       [ $n = seed ] && extra="--calibrate $res/h200-calibrated.json"
-      "$work/$n" --seed 1 --json "$res/$n.json" --csv "$res/$n.csv" $extra >"$res/$n.txt" 2>&1
+      timeout $limit "$work/$n" --seed 1 --json "$res/$n.json" --csv "$res/$n.csv" $extra >"$res/$n.txt" 2>&1
       echo "$n exit $?" | tee -a "$res/status.txt"
-      tail -n 60 "$res/$n.txt"
+      grep -E '^ +2\^(12|22|24|26|28) +cold' "$res/$n.txt"
+    done
+    ;;
+  tests)
+    log "building the test chains"
+    for f in tests/golden/*.fuse tests/sass/*.fuse; do
+      build "test_$(basename "$f" .fuse)" "$f" &
+    done
+    wait
+    for f in tests/golden/*.fuse tests/sass/*.fuse; do
+      n=test_$(basename "$f" .fuse)
+      [ -x "$work/$n" ] || { echo "MISSING $n" | tee -a "$res/status.txt"; continue; }
+      timeout $limit "$work/$n" --verify-only --seed 3 --sizes 4096,1000003,2^24,2^26 >"$res/$n.txt" 2>&1
+      echo "$n exit $?" | tee -a "$res/status.txt"
     done
     ;;
   random)
@@ -72,12 +95,22 @@ for phase in "$@"; do
     log "torch bench"
     # The PyTorch host costs go into the calibrated profile when the examples
     # phase wrote one in this run.
+    if [ ! -f "$res/h200-calibrated.json" ]; then
+      build seed examples/seed.fuse &&
+        "$work/seed" --no-verify --sizes 2^12 --modes hot --calibrate "$res/h200-calibrated.json" \
+          >"$res/calibrate.txt" 2>&1
+      grep -A9 '^calibration' "$res/calibrate.txt"
+    fi
     prof=""
     [ -f "$res/h200-calibrated.json" ] &&
       prof="--profile-in $res/h200-calibrated.json --profile-out $res/h200-calibrated-torch.json"
-    PYTHONUNBUFFERED=1 python3 bench/torch_bench.py ${TORCH_ARGS:---quick} --csv "$res/torch.csv" --json "$res/torch.json" \
-      $prof 2>"$res/torch.err" | tee "$res/torch.txt" | tail -n 40
+    PYTHONUNBUFFERED=1 timeout $limit python3 bench/torch_bench.py ${TORCH_ARGS:---chain seed --dtype f32,f16} \
+      --csv "$res/torch.csv" --json "$res/torch.json" $prof 2>"$res/torch.err" | tee "$res/torch.txt" | tail -n 60
     tail -n 5 "$res/torch.err"
+    PYTHONUNBUFFERED=1 timeout $limit python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out --dtype f32,bf16 \
+      --sizes 2^28 --modes cold --csv "$res/torch_more.csv" --json "$res/torch_more.json" \
+      2>"$res/torch_more.err" | tee "$res/torch_more.txt" | tail -n 12
+    tail -n 3 "$res/torch_more.err"
     # The --host=pytorch prediction against what was just measured.
     if [ -f "$res/h200-calibrated-torch.json" ]; then
       for dt in f32 f16; do
