@@ -26,6 +26,10 @@ export PATH=/usr/local/cuda/bin:$PATH
 arch=${ARCH:-sm_90}
 log() { echo "[$(date -u +%H:%M:%S)] $*"; }
 limit=${PHASE_LIMIT:-480}
+# The tarball is written at the end, and also when the script is stopped
+# (timeout 560 bench/device.sh ... keeps what was measured).
+finish() { tar -C "$work" -czf "$out/results.tar.gz" results; log "done: $(du -h "$out/results.tar.gz" | cut -f1)"; }
+trap 'log "stopped"; finish; exit 1' TERM INT
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv; nvcc --version | tail -2; } >"$res/machine.txt" 2>&1
 cat "$res/machine.txt"
@@ -121,5 +125,4 @@ for phase in "$@"; do
     ;;
   esac
 done
-tar -C "$work" -czf "$out/results.tar.gz" results
-log "done: $(du -h "$out/results.tar.gz" | cut -f1)"
+finish
