@@ -12,6 +12,8 @@
 #   2^12..2^28), then swiglu, gelu_tanh and two_out at 2^28 cold; the PyTorch
 #   host costs go into the calibrated profile (measured here if no examples
 #   phase ran first) and compare_pytorch.py checks --host=pytorch against it.
+# kernels: each unfused and fused kernel of the examples at 2^28, alone and cold,
+#   timed by Nsight Compute (ncu); bench/kernels.py sets them against the copy.
 # Each harness and torch run has a time limit (PHASE_LIMIT seconds, default 480),
 # so the tarball is written even when one hangs.
 # FUSEC is a fusec binary (built here, or carried). docs/results.md records
@@ -94,6 +96,26 @@ for phase in "$@"; do
     grep -v '^0 ' "$res/random_status.txt" | head -20 | while read -r rc b; do
       echo "== $b (exit $rc)"; cp "${b%.bin}.fuse" "$res/" 2>/dev/null; tail -n 15 "${b%.bin}.log"
     done | tee -a "$res/random_summary.txt"
+    ;;
+  kernels)
+    log "each kernel alone, ncu"
+    prof=$res/h200-calibrated.json
+    ks="seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed"
+    for n in $ks; do
+      dt=$(case $n in *_f16) echo --dtype=f16 ;; *_bf16) echo --dtype=bf16 ;; esac)
+      [ -x "$work/$n" ] || build "$n" "examples/${n%_*16}.fuse" $dt &
+    done
+    wait
+    for n in $ks; do
+      [ -x "$work/$n" ] || continue
+      [ -f "$prof" ] || "$work/$n" --no-verify --sizes 2^12 --modes hot --calibrate "$prof" >/dev/null 2>&1
+      timeout $limit ncu --csv --page raw --print-units base --cache-control all --clock-control none \
+        --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+        -k regex:'_k[0-9]+|_fused_kernel' "$work/$n" --no-verify --sizes 2^28 --modes cold --reps 1 --warmup 0 \
+        >"$res/$n.ncu.csv" 2>"$res/$n.ncu.err"
+      echo "== $n"
+      python3 bench/kernels.py "$prof" "$res/$n.ncu.csv" | tee "$res/$n.kernels.txt"
+    done
     ;;
   torch)
     log "torch bench"

@@ -11,6 +11,11 @@ method as fusec's CUDA harness, so the three can share one table:
   cold  L2 flushed before each call (a buffer of twice the L2 size is written),
         each call timed alone with CUDA events; the median over the calls.
 
+At each size the versions are compiled first, warmed up for a quarter second each,
+then timed in turns (eager loop, compiled loop, compiled loop, eager loop, ...), so
+a slow spell of the host falls on both alike. Below about 2^23 elements a call is
+bound by the host (Python dispatch, guards), and the host's speed drifts.
+
 GB/s counts the bytes that version must move: for eager the sum over its per-op
 kernels (each op reads each distinct tensor operand once and writes its result),
 for compile the inputs read once and the outputs written once. speedup is eager
@@ -36,6 +41,7 @@ import argparse
 import atexit
 import csv
 import datetime
+import gc
 import json
 import os
 import platform
@@ -112,12 +118,13 @@ QUICK_SIZES = "2^12,2^16,2^20,2^22,2^24,2^26,2^28"
 # Repetitions, chosen per row from a rough time per call so that small sizes get
 # many samples and 2^28 does not take all day.
 WARMUP_CALLS = 3        # untimed: allocations, kernel loads, CUDA-graph recording
-HOT_LOOPS = 7           # samples (loops) per hot row; we report their median
-HOT_LOOP_US = 2000.0    # aim for loops this long, so event resolution does not matter
+WARMUP_S = 0.25         # ... and at least this long (the host settles after a compile)
+HOT_LOOPS = 15          # samples (loops) per hot row; we report their median
+HOT_LOOP_US = 5000.0    # aim for loops this long, so event resolution does not matter
 HOT_CALLS = (3, 500)    # calls per loop, at least / at most
 COLD_BUDGET_US = 30000.0
 COLD_CALLS = (10, 100)  # cold samples per row, at least / at most
-HOST_N, HOST_CALLS, HOST_LOOPS = 4096, 2000, 5
+HOST_N, HOST_CALLS, HOST_LOOPS = 4096, 2000, 9
 
 # fusec's profile JSON, in the key order and number formats of
 # fusec_profile_write_json (runtime/fusec_model.h).
@@ -303,9 +310,18 @@ def spin_up(flush, seconds=0.5):
 
 def warm_up(fn, inputs):
     """Untimed calls first (memory allocation, kernel loading, and for reduce-overhead
-    the CUDA-graph recording), then a rough time per call to choose the repetitions."""
-    for _ in range(WARMUP_CALLS):
+    the CUDA-graph recording), for at least WARMUP_S seconds: right after a compile
+    the host is still busy (worker processes, caches being written) and the first
+    hundred milliseconds of host-bound calls run slow. Then a rough time per call to
+    choose the repetitions."""
+    t0 = time.perf_counter()
+    calls = 0
+    while calls < WARMUP_CALLS or time.perf_counter() - t0 < WARMUP_S:
         fn(*inputs)
+        calls += 1
+        if calls % 50 == 0:
+            torch.cuda.synchronize()
+    torch.cuda.synchronize()
     start, end = events()
     start.record()
     for _ in range(5):
@@ -315,35 +331,63 @@ def warm_up(fn, inputs):
     return start.elapsed_time(end) * 1e3 / 5
 
 
-def time_hot(fn, inputs, est_us):
+def time_hot(fns, inputs, est_us):
     """Back-to-back calls: events around a loop of calls, divided by the calls. A loop
     hides the launch gaps the host can keep ahead of; the median over loops drops
-    the odd loop that met a hiccup (another process, a clock change)."""
-    calls = int(min(max(HOT_LOOP_US / max(est_us, 1e-3), HOT_CALLS[0]), HOT_CALLS[1]))
-    samples = []
-    for _ in range(HOT_LOOPS):
-        start, end = events()
-        start.record()
-        for _ in range(calls):
-            fn(*inputs)
-        end.record()
-        end.synchronize()
-        samples.append(start.elapsed_time(end) * 1e3 / calls)
+    the odd loop that met a hiccup. The versions take turns, loop by loop (in the
+    order A B B A ...), so a slow spell of the host (another process, a clock
+    change) falls on all of them alike instead of on one version's whole row."""
+    calls = {v: int(min(max(HOT_LOOP_US / max(est_us[v], 1e-3), HOT_CALLS[0]), HOT_CALLS[1]))
+             for v in fns}
+    samples = {v: [] for v in fns}
+    order = list(fns)
+    for loop in range(HOT_LOOPS):
+        for v in (order if loop % 2 == 0 else order[::-1]):
+            fn = fns[v]
+            start, end = events()
+            start.record()
+            for _ in range(calls[v]):
+                fn(*inputs)
+            end.record()
+            end.synchronize()
+            samples[v].append(start.elapsed_time(end) * 1e3 / calls[v])
     return samples, calls
 
 
-def time_cold(fn, inputs, flush, est_us, flush_us):
+def time_cold(fns, inputs, flush, est_us, flush_us):
     """Each call alone after an L2 flush, as triton's do_bench does: the events bracket
-    the call only; the flush runs before the start event."""
-    reps = int(min(max(COLD_BUDGET_US / (est_us + flush_us), COLD_CALLS[0]), COLD_CALLS[1]))
-    pairs = [events() for _ in range(reps)]
-    for start, end in pairs:
-        flush.zero_()
-        start.record()
-        fn(*inputs)
-        end.record()
+    the call only; the flush runs before the start event. The versions take turns."""
+    slowest = max(est_us.values())
+    reps = int(min(max(COLD_BUDGET_US / (slowest + flush_us), COLD_CALLS[0]), COLD_CALLS[1]))
+    pairs = {v: [] for v in fns}
+    for _ in range(reps):
+        for v, fn in fns.items():
+            start, end = events()
+            flush.zero_()
+            start.record()
+            fn(*inputs)
+            end.record()
+            pairs[v].append((start, end))
     torch.cuda.synchronize()
-    return [start.elapsed_time(end) * 1e3 for start, end in pairs]
+    return {v: [a.elapsed_time(b) * 1e3 for a, b in p] for v, p in pairs.items()}
+
+
+# torch.compile caches compiled code per code object. Each compiled version gets
+# an entry function of its own, so compile and compile_ro, timed in turns, never
+# share (or evict) each other's cache entries.
+def entry_compile(fn):
+    def compile_entry(*args):
+        return fn(*args)
+    return compile_entry
+
+
+def entry_compile_ro(fn):
+    def compile_ro_entry(*args):
+        return fn(*args)
+    return compile_ro_entry
+
+
+ENTRIES = {"compile": entry_compile, "compile_ro": entry_compile_ro}
 
 
 def compile_version(fn, version, inputs):
@@ -351,12 +395,12 @@ def compile_version(fn, version, inputs):
     for tracing, code generation, Triton compilation and autotuning: it is timed
     apart (compile_s) and never mixed into the per-call times.
 
-    Each size gets its own static-shape compile (dynamic=False), after a dynamo reset:
-    the kernel is specialised to n as fusec's is, there is one cache entry to check
-    per call, and no recompile limit can silently send us back to eager."""
-    torch._dynamo.reset()
+    Each size gets its own static-shape compile (dynamic=False; the caller resets
+    dynamo before each size): the kernel is specialised to n as fusec's is, there is
+    one cache entry to check per call, and no recompile limit can silently send us
+    back to eager."""
     mode = "reduce-overhead" if version == "compile_ro" else None
-    compiled = torch.compile(fn, mode=mode, dynamic=False)
+    compiled = torch.compile(ENTRIES[version](fn), mode=mode, dynamic=False)
     torch.cuda.synchronize()
     t0 = time.perf_counter()
     compiled(*inputs)
@@ -402,29 +446,35 @@ def make_row(chain, dtype, version, mode, n, samples, calls, compile_s, eager_us
 
 
 def run_size(chain, dtype, n, args, flush, flush_us):
-    """All versions and modes of one chain, dtype and size: the rows."""
+    """All versions and modes of one chain, dtype and size: the rows. The compiled
+    versions are compiled and checked first; then every mode times all versions
+    in turns."""
     c = CHAINS[chain]
     inputs = make_inputs(chain, n, getattr(torch, DTYPES[dtype][0]), args.seed)
-    rows, eager_us = [], {}
-    for version in args.versions:
-        fn, compile_s = c["fn"], None
-        if version != "eager":
-            fn, compile_s = compile_version(c["fn"], version, inputs)
-            check_close(fn, c["fn"], inputs, dtype, "%s %s %s n=%s" % (chain, dtype, version, fmt_n(n)))
-        est_us = warm_up(fn, inputs)
-        for mode in args.modes:
+    fns, compile_s = {"eager": c["fn"]}, {"eager": None}
+    torch._dynamo.reset()
+    for version in args.versions[1:]:
+        fns[version], compile_s[version] = compile_version(c["fn"], version, inputs)
+        check_close(fns[version], c["fn"], inputs, dtype, "%s %s %s n=%s" % (chain, dtype, version, fmt_n(n)))
+    est_us = {v: warm_up(fn, inputs) for v, fn in fns.items()}
+    rows = []
+    for mode in args.modes:
+        gc.collect()
+        gc.disable()  # no collection pauses inside the timed loops
+        try:
             if mode == "hot":
-                samples, calls = time_hot(fn, inputs, est_us)
+                samples, calls = time_hot(fns, inputs, est_us)
             else:
-                samples, calls = time_cold(fn, inputs, flush, est_us, flush_us), 1
-            row = make_row(chain, dtype, version, mode, n, samples, calls, compile_s,
-                           eager_us.get(mode))
-            if version == "eager":
-                eager_us[mode] = row["us"]
+                samples, calls = time_cold(fns, inputs, flush, est_us, flush_us), {v: 1 for v in fns}
+        finally:
+            gc.enable()
+        eager_us = statistics.median(samples["eager"])
+        for v in fns:
+            row = make_row(chain, dtype, v, mode, n, samples[v], calls[v], compile_s[v], eager_us)
             rows.append(row)
             log("%-9s %-4s %-10s %-4s n=%-5s %10.3f us %7.1f GB/s%s"
-                % (chain, dtype, version, mode, fmt_n(n), row["us"], row["gb_s"],
-                   "" if compile_s is None else "  (compile %.2f s)" % compile_s))
+                % (chain, dtype, v, mode, fmt_n(n), row["us"], row["gb_s"],
+                   "" if compile_s[v] is None else "  (compile %.2f s)" % compile_s[v]))
     return rows
 
 
@@ -451,21 +501,28 @@ def run_group(chain, dtype, args, flush, flush_us, skipped):
     return rows
 
 
-def host_cost_us(fn, inputs):
+def host_costs_us(fns, inputs):
     """Wall clock per call of a loop of calls, the synchronize included, at a size where
     each kernel takes a couple of microseconds: the host is the bottleneck, so this is
-    the host's cost per call. Median over a few loops."""
-    for _ in range(50):
-        fn(*inputs)
-    torch.cuda.synchronize()
-    samples = []
-    for _ in range(HOST_LOOPS):
-        t0 = time.perf_counter()
-        for _ in range(HOST_CALLS):
-            fn(*inputs)
-        torch.cuda.synchronize()
-        samples.append((time.perf_counter() - t0) / HOST_CALLS * 1e6)
-    return statistics.median(samples)
+    the host's cost per call. The functions take turns loop by loop; the median over
+    the loops of each."""
+    for fn in fns.values():
+        warm_up(fn, inputs)
+    samples = {k: [] for k in fns}
+    gc.collect()
+    gc.disable()
+    try:
+        for loop in range(HOST_LOOPS):
+            for k in (list(fns) if loop % 2 == 0 else list(fns)[::-1]):
+                fn = fns[k]
+                t0 = time.perf_counter()
+                for _ in range(HOST_CALLS):
+                    fn(*inputs)
+                torch.cuda.synchronize()
+                samples[k].append((time.perf_counter() - t0) / HOST_CALLS * 1e6)
+    finally:
+        gc.enable()
+    return {k: statistics.median(v) for k, v in samples.items()}
 
 
 def scale_op(x):
@@ -474,10 +531,10 @@ def scale_op(x):
 
 def host_costs(seed):
     x = make_inputs("seed", HOST_N, torch.float32, seed)
+    torch._dynamo.reset()
     compiled, _ = compile_version(chain_seed, "compile", x)
-    return dict(eager_op_us=host_cost_us(scale_op, x),
-                eager_seed_chain_us=host_cost_us(chain_seed, x),
-                compiled_call_us=host_cost_us(compiled, x))
+    return host_costs_us(dict(eager_op_us=scale_op, eager_seed_chain_us=chain_seed,
+                              compiled_call_us=compiled), x)
 
 
 def driver_version():

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Each kernel of an emitted harness, timed alone by Nsight Compute.
+
+    ncu --csv --page raw --cache-control all --clock-control none \\
+        --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \\
+        -k regex:'_k[0-9]+|_fused_kernel' ./chain --no-verify --sizes 2^28 --modes cold \\
+        --reps 1 --warmup 0 >chain.ncu.csv
+    bench/kernels.py PROFILE.json chain.ncu.csv...
+
+The harness times the unfused chain as a whole; the CUDA-backend issue asks that
+each unfused kernel on its own reach 97% of the copy ceiling. ncu runs each
+kernel alone with the caches flushed first (cold) and the clocks as they are, and
+counts the bytes it moved in DRAM. For every kernel this prints its median time
+over its launches, the DRAM bytes per launch, their rate and that rate as a
+percentage of the copy bandwidth in PROFILE.json (hbm_gbps, calibrated in the
+same run). Exit status 1 when an unfused kernel is under --limit percent.
+"""
+import argparse
+import csv
+import json
+import re
+import statistics
+import sys
+
+TIME = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}  # to us
+BYTES = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "Tbyte": 1e12}
+METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum")
+
+
+def launches(path):
+    """(kernel name without template arguments, us, bytes read, bytes written) per launch."""
+    with open(path) as f:
+        lines = [l for l in f if l.startswith('"')]  # ncu's own log lines start with ==
+    rows = list(csv.reader(lines))
+    if len(rows) < 2:
+        return []
+    head, units = rows[0], rows[1]
+    col = {name: i for i, name in enumerate(head)}
+    scale = [TIME[units[col[METRICS[0]]]], BYTES[units[col[METRICS[1]]]], BYTES[units[col[METRICS[2]]]]]
+    out = []
+    for r in rows[2:]:
+        name = re.sub(r"^void\s+|[<(].*", "", r[col["Kernel Name"]]).strip()
+        vals = [float(r[col[m]].replace(",", "")) * s for m, s in zip(METRICS, scale)]
+        out.append((name,) + tuple(vals))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("profile")
+    ap.add_argument("ncu_csv", nargs="+")
+    ap.add_argument("--limit", type=float, default=97.0, help="least %% of copy for an unfused kernel")
+    a = ap.parse_args()
+    with open(a.profile) as f:
+        copy = json.load(f)["hbm_gbps"]
+    worst = None
+    print("copy ceiling %.1f GB/s (%s)" % (copy, a.profile))
+    print("%-28s %8s %10s %10s %10s %8s" % ("kernel", "launches", "us", "DRAM MB", "GB/s", "% copy"))
+    for path in a.ncu_csv:
+        by = {}
+        for name, us, rd, wr in launches(path):
+            by.setdefault(name, []).append((us, rd + wr))
+        if not by:
+            print("%s: no kernels" % path)
+            worst = 0.0
+        for name in sorted(by, key=lambda k: (k.endswith("fused_kernel"), len(k), k)):
+            us = statistics.median(t for t, _ in by[name])
+            b = statistics.median(b for _, b in by[name])
+            pct = 100.0 * b / us / 1e3 / copy
+            if not name.endswith("fused_kernel"):
+                worst = pct if worst is None else min(worst, pct)
+            print("%-28s %8d %10.2f %10.1f %10.1f %7.1f%%" % (name, len(by[name]), us, b / 1e6, b / us / 1e3, pct))
+    if worst is None:
+        sys.exit("no unfused kernels found")
+    print("slowest unfused kernel: %.1f%% of copy (limit %.0f%%): %s" % (worst, a.limit, "ok" if worst >= a.limit else "UNDER"))
+    sys.exit(0 if worst >= a.limit else 1)
+
+
+if __name__ == "__main__":
+    main()
