@@ -127,22 +127,29 @@ for phase in "$@"; do
           >"$res/calibrate.txt" 2>&1
       grep -A9 '^calibration' "$res/calibrate.txt"
     fi
-    prof=""
-    [ -f "$res/h200-calibrated.json" ] &&
-      prof="--profile-in $res/h200-calibrated.json --profile-out $res/h200-calibrated-torch.json"
-    PYTHONUNBUFFERED=1 timeout $limit python3 bench/torch_bench.py ${TORCH_ARGS:---chain seed --dtype f32,f16} \
-      --csv "$res/torch.csv" --json "$res/torch.json" $prof 2>"$res/torch.err" | tee "$res/torch.txt" | tail -n 60
-    tail -n 5 "$res/torch.err"
-    PYTHONUNBUFFERED=1 timeout $limit python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out --dtype f32,bf16 \
-      --sizes 2^28 --modes cold --csv "$res/torch_more.csv" --json "$res/torch_more.json" \
-      2>"$res/torch_more.err" | tee "$res/torch_more.txt" | tail -n 12
-    tail -n 3 "$res/torch_more.err"
-    # The --host=pytorch prediction against what was just measured.
-    if [ -f "$res/h200-calibrated-torch.json" ]; then
-      for dt in f32 f16; do
-        python3 bench/compare_pytorch.py "$res/torch.csv" "$res/h200-calibrated-torch.json" --dtype $dt \
-          --fusec "$fusec" | tee "$res/compare_pytorch_$dt.txt"
-      done
+    # TORCH_RUNS (default 1) repeats the sweep; run k writes torch.csv (k=1) or
+    # torch_runK.csv, its profile and its comparison.
+    for k in $(seq 1 "${TORCH_RUNS:-1}"); do
+      t=torch; [ "$k" = 1 ] || t=torch_run$k
+      prof=""
+      [ -f "$res/h200-calibrated.json" ] &&
+        prof="--profile-in $res/h200-calibrated.json --profile-out $res/h200-calibrated-$t.json"
+      PYTHONUNBUFFERED=1 timeout $limit python3 bench/torch_bench.py ${TORCH_ARGS:---chain seed --dtype f32,f16} \
+        --csv "$res/$t.csv" --json "$res/$t.json" $prof 2>"$res/$t.err" | tee "$res/$t.txt" | tail -n 60
+      tail -n 5 "$res/$t.err"
+      # The --host=pytorch prediction against what was just measured.
+      if [ -f "$res/h200-calibrated-$t.json" ]; then
+        for dt in f32 f16; do
+          python3 bench/compare_pytorch.py "$res/$t.csv" "$res/h200-calibrated-$t.json" --dtype $dt \
+            --fusec "$fusec" | tee "$res/compare_pytorch_${t}_$dt.txt"
+        done
+      fi
+    done
+    if [ "${TORCH_MORE:-1}" = 1 ]; then
+      PYTHONUNBUFFERED=1 timeout $limit python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out \
+        --dtype f32,bf16 --sizes 2^28 --modes cold --csv "$res/torch_more.csv" --json "$res/torch_more.json" \
+        2>"$res/torch_more.err" | tee "$res/torch_more.txt" | tail -n 12
+      tail -n 3 "$res/torch_more.err"
     fi
     ;;
   esac

@@ -119,12 +119,14 @@ QUICK_SIZES = "2^12,2^16,2^20,2^22,2^24,2^26,2^28"
 # many samples and 2^28 does not take all day.
 WARMUP_CALLS = 3        # untimed: allocations, kernel loads, CUDA-graph recording
 WARMUP_S = 0.25         # ... and at least this long (the host settles after a compile)
-HOT_LOOPS = 15          # samples (loops) per hot row; we report their median
-HOT_LOOP_US = 5000.0    # aim for loops this long, so event resolution does not matter
+HOT_LOOPS = 25          # samples (loops) per hot row; we report their median
+HOT_LOOP_US = 10000.0   # aim for loops this long (host-bound rows drift: average more)
 HOT_CALLS = (3, 500)    # calls per loop, at least / at most
 COLD_BUDGET_US = 30000.0
 COLD_CALLS = (10, 100)  # cold samples per row, at least / at most
 HOST_N, HOST_CALLS, HOST_LOOPS = 4096, 2000, 9
+SWEEP_HOST_MAX_N = 1 << 16  # the sweep's hot rows up to here are host-bound
+SEED_OPS = 4                # eager ops of the seed chain
 
 # fusec's profile JSON, in the key order and number formats of
 # fusec_profile_write_json (runtime/fusec_model.h).
@@ -233,14 +235,29 @@ def updated_note(old, addition):
     return old + " | " + addition if old else addition
 
 
-def profile_with_host_costs(p, host, header):
+def sweep_host_costs(rows):
+    """The host costs as the sweep itself saw them: the seed chain's hot rows with
+    n <= SWEEP_HOST_MAX_N, where its kernels take a few microseconds and the host
+    sets the pace; over all dtypes, the median eager chain time over its ops and
+    the median compiled call time. None without such rows."""
+    def us(version):
+        return [r["us"] for r in rows if r["chain"] == "seed" and r["mode"] == "hot"
+                and r["n"] <= SWEEP_HOST_MAX_N and r["version"] == version]
+    eager, compiled = us("eager"), us("compile")
+    if not eager or not compiled:
+        return None
+    return dict(eager_op_us=round(statistics.median(eager) / SEED_OPS, 3),
+                compiled_call_us=round(statistics.median(compiled), 3))
+
+
+def profile_with_host_costs(p, host, header, source):
     """A copy of profile p with the measured host costs and a note saying so."""
     q = dict(p)
     q["eager_op_us"] = host["eager_op_us"]
     q["compiled_call_us"] = host["compiled_call_us"]
-    addition = ("%s %s %s torch %s: eager_op_us x*2.0, compiled_call_us compiled seed, "
-                "f32 n=%d, per call (bench/torch_bench.py)"
-                % (NOTE_MARK, header["date_utc"], header["gpu"], header["torch"], HOST_N))
+    addition = ("%s %s %s torch %s: eager_op_us, compiled_call_us per call from %s "
+                "(bench/torch_bench.py)" % (NOTE_MARK, header["date_utc"], header["gpu"],
+                                            header["torch"], source))
     q["note"] = updated_note(clean_str(p["note"], 10 ** 6), addition)
     return q
 
@@ -578,8 +595,8 @@ def save(args, header, rows, host, skipped):
                 w.writerow({k: csv_value(r[k]) for k in COLUMNS})
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(header=header, host_us=host, skipped=skipped, columns=COLUMNS,
-                           rows=rows), f, indent=1)
+            json.dump(dict(header=header, host_us=host, sweep_host_us=sweep_host_costs(rows),
+                           skipped=skipped, columns=COLUMNS, rows=rows), f, indent=1)
             f.write("\n")
 
 
@@ -623,7 +640,13 @@ def print_summary(rows, host, skipped):
         print("   eager op x*2.0            %8.3f us   -> eager_op_us" % host["eager_op_us"])
         print("   eager seed chain (4 ops)  %8.3f us   (%.1f eager ops)"
               % (host["eager_seed_chain_us"], host["eager_seed_chain_us"] / host["eager_op_us"]))
-        print("   compiled seed chain       %8.3f us   -> compiled_call_us" % host["compiled_call_us"])
+        print("   compiled seed chain       %8.3f us" % host["compiled_call_us"])
+    sweep = sweep_host_costs(rows)
+    if sweep:
+        print("== host cost per call in the sweep (seed, hot, n <= 2^%d, median over sizes and dtypes)"
+              % (SWEEP_HOST_MAX_N.bit_length() - 1))
+        print("   eager op (chain / %d)      %8.3f us" % (SEED_OPS, sweep["eager_op_us"]))
+        print("   compiled seed chain       %8.3f us" % sweep["compiled_call_us"])
     big = {}
     for r in rows:
         if r["version"] != "eager":
@@ -763,11 +786,17 @@ def main(argv=None):
     finally:
         save(args, header, rows, host, skipped)  # whatever was measured, also on a crash
     print_summary(rows, host, skipped)
-    if profile is not None and host is not None:
+    # The profile takes the host costs the sweep itself saw, when it has them: the
+    # host's speed drifts (on the H200 host, by up to 1.5x between minutes), and
+    # the prediction is checked against this sweep. Else the loop's.
+    sweep = sweep_host_costs(rows)
+    use, source = (sweep, "the sweep's host-bound rows (seed, hot, n<=%d)" % SWEEP_HOST_MAX_N) if sweep \
+        else (host, "loops of x*2.0 and the compiled seed, f32 n=%d" % HOST_N)
+    if profile is not None and use is not None:
         with open(args.profile_out, "w") as f:
-            f.write(render_profile(profile_with_host_costs(profile, host, header)))
-        print("wrote profile %s (eager_op_us %.3f, compiled_call_us %.3f)"
-              % (args.profile_out, host["eager_op_us"], host["compiled_call_us"]))
+            f.write(render_profile(profile_with_host_costs(profile, use, header, source)))
+        print("wrote profile %s (eager_op_us %.3f, compiled_call_us %.3f, from %s)"
+              % (args.profile_out, use["eager_op_us"], use["compiled_call_us"], source))
     for path in (args.csv, args.json):
         if path:
             print("wrote " + path)
