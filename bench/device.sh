@@ -36,6 +36,19 @@ trap 'log "stopped"; finish; exit 1' TERM INT
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv; nvcc --version | tail -2; } >"$res/machine.txt" 2>&1
 cat "$res/machine.txt"
 
+gpu_cpus() { # the last two CPUs of those local to GPU 0 (its PCI device's local_cpulist)
+  local bus list
+  bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader -i 0 2>/dev/null | head -n 1)
+  bus=$(echo "${bus#????}" | tr 'A-F' 'a-f')
+  list=$(cat "/sys/bus/pci/devices/$bus/local_cpulist" 2>/dev/null) || list="0-$(($(nproc) - 1))"
+  python3 -c 'import sys
+c = []
+for p in sys.argv[1].split(","):
+    a, _, b = p.partition("-")
+    c += range(int(a), int(b or a) + 1)
+print(",".join(map(str, c[-2:])))' "$list"
+}
+
 build() { # build NAME FILE.fuse [fusec args...]: emit and compile one harness
   local name=$1 src=$2
   shift 2
@@ -127,6 +140,14 @@ for phase in "$@"; do
           >"$res/calibrate.txt" 2>&1
       grep -A9 '^calibration' "$res/calibrate.txt"
     fi
+    # Python's dispatch speed on this host is bimodal when the process may run on
+    # any CPU (eager chain 33 or 48 us, compiled call 36 or 60 us, switching every
+    # few seconds), so the torch runs are pinned to two CPUs near the GPU
+    # (TORCH_CPUS overrides; empty with TORCH_CPUS= to not pin).
+    cpus=${TORCH_CPUS-$(gpu_cpus)}
+    pin=""
+    [ -n "$cpus" ] && command -v taskset >/dev/null && pin="taskset -c $cpus"
+    echo "torch runs pinned to CPUs: ${cpus:-none}" | tee "$res/torch_cpus.txt"
     # TORCH_RUNS (default 1) repeats the sweep; run k writes torch.csv (k=1) or
     # torch_runK.csv, its profile and its comparison.
     for k in $(seq 1 "${TORCH_RUNS:-1}"); do
@@ -134,7 +155,7 @@ for phase in "$@"; do
       prof=""
       [ -f "$res/h200-calibrated.json" ] &&
         prof="--profile-in $res/h200-calibrated.json --profile-out $res/h200-calibrated-$t.json"
-      PYTHONUNBUFFERED=1 timeout $limit python3 bench/torch_bench.py ${TORCH_ARGS:---chain seed --dtype f32,f16} \
+      PYTHONUNBUFFERED=1 timeout $limit $pin python3 bench/torch_bench.py ${TORCH_ARGS:---chain seed --dtype f32,f16} \
         --csv "$res/$t.csv" --json "$res/$t.json" $prof 2>"$res/$t.err" | tee "$res/$t.txt" | tail -n 60
       tail -n 5 "$res/$t.err"
       # The --host=pytorch prediction against what was just measured.
@@ -146,7 +167,7 @@ for phase in "$@"; do
       fi
     done
     if [ "${TORCH_MORE:-1}" = 1 ]; then
-      PYTHONUNBUFFERED=1 timeout $limit python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out \
+      PYTHONUNBUFFERED=1 timeout $limit $pin python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out \
         --dtype f32,bf16 --sizes 2^28 --modes cold --csv "$res/torch_more.csv" --json "$res/torch_more.json" \
         2>"$res/torch_more.err" | tee "$res/torch_more.txt" | tail -n 12
       tail -n 3 "$res/torch_more.err"

@@ -578,6 +578,7 @@ def run_header(args, l2_bytes, flush, flush_us):
                 chains=args.chains, dtypes=args.dtypes, sizes=args.sizes,
                 versions=args.versions, modes=args.modes, seed=args.seed,
                 flush_bytes=flush.numel() * 4, flush_us=round(flush_us, 3),
+                cpus=sorted(os.sched_getaffinity(0)),
                 fresh_cache=args.fresh_cache)
 
 
