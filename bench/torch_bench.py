@@ -14,7 +14,9 @@ method as fusec's CUDA harness, so the three can share one table:
 At each size the versions are compiled first, warmed up for a quarter second each,
 then timed in turns (eager loop, compiled loop, compiled loop, eager loop, ...), so
 a slow spell of the host falls on both alike. Below about 2^23 elements a call is
-bound by the host (Python dispatch, guards), and the host's speed drifts.
+bound by the host (Python dispatch, guards), and the host's speed drifts: it
+has slow spells a few seconds long. So the whole sweep runs --passes times
+(default 3) and each row is the median of the passes' medians.
 
 GB/s counts the bytes that version must move: for eager the sum over its per-op
 kernels (each op reads each distinct tensor operand once and writes its result),
@@ -119,7 +121,7 @@ QUICK_SIZES = "2^12,2^16,2^20,2^22,2^24,2^26,2^28"
 # many samples and 2^28 does not take all day.
 WARMUP_CALLS = 3        # untimed: allocations, kernel loads, CUDA-graph recording
 WARMUP_S = 0.25         # ... and at least this long (the host settles after a compile)
-HOT_LOOPS = 25          # samples (loops) per hot row; we report their median
+HOT_LOOPS = 9           # samples (loops) per hot row and pass; we report their median
 HOT_LOOP_US = 10000.0   # aim for loops this long (host-bound rows drift: average more)
 HOT_CALLS = (3, 500)    # calls per loop, at least / at most
 COLD_BUDGET_US = 30000.0
@@ -518,6 +520,34 @@ def run_group(chain, dtype, args, flush, flush_us, skipped):
     return rows
 
 
+def merge_passes(passes):
+    """One row per chain, dtype, version, mode and n from every pass's rows: us is
+    the median of the passes' medians (a slow spell of the host, a few seconds
+    long, then spoils one pass of a size, not the result), us_min and us_max the
+    extremes of all samples, and the speedup is over the merged eager time."""
+    by, order = {}, []
+    for rows in passes:
+        for r in rows:
+            key = (r["chain"], r["dtype"], r["version"], r["mode"], r["n"])
+            if key not in by:
+                order.append(key)
+            by.setdefault(key, []).append(r)
+    merged = {}
+    for key in order:
+        rs = by[key]
+        m = dict(rs[0])
+        m["us"] = round(statistics.median(r["us"] for r in rs), 3)
+        m["us_min"] = min(r["us_min"] for r in rs)
+        m["us_max"] = max(r["us_max"] for r in rs)
+        m["samples"] = sum(r["samples"] for r in rs)
+        m["gb_s"] = round(m["n"] * m["bytes_per_elem"] / m["us"] / 1e3, 1)
+        merged[key] = m
+    for key, m in merged.items():
+        eager = merged.get(key[:2] + ("eager",) + key[3:])
+        m["speedup"] = round(eager["us"] / m["us"], 3) if eager else None
+    return list(merged.values())
+
+
 def host_costs_us(fns, inputs):
     """Wall clock per call of a loop of calls, the synchronize included, at a size where
     each kernel takes a couple of microseconds: the host is the bottleneck, so this is
@@ -576,7 +606,7 @@ def run_header(args, l2_bytes, flush, flush_us):
                 driver=driver_version(), python=platform.python_version(),
                 command=shlex.join([sys.executable] + sys.argv),
                 chains=args.chains, dtypes=args.dtypes, sizes=args.sizes,
-                versions=args.versions, modes=args.modes, seed=args.seed,
+                versions=args.versions, modes=args.modes, seed=args.seed, passes=args.passes,
                 flush_bytes=flush.numel() * 4, flush_us=round(flush_us, 3),
                 cpus=sorted(os.sched_getaffinity(0)),
                 fresh_cache=args.fresh_cache)
@@ -662,7 +692,7 @@ def print_summary(rows, host, skipped):
             print("%-10s %-5s %-10s %-5s %6s %9.1f %8.2fx %7.2fx" % (
                 chain, dtype, version, mode, fmt_n(r["n"]), r["gb_s"], r["speedup"] or 0,
                 r["traffic_ratio"]))
-    for msg in skipped:
+    for msg in dict.fromkeys(skipped):
         print("skipped: " + msg)
     sys.stdout.flush()
 
@@ -681,8 +711,8 @@ def dry_run(args):
                 chain, dtype, CHAINS[chain]["text"], per,
                 bytes_needed(chain, args.sizes[-1], dtype) / 2**30, fmt_n(args.sizes[-1])))
     n_rows = len(args.chains) * len(args.dtypes) * len(args.sizes) * len(args.versions) * len(args.modes)
-    print("%d rows, %d compiles" % (n_rows, n_rows // len(args.modes) // len(args.versions)
-                                    * (len(args.versions) - 1)))
+    print("%d rows, %d passes, %d compiles" % (n_rows, args.passes, args.passes * (
+        n_rows // len(args.modes) // len(args.versions) * (len(args.versions) - 1))))
     if args.profile_in:
         p = read_profile(args.profile_in)
         print("profile %s as it would be written, before the host costs replace "
@@ -709,6 +739,8 @@ def parse_args(argv=None):
     ap.add_argument("--modes", default="hot,cold", help="comma list of hot, cold (default both)")
     ap.add_argument("--reduce-overhead", action="store_true",
                     help="also time compile_ro: torch.compile(mode='reduce-overhead'), CUDA graphs")
+    ap.add_argument("--passes", type=int, default=3,
+                    help="sweeps over all sizes; each row is the median of the passes' medians (default 3)")
     ap.add_argument("--seed", type=int, default=0, help="random seed of the inputs (default 0)")
     ap.add_argument("--csv", metavar="FILE", help="write the rows as CSV")
     ap.add_argument("--json", metavar="FILE", help="write a header and the rows as JSON")
@@ -731,6 +763,8 @@ def parse_args(argv=None):
         args.sizes = parse_sizes(args.sizes or (QUICK_SIZES if args.quick else DEFAULT_SIZES))
     except ValueError as e:
         ap.error(str(e))
+    if args.passes < 1:
+        ap.error("--passes must be at least 1")
     args.versions = ["eager", "compile"] + (["compile_ro"] if args.reduce_overhead else [])
     if bool(args.profile_in) != bool(args.profile_out) and not args.dry_run:
         ap.error("--profile-in and --profile-out go together")
@@ -767,16 +801,22 @@ def main(argv=None):
         header["command"], header["gpu"], header["torch"], header["triton"], header["cuda"],
         header["driver"], header["date_utc"]), flush=True)
 
-    rows, skipped, host = [], [], None
+    rows, skipped, host, passes = [], [], None, []
     try:
         if not args.host_only:
+            for p in range(args.passes):
+                passes.append([])
+                for chain in args.chains:
+                    for dtype in args.dtypes:
+                        passes[-1] += run_group(chain, dtype, args, flush, flush_us, skipped)
+                        rows = merge_passes(passes)
+                        save(args, header, rows, host, skipped)
+                log("pass %d of %d done" % (p + 1, args.passes))
             for chain in args.chains:
                 for dtype in args.dtypes:
-                    group = run_group(chain, dtype, args, flush, flush_us, skipped)
-                    rows += group
+                    group = [r for r in rows if r["chain"] == chain and r["dtype"] == dtype]
                     if group:
                         print_group(chain, dtype, group, args.versions)
-                    save(args, header, rows, host, skipped)
         # last, so that the first compile of the sweep shows what a cold start costs
         log("host costs at n=%d" % HOST_N)
         host = {k: round(v, 3) for k, v in host_costs(args.seed).items()}
