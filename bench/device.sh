@@ -5,6 +5,7 @@
 #   bench/device.sh OUT FUSEC [examples] [tests] [random] [torch]
 # examples: every examples/*.fuse (and seed in f16/bf16, swiglu in bf16), full
 #   sweep, cold/hot/graph; seed's calibration becomes h200-calibrated.json.
+#   EXAMPLES="seed seed_f16" runs only those.
 # tests: the test chains (tests/golden, tests/sass), verified at four sizes.
 # random: RANDOM_N (default 500) generated programs, verified at RANDOM_SIZES
 #   (default 1000003, an odd size so the tail and scalar paths run).
@@ -14,7 +15,8 @@
 #   phase ran first) and compare_pytorch.py checks --host=pytorch against it.
 # kernels: each unfused and fused kernel of the examples at 2^28, alone and cold,
 #   timed by Nsight Compute (ncu); bench/kernels.py sets them against the copy.
-# Each harness and torch run has a time limit (PHASE_LIMIT seconds, default 480),
+# At the end bench/merge.py puts every harness's and torch's rows into one table,
+# results/sweep.csv (and sweep.json). Each harness and torch run has a time limit (PHASE_LIMIT seconds, default 480),
 # so the tarball is written even when one hangs.
 # FUSEC is a fusec binary (built here, or carried). docs/results.md records
 # each run with its date, GPU, driver and this command.
@@ -30,7 +32,9 @@ log() { echo "[$(date -u +%H:%M:%S)] $*"; }
 limit=${PHASE_LIMIT:-480}
 # The tarball is written at the end, and also when the script is stopped
 # (timeout 560 bench/device.sh ... keeps what was measured).
-finish() { tar -C "$work" -czf "$out/results.tar.gz" results; log "done: $(du -h "$out/results.tar.gz" | cut -f1)"; }
+finish() {
+  [ -f "$res/h200-calibrated.json" ] && python3 bench/merge.py "$res" # sweep.csv, sweep.json: one table
+  tar -C "$work" -czf "$out/results.tar.gz" results; log "done: $(du -h "$out/results.tar.gz" | cut -f1)"; }
 trap 'log "stopped"; finish; exit 1' TERM INT
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv; nvcc --version | tail -2; } >"$res/machine.txt" 2>&1
@@ -60,22 +64,21 @@ build() { # build NAME FILE.fuse [fusec args...]: emit and compile one harness
 for phase in "$@"; do
   case $phase in
   examples)
-    log "building the examples"
-    jobs=""
-    for f in examples/*.fuse; do
-      n=$(basename "$f" .fuse)
-      build "$n" "$f" & jobs="$jobs $!"
+    # EXAMPLES (default: all) names the harnesses: an example's name, or NAME_f16 /
+    # NAME_bf16 for it built with --dtype. seed comes first: its calibration
+    # becomes the profile the others are predicted with.
+    ex=${EXAMPLES:-seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed softplus_f64}
+    log "building the examples: $ex"
+    for n in $ex; do
+      dt=$(case $n in *_f16) echo --dtype=f16 ;; *_bf16) echo --dtype=bf16 ;; esac)
+      build "$n" "examples/${n%_*16}.fuse" $dt &
     done
-    build seed_f16 examples/seed.fuse --dtype=f16 &
-    build seed_bf16 examples/seed.fuse --dtype=bf16 &
-    build swiglu_bf16 examples/swiglu.fuse --dtype=bf16 &
     wait
-    # seed first: its calibration becomes the profile the others are predicted with
-    for n in seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed softplus_f64; do
+    for n in $ex; do
       [ -x "$work/$n" ] || { echo "MISSING $n"; continue; }
       log "running $n"
       extra=""
-      [ $n = seed ] && extra="--calibrate $res/h200-calibrated.json"
+      [ -f "$res/h200-calibrated.json" ] || extra="--calibrate $res/h200-calibrated.json"
       timeout $limit "$work/$n" --seed 1 --json "$res/$n.json" --csv "$res/$n.csv" $extra >"$res/$n.txt" 2>&1
       echo "$n exit $?" | tee -a "$res/status.txt"
       grep -E '^ +2\^(12|22|24|26|28) +cold' "$res/$n.txt"
