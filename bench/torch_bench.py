@@ -668,7 +668,7 @@ def print_summary(rows, host, skipped):
     if host:
         print("\n== host cost per call, n=%d f32 (wall clock over %d calls, median of %d loops)"
               % (HOST_N, HOST_CALLS, HOST_LOOPS))
-        print("   eager op x*2.0            %8.3f us   -> eager_op_us" % host["eager_op_us"])
+        print("   eager op x*2.0            %8.3f us" % host["eager_op_us"])
         print("   eager seed chain (4 ops)  %8.3f us   (%.1f eager ops)"
               % (host["eager_seed_chain_us"], host["eager_seed_chain_us"] / host["eager_op_us"]))
         print("   compiled seed chain       %8.3f us" % host["compiled_call_us"])
