@@ -1,0 +1,65 @@
+#!/bin/sh
+# The bench scripts, without a GPU: each is run on the H200 results kept in
+# bench/results/ (or on small made-up inputs) and its output is checked.
+#   bench.sh FUSEC ROOT
+set -u
+fusec=$1 root=$2
+runs=$root/bench/results/h200-2026-11-30-b
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$root" || exit 1
+fails=0
+fail() { echo "FAIL: $1"; fails=$((fails + 1)); }
+
+# merge.py: run H's harness and torch CSVs give one table; row counts and one
+# value checked against the inputs.
+mkdir -p "$work/h"
+cp "$runs/run-h-seed-torch/seed.csv" "$runs/run-h-seed-torch/seed_f16.csv" "$runs/run-h-seed-torch/torch.csv" \
+  "$runs/run-h-seed-torch/torch.json" "$runs/run-h-seed-torch/h200-calibrated.json" "$work/h/"
+python3 bench/merge.py "$work/h" >/dev/null || fail "merge.py exit status"
+[ "$(grep -c '^fusec,seed,f32,' "$work/h/sweep.csv")" = 102 ] || fail "merge.py: 17 sizes x 3 modes x 2 versions of fusec f32"
+[ "$(grep -c '^torch,seed,f16,' "$work/h/sweep.csv")" = 68 ] || fail "merge.py: 17 x 2 x 2 torch f16 rows"
+[ "$(grep -c '^copy,' "$work/h/sweep.csv")" = 1 ] || fail "merge.py: one copy row"
+want=$(awk -F, '!/^#/ && $1 == 268435456 && $2 == "cold" { print $5 }' "$work/h/seed.csv")
+got=$(awk -F, '$1 == "fusec" && $3 == "f32" && $4 == "fused" && $5 == "cold" && $6 == 268435456 { print $7 }' "$work/h/sweep.csv")
+[ -n "$want" ] && [ "$want" = "$got" ] || fail "merge.py: fused cold 2^28 time '$got', the harness says '$want'"
+cmp -s "$work/h/sweep.csv" "$runs/run-h-seed-torch/sweep.csv" || fail "merge.py: differs from the sweep.csv the run wrote"
+
+# kernels.py: the seed chain passes 97%, mixed does not (its k3 is at 95.6%).
+out=$(python3 bench/kernels.py "$runs/run-d-kernels-torch/h200-calibrated.json" "$runs/run-d-kernels-torch/seed.ncu.csv") ||
+  fail "kernels.py: seed should pass"
+echo "$out" | grep -q '^seed_k4 .* 102\.2%$' || fail "kernels.py: seed_k4 at 102.2% of copy"
+python3 bench/kernels.py "$runs/run-d-kernels-torch/h200-calibrated.json" "$runs/run-d-kernels-torch/mixed.ncu.csv" \
+  >"$work/mixed.txt" && fail "kernels.py: mixed should fail the 97% bound"
+grep -q 'slowest unfused kernel: 95.6%' "$work/mixed.txt" || fail "kernels.py: mixed's slowest kernel 95.6%"
+
+# compare_pytorch.py: run G's f32 sweep is within 20% everywhere, its f16 is not.
+python3 bench/compare_pytorch.py "$runs/run-g-torch/torch.csv" "$runs/run-g-torch/h200-calibrated-torch.json" \
+  --dtype f32 --fusec "$fusec" >"$work/g32.txt" || fail "compare_pytorch.py: run G f32 should pass"
+cmp -s "$work/g32.txt" "$runs/run-g-torch/compare_pytorch_torch_f32.txt" || fail "compare_pytorch.py: f32 differs from the run's"
+python3 bench/compare_pytorch.py "$runs/run-g-torch/torch.csv" "$runs/run-g-torch/h200-calibrated-torch.json" \
+  --dtype f16 --fusec "$fusec" >/dev/null && fail "compare_pytorch.py: run G f16 should fail (33.4% at 2^25)"
+
+# torch_bench.py without torch: the plan, and the pure functions.
+python3 bench/torch_bench.py --dry-run --chain seed --dtype f32,f16 | grep -q '^136 rows, 3 passes, 102 compiles$' ||
+  fail "torch_bench.py --dry-run"
+python3 - "$root/bench" <<'PY' || fail "torch_bench.py functions"
+import sys
+sys.path.insert(0, sys.argv[1])
+sys.dont_write_bytecode = True
+import torch_bench as t
+assert t.parse_sizes("2^12..2^14,5") == [5, 4096, 8192, 16384]
+def row(v, us, n=4096, mode="hot"):
+    return dict(chain="seed", dtype="f32", version=v, mode=mode, n=n, us=us, us_min=us, us_max=us,
+                samples=9, calls=10, bytes_per_elem=32 if v == "eager" else 8, gb_s=0,
+                traffic_ratio=4.0, speedup=None, compile_s=None)
+m = {r["version"]: r for r in t.merge_passes([[row("eager", 40), row("compile", 50)],
+                                              [row("eager", 90), row("compile", 99)],
+                                              [row("eager", 42), row("compile", 49)]])}
+assert m["eager"]["us"] == 42 and m["compile"]["us"] == 50 and m["compile"]["speedup"] == 0.84, m
+assert m["compile"]["samples"] == 27 and m["eager"]["us_max"] == 90
+h = t.sweep_host_costs([row("eager", 40), row("compile", 50), row("compile", 500, n=1 << 20)])
+assert h == dict(eager_op_us=10.0, compiled_call_us=50.0), h
+PY
+
+[ $fails = 0 ] && echo "ok: bench scripts" || { echo "$fails failed"; exit 1; }
