@@ -10,14 +10,18 @@
 # random: RANDOM_N (default 500) generated programs, verified at RANDOM_SIZES
 #   (default 1000003, an odd size so the tail and scalar paths run).
 # torch: bench/torch_bench.py TORCH_ARGS (default: the seed chain, f32 and f16,
-#   2^12..2^28), then swiglu, gelu_tanh and two_out at 2^28 cold; the PyTorch
-#   host costs go into the calibrated profile (measured here if no examples
-#   phase ran first) and compare_pytorch.py checks --host=pytorch against it.
+#   2^12..2^28, 3 passes), pinned to two CPUs (TORCH_CPUS), then the other
+#   examples at 2^28 cold (TORCH_MORE=0 skips them); the PyTorch host costs go
+#   into the calibrated profile (measured here if no examples phase ran first)
+#   and compare_pytorch.py checks --host=pytorch against it. TORCH_RUNS repeats
+#   the seed sweep. TORCH_ARGS="--dtype f32,f16 --passes 1" sweeps every example
+#   (a long run).
 # kernels: each unfused and fused kernel of the examples at 2^28, alone and cold,
 #   timed by Nsight Compute (ncu); bench/kernels.py sets them against the copy.
 # At the end bench/merge.py puts every harness's and torch's rows into one table,
-# results/sweep.csv (and sweep.json). Each harness and torch run has a time limit (PHASE_LIMIT seconds, default 480),
-# so the tarball is written even when one hangs.
+# results/sweep.csv (and sweep.json). Each harness and torch run has a time
+# limit (PHASE_LIMIT seconds, default 480), and the tarball is written even
+# when one hangs or the script is stopped.
 # FUSEC is a fusec binary (built here, or carried). docs/results.md records
 # each run with its date, GPU, driver and this command.
 set -u
@@ -170,7 +174,7 @@ for phase in "$@"; do
       fi
     done
     if [ "${TORCH_MORE:-1}" = 1 ]; then
-      PYTHONUNBUFFERED=1 timeout $limit $pin python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out \
+      PYTHONUNBUFFERED=1 timeout $limit $pin python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out,mixed,softplus_f64 \
         --dtype f32,bf16 --sizes 2^28 --modes cold --csv "$res/torch_more.csv" --json "$res/torch_more.json" \
         2>"$res/torch_more.err" | tee "$res/torch_more.txt" | tail -n 12
       tail -n 3 "$res/torch_more.err"

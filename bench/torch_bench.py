@@ -81,6 +81,17 @@ def chain_two_out(x):
     return y, z
 
 
+def chain_mixed(h, g):
+    act = torch.where(h > 0, h, torch.nn.functional.leaky_relu(h, 0.01))
+    gated = act.float() * torch.sigmoid(g) * 0.125
+    return torch.clamp(gated, -4, 4).half(), gated.abs() >= 1e-3
+
+
+def chain_softplus_f64(x):
+    return (torch.nn.functional.softplus(x) + torch.log1p(torch.exp(-torch.abs(x))) * torch.erf(x)
+            + torch.pow(x, 2))
+
+
 # eager / compile: tensor elements moved per element of n; bytes per element is that
 # times the dtype size (seed: 8 x 4 = 32 B in f32, 8 x 2 = 16 B in f16).
 CHAINS = {
@@ -98,6 +109,18 @@ CHAINS = {
                     text="y = sigmoid(x)*x; z = y*y+x",
                     # sigmoid(x) 2; t*x 3; y*y 2 (y read once); +x 3
                     eager=10, compile=3),
+    # Chains whose inputs declare their own dtypes: --dtype does not apply, the
+    # row's dtype is the label, and bytes are per element as fusec counts them.
+    "mixed": dict(fn=chain_mixed, inputs=("h", "g"), n_out=2,
+                  text="examples/mixed.fuse (h f16, g bf16 -> y f16, keep bool)",
+                  fixed=("mixed", ("float16", "bfloat16")),
+                  # 11 kernels: 39 B read + 30 B written; fused 4 B + 3 B
+                  eager_bytes=69, compile_bytes=7),
+    "softplus_f64": dict(fn=chain_softplus_f64, inputs=("x",), n_out=1,
+                         text="examples/softplus_f64.fuse (x f64)",
+                         fixed=("f64", ("float64",)),
+                         # 10 kernels: 104 B read + 80 B written; fused 8 B + 8 B
+                         eager_bytes=184, compile_bytes=16),
 }
 
 # name -> (torch dtype name, bytes, rtol, atol). The tolerances compare compiled with
@@ -108,7 +131,10 @@ DTYPES = {
     "f32": ("float32", 4, 1e-4, 1e-5),
     "f16": ("float16", 2, 1e-2, 1e-3),
     "bf16": ("bfloat16", 2, 5e-2, 1e-2),
+    "f64": ("float64", 8, 1e-9, 1e-12),
+    "mixed": ("", 0, 1e-2, 1e-3),  # mixed's outputs: f16 (and bool, compared exactly)
 }
+SWEEP_DTYPES = ("f32", "f16", "bf16")  # what --dtype chooses from
 
 MODES = ("hot", "cold")
 COLUMNS = ["chain", "dtype", "version", "mode", "n", "us", "us_min", "us_max", "samples",
@@ -188,15 +214,26 @@ def fmt_n(n):
 def bytes_per_elem(chain, version, dtype):
     """Bytes this version must move per element of n (compile_ro moves what compile
     does; its CUDA graph also copies the inputs into static buffers, not counted)."""
-    passes = CHAINS[chain]["eager" if version == "eager" else "compile"]
-    return passes * DTYPES[dtype][1]
+    c = CHAINS[chain]
+    if "fixed" in c:
+        return c["eager_bytes" if version == "eager" else "compile_bytes"]
+    return c["eager" if version == "eager" else "compile"] * DTYPES[dtype][1]
 
 
 def bytes_needed(chain, n, dtype):
     """GPU memory one size needs at most: inputs, eager intermediates and outputs, the
     compiled outputs and their copies for the check, and the check's float64 temporaries."""
     c = CHAINS[chain]
+    if "fixed" in c:
+        return n * (2 * c["eager_bytes"] + 48)
     return n * (DTYPES[dtype][1] * (len(c["inputs"]) + 4 * c["n_out"] + 2) + 48)
+
+
+def chain_dtypes(chain, args):
+    """The dtypes a chain runs in: --dtype's, or its own label when its inputs
+    declare their dtypes."""
+    c = CHAINS[chain]
+    return [c["fixed"][0]] if "fixed" in c else args.dtypes
 
 
 def clean_str(s, limit):
@@ -291,13 +328,16 @@ def free_bytes():
 
 
 def make_inputs(chain, n, dtype, seed):
-    """Seeded normal random inputs: never zeros, which hide unwritten outputs and can
+    """Seeded normal random inputs (dtype: a DTYPES key, or each input's own for a
+    chain that declares them): never zeros, which hide unwritten outputs and can
     run faster than real data."""
+    c = CHAINS[chain]
+    names = c["fixed"][1] if "fixed" in c else [DTYPES[dtype][0]] * len(c["inputs"])
     g = torch.Generator(device="cuda")
     out = []
-    for i, _ in enumerate(CHAINS[chain]["inputs"]):
+    for i, name in enumerate(names):
         g.manual_seed(seed * 1000 + i)
-        out.append(torch.randn(n, generator=g, device="cuda", dtype=dtype))
+        out.append(torch.randn(n, generator=g, device="cuda", dtype=getattr(torch, name)))
     return out
 
 
@@ -441,8 +481,19 @@ def check_close(compiled, fn, inputs, dtype_name, where):
     want = as_tuple(fn(*inputs))
     # reduce-overhead returns buffers its next replay overwrites: copy them now
     got = tuple(t.clone() for t in as_tuple(compiled(*inputs)))
+    # A comparison next to its threshold may flip when the two compute its
+    # operand an ulp apart: bool outputs may differ in one element per million.
+    for i, (a, b) in enumerate(zip(got, want)):
+        if a.dtype == torch.bool and b.dtype == torch.bool and a.shape == b.shape:
+            bad = int((a != b).sum())
+            if bad > a.numel() // 1000000:
+                raise CheckFailed("%s: bool output %d differs from eager in %d of %d elements"
+                                  % (where, i, bad, a.numel()))
+    pairs = [(a, b) for a, b in zip(got, want) if not (a.dtype == torch.bool and b.dtype == torch.bool)]
     try:
-        torch.testing.assert_close(got, want, rtol=rtol, atol=atol)
+        torch.testing.assert_close([a for a, _ in pairs], [b for _, b in pairs], rtol=rtol, atol=atol)
+        if len(got) != len(want):
+            raise AssertionError("%d outputs against %d" % (len(got), len(want)))
     except AssertionError as e:
         raise CheckFailed("%s: compiled result differs from eager (rtol %g, atol %g):\n%s"
                           % (where, rtol, atol, e)) from None
@@ -469,7 +520,7 @@ def run_size(chain, dtype, n, args, flush, flush_us):
     versions are compiled and checked first; then every mode times all versions
     in turns."""
     c = CHAINS[chain]
-    inputs = make_inputs(chain, n, getattr(torch, DTYPES[dtype][0]), args.seed)
+    inputs = make_inputs(chain, n, dtype, args.seed)
     fns, compile_s = {"eager": c["fn"]}, {"eager": None}
     torch._dynamo.reset()
     for version in args.versions[1:]:
@@ -577,7 +628,7 @@ def scale_op(x):
 
 
 def host_costs(seed):
-    x = make_inputs("seed", HOST_N, torch.float32, seed)
+    x = make_inputs("seed", HOST_N, "f32", seed)
     torch._dynamo.reset()
     compiled, _ = compile_version(chain_seed, "compile", x)
     return host_costs_us(dict(eager_op_us=scale_op, eager_seed_chain_us=chain_seed,
@@ -637,7 +688,8 @@ def print_group(chain, dtype, rows, versions):
     c = CHAINS[chain]
     print("\n== %s %s: %s   bytes/elem: eager %d, compiled %d (traffic ratio %.2f)"
           % (chain, dtype, c["text"], bytes_per_elem(chain, "eager", dtype),
-             bytes_per_elem(chain, "compile", dtype), c["eager"] / c["compile"]))
+             bytes_per_elem(chain, "compile", dtype),
+             bytes_per_elem(chain, "eager", dtype) / bytes_per_elem(chain, "compile", dtype)))
     for v in versions[1:]:
         comp = [r["compile_s"] for r in rows if r["version"] == v and r["mode"] == rows[0]["mode"]]
         if comp:
@@ -705,12 +757,13 @@ def dry_run(args):
     print("versions %s; modes %s" % (", ".join(args.versions), ", ".join(args.modes)))
     print("%-10s %-5s %-28s %s" % ("chain", "dtype", "program", "bytes/elem per version, max memory"))
     for chain in args.chains:
-        for dtype in args.dtypes:
+        for dtype in chain_dtypes(chain, args):
             per = ", ".join("%s %d" % (v, bytes_per_elem(chain, v, dtype)) for v in args.versions)
             print("%-10s %-5s %-28s %s; %.2f GiB at n=%s" % (
                 chain, dtype, CHAINS[chain]["text"], per,
                 bytes_needed(chain, args.sizes[-1], dtype) / 2**30, fmt_n(args.sizes[-1])))
-    n_rows = len(args.chains) * len(args.dtypes) * len(args.sizes) * len(args.versions) * len(args.modes)
+    n_rows = sum(len(chain_dtypes(c, args)) for c in args.chains) * len(args.sizes) * len(args.versions) \
+        * len(args.modes)
     print("%d rows, %d passes, %d compiles" % (n_rows, args.passes, args.passes * (
         n_rows // len(args.modes) // len(args.versions) * (len(args.versions) - 1))))
     if args.profile_in:
@@ -758,7 +811,7 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     try:
         args.chains = parse_list(args.chain, list(CHAINS), "chain")
-        args.dtypes = parse_list(args.dtype, list(DTYPES), "dtype")
+        args.dtypes = parse_list(args.dtype, list(SWEEP_DTYPES), "dtype")
         args.modes = parse_list(args.modes, list(MODES), "mode")
         args.sizes = parse_sizes(args.sizes or (QUICK_SIZES if args.quick else DEFAULT_SIZES))
     except ValueError as e:
@@ -807,13 +860,13 @@ def main(argv=None):
             for p in range(args.passes):
                 passes.append([])
                 for chain in args.chains:
-                    for dtype in args.dtypes:
+                    for dtype in chain_dtypes(chain, args):
                         passes[-1] += run_group(chain, dtype, args, flush, flush_us, skipped)
                         rows = merge_passes(passes)
                         save(args, header, rows, host, skipped)
                 log("pass %d of %d done" % (p + 1, args.passes))
             for chain in args.chains:
-                for dtype in args.dtypes:
+                for dtype in chain_dtypes(chain, args):
                     group = [r for r in rows if r["chain"] == chain and r["dtype"] == dtype]
                     if group:
                         print_group(chain, dtype, group, args.versions)

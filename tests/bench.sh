@@ -41,8 +41,11 @@ python3 bench/compare_pytorch.py "$runs/run-g-torch/torch.csv" "$runs/run-g-torc
   --dtype f16 --fusec "$fusec" >/dev/null && fail "compare_pytorch.py: run G f16 should fail (33.4% at 2^25)"
 
 # torch_bench.py without torch: the plan, and the pure functions.
-python3 bench/torch_bench.py --dry-run --chain seed --dtype f32,f16 | grep -q '^136 rows, 3 passes, 102 compiles$' ||
-  fail "torch_bench.py --dry-run"
+python3 bench/torch_bench.py --dry-run --chain seed --dtype f32,f16 >"$work/plan.txt"
+grep -q '^136 rows, 3 passes, 102 compiles$' "$work/plan.txt" || fail "torch_bench.py --dry-run"
+python3 bench/torch_bench.py --dry-run --chain mixed,softplus_f64 --dtype bf16 --sizes 2^20 >"$work/plan2.txt"
+grep -q '^mixed  *mixed .* eager 69, compile 7;' "$work/plan2.txt" || fail "torch_bench.py --dry-run: mixed keeps its own dtypes"
+grep -q '^softplus_f64 f64 .* eager 184, compile 16;' "$work/plan2.txt" || fail "torch_bench.py --dry-run: softplus_f64 in f64"
 python3 - "$root/bench" <<'PY' || fail "torch_bench.py functions"
 import sys
 sys.path.insert(0, sys.argv[1])
