@@ -4,7 +4,7 @@
 #     each): the median of 5 runs, to show time grows linearly;
 #  2. fusec + nvcc wall time for the seed chain, as a harness and as a library,
 #     to set beside torch.compile's first call (8.24 s on the H200 host,
-#     shared/context/h200-reference.md).
+#     bench/results/h200-reference.md).
 #   bench/compile_time.sh [FUSEC] [NVCC]
 set -eu
 fusec=${1:-build/fusec}

@@ -2,7 +2,7 @@
 # Runs on a machine with an NVIDIA GPU: emits the examples with fusec, builds
 # them with nvcc, verifies and times every harness (cold, hot, graph), and
 # writes everything under OUT as one tarball plus a summary.
-#   bench/device.sh OUT FUSEC [examples] [tests] [random] [torch]
+#   bench/device.sh OUT FUSEC [examples] [tests] [random] [kernels] [torch]
 # examples: every examples/*.fuse (and seed in f16/bf16, swiglu in bf16), full
 #   sweep, cold/hot/graph; seed's calibration becomes h200-calibrated.json.
 #   EXAMPLES="seed seed_f16" runs only those.

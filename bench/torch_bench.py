@@ -24,10 +24,13 @@ for compile the inputs read once and the outputs written once. speedup is eager
 time / this version's time at the same chain, dtype, mode and n; traffic_ratio is
 eager bytes / this version's bytes, the speedup to expect when memory is the limit.
 
-It also measures two host costs at n=4096, f32 (wall clock per call over a loop of
-calls, then a synchronize, so the GPU is not the bottleneck): one eager op (x*2.0)
-and one call of the compiled seed chain. With --profile-in/--profile-out they go
-into a fusec device profile (eager_op_us, compiled_call_us).
+The host costs of PyTorch go into a fusec device profile with --profile-in and
+--profile-out (eager_op_us, compiled_call_us): taken from the sweep's host-bound
+rows (seed chain, hot, n <= 2^16: the eager chain's time over its 4 ops, the
+compiled call's time). At the end it also times, apart, loops of one eager op
+(x*2.0) and of the compiled seed chain at n=4096, f32 (wall clock per call, then a
+synchronize); those are printed and kept in the JSON, and used for the profile only
+when the sweep has no such rows.
 
 CSV columns (--csv; --json holds the same rows under "rows", plus a header):
   chain, dtype, version, mode, n, us, us_min, us_max, samples, calls,

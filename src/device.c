@@ -8,7 +8,7 @@
 
 #include "fusec.h"
 
-/* h200: measured (shared/context/h200-reference.md, 2026-11-30, H200 SXM,
+/* h200: measured (bench/results/h200-reference.md, 2026-11-30, H200 SXM,
  * driver 580, CUDA 13.0); l2_gbps fitted to its cold 2^22 unfused timing;
  * arithmetic rates from the datasheet. The others: datasheet figures only,
  * with this machine's launch costs assumed; calibrate for real ones. */
