@@ -574,11 +574,16 @@ def run_group(chain, dtype, args, flush, flush_us, skipped):
     return rows
 
 
-def merge_passes(passes):
+ESTIMATORS = {"median": statistics.median, "min": min}
+
+
+def merge_passes(passes, estimator="median"):
     """One row per chain, dtype, version, mode and n from every pass's rows: us is
-    the median of the passes' medians (a slow spell of the host, a few seconds
-    long, then spoils one pass of a size, not the result), us_min and us_max the
-    extremes of all samples, and the speedup is over the merged eager time."""
+    the passes' medians combined by estimator (median: a slow spell of the host,
+    a few seconds long, then spoils one pass of a size, not the result; min: the
+    fastest pass, since a slow spell only adds time), pass_us the passes' medians,
+    us_min and us_max the extremes of all samples, and the speedup is over the
+    merged eager time."""
     by, order = {}, []
     for rows in passes:
         for r in rows:
@@ -590,7 +595,8 @@ def merge_passes(passes):
     for key in order:
         rs = by[key]
         m = dict(rs[0])
-        m["us"] = round(statistics.median(r["us"] for r in rs), 3)
+        m["us"] = round(ESTIMATORS[estimator]([r["us"] for r in rs]), 3)
+        m["pass_us"] = [r["us"] for r in rs]
         m["us_min"] = min(r["us_min"] for r in rs)
         m["us_max"] = max(r["us_max"] for r in rs)
         m["samples"] = sum(r["samples"] for r in rs)
@@ -661,6 +667,7 @@ def run_header(args, l2_bytes, flush, flush_us):
                 command=shlex.join([sys.executable] + sys.argv),
                 chains=args.chains, dtypes=args.dtypes, sizes=args.sizes,
                 versions=args.versions, modes=args.modes, seed=args.seed, passes=args.passes,
+                estimator=args.estimator,
                 flush_bytes=flush.numel() * 4, flush_us=round(flush_us, 3),
                 cpus=sorted(os.sched_getaffinity(0)),
                 fresh_cache=args.fresh_cache)
@@ -797,6 +804,8 @@ def parse_args(argv=None):
                     help="also time compile_ro: torch.compile(mode='reduce-overhead'), CUDA graphs")
     ap.add_argument("--passes", type=int, default=3,
                     help="sweeps over all sizes; each row is the median of the passes' medians (default 3)")
+    ap.add_argument("--estimator", choices=sorted(ESTIMATORS), default="median",
+                    help="how the passes combine: median (default) or min (the fastest pass)")
     ap.add_argument("--seed", type=int, default=0, help="random seed of the inputs (default 0)")
     ap.add_argument("--csv", metavar="FILE", help="write the rows as CSV")
     ap.add_argument("--json", metavar="FILE", help="write a header and the rows as JSON")
@@ -865,7 +874,7 @@ def main(argv=None):
                 for chain in args.chains:
                     for dtype in chain_dtypes(chain, args):
                         passes[-1] += run_group(chain, dtype, args, flush, flush_us, skipped)
-                        rows = merge_passes(passes)
+                        rows = merge_passes(passes, args.estimator)
                         save(args, header, rows, host, skipped)
                 log("pass %d of %d done" % (p + 1, args.passes))
             for chain in args.chains:

@@ -40,6 +40,17 @@ cmp -s "$work/g32.txt" "$runs/run-g-torch/compare_pytorch_torch_f32.txt" || fail
 python3 bench/compare_pytorch.py "$runs/run-g-torch/torch.csv" "$runs/run-g-torch/h200-calibrated-torch.json" \
   --dtype f16 --fusec "$fusec" >/dev/null && fail "compare_pytorch.py: run G f16 should fail (33.4% at 2^25)"
 
+# compare_pytorch.py --passes-log: run H's log, each pass's medians; the median
+# of the passes reproduces the CSV's result (f16 fails at 2^24), the fastest
+# pass is within 20% everywhere.
+h=$runs/run-h-seed-torch
+python3 bench/compare_pytorch.py "$h/torch.csv" "$h/h200-calibrated.json" --dtype f16 --fusec "$fusec" \
+  --passes-log "$h/torch.err" --estimator median >"$work/hmed.txt" && fail "compare_pytorch.py: run H f16, median of passes, should fail"
+grep -q '^worst |error| 33.3%' "$work/hmed.txt" || fail "compare_pytorch.py: run H f16 median of passes, worst 33.3% as in the CSV"
+python3 bench/compare_pytorch.py "$h/torch.csv" "$h/h200-calibrated.json" --dtype f16 --fusec "$fusec" \
+  --passes-log "$h/torch.err" --estimator min >"$work/hmin.txt" || fail "compare_pytorch.py: run H f16, fastest pass, should pass"
+grep -q '^worst |error| 10.5%' "$work/hmin.txt" || fail "compare_pytorch.py: run H f16 fastest pass, worst 10.5%"
+
 # torch_bench.py without torch: the plan, and the pure functions.
 python3 bench/torch_bench.py --dry-run --chain seed --dtype f32,f16 >"$work/plan.txt"
 grep -q '^136 rows, 3 passes, 102 compiles$' "$work/plan.txt" || fail "torch_bench.py --dry-run"
@@ -61,6 +72,11 @@ m = {r["version"]: r for r in t.merge_passes([[row("eager", 40), row("compile", 
                                               [row("eager", 42), row("compile", 49)]])}
 assert m["eager"]["us"] == 42 and m["compile"]["us"] == 50 and m["compile"]["speedup"] == 0.84, m
 assert m["compile"]["samples"] == 27 and m["eager"]["us_max"] == 90
+assert m["compile"]["pass_us"] == [50, 99, 49]
+m = {r["version"]: r for r in t.merge_passes([[row("eager", 40), row("compile", 50)],
+                                              [row("eager", 90), row("compile", 99)],
+                                              [row("eager", 42), row("compile", 49)]], "min")}
+assert m["eager"]["us"] == 40 and m["compile"]["us"] == 49, m
 h = t.sweep_host_costs([row("eager", 40), row("compile", 50), row("compile", 500, n=1 << 20)])
 assert h == dict(eager_op_us=10.0, compiled_call_us=50.0), h
 PY
