@@ -10,7 +10,8 @@
 # random: RANDOM_N (default 500) generated programs, verified at RANDOM_SIZES
 #   (default 1000003, an odd size so the tail and scalar paths run).
 # torch: bench/torch_bench.py TORCH_ARGS (default: the seed chain, f32 and f16,
-#   2^12..2^28, 3 passes), pinned to two CPUs (TORCH_CPUS), then the other
+#   2^12..2^28, 5 passes, the fastest pass of each row; runs G and H of
+#   docs/results.md used 3 passes and their median), pinned to two CPUs (TORCH_CPUS), then the other
 #   examples at 2^28 cold (TORCH_MORE=0 skips them); the PyTorch host costs go
 #   into the calibrated profile (measured here if no examples phase ran first)
 #   and compare_pytorch.py checks --host=pytorch against it. TORCH_RUNS repeats
@@ -162,7 +163,7 @@ for phase in "$@"; do
       prof=""
       [ -f "$res/h200-calibrated.json" ] &&
         prof="--profile-in $res/h200-calibrated.json --profile-out $res/h200-calibrated-$t.json"
-      PYTHONUNBUFFERED=1 timeout $limit $pin python3 bench/torch_bench.py ${TORCH_ARGS:---chain seed --dtype f32,f16} \
+      PYTHONUNBUFFERED=1 timeout $limit $pin python3 bench/torch_bench.py ${TORCH_ARGS:---chain seed --dtype f32,f16 --passes 5 --estimator min} \
         --csv "$res/$t.csv" --json "$res/$t.json" $prof 2>"$res/$t.err" | tee "$res/$t.txt" | tail -n 60
       tail -n 5 "$res/$t.err"
       # The --host=pytorch prediction against what was just measured.
