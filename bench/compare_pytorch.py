@@ -96,8 +96,8 @@ def main():
     profile = a.profile
     if a.passes_log:
         times = log_times(a.passes_log, a.estimator)
-        tmp = tempfile.mkdtemp(prefix="compare_pytorch_")
-        profile = os.path.join(tmp, "profile.json")
+        tmp = tempfile.TemporaryDirectory(prefix="compare_pytorch_")  # removed at exit
+        profile = os.path.join(tmp.name, "profile.json")
         p = log_profile(times, a.profile, profile)
         print("passes of %s, %s of each row; host costs from them: eager op %.3f us, compiled call %.3f us"
               % (a.passes_log, a.estimator, p["eager_op_us"], p["compiled_call_us"]))

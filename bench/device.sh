@@ -40,7 +40,26 @@ limit=${PHASE_LIMIT:-480}
 finish() {
   [ -f "$res/h200-calibrated.json" ] && python3 bench/merge.py "$res" # sweep.csv, sweep.json: one table
   tar -C "$work" -czf "$out/results.tar.gz" results; log "done: $(du -h "$out/results.tar.gz" | cut -f1)"; }
-trap 'log "stopped"; finish; exit 1' TERM INT
+# limited CMD...: CMD under the time limit, in the background, so that a stop
+# reaches the trap at once (bash runs a trap only when the foreground command
+# returns) and the trap can end CMD; returns CMD's exit status.
+child=""
+limited() {
+  timeout "$limit" "$@" &
+  child=$!
+  wait "$child"
+  local rc=$?
+  child=""
+  return $rc
+}
+trap 'log "stopped"; [ -n "$child" ] && kill "$child" 2>/dev/null; finish; exit 1' TERM INT
+
+for phase in "$@"; do # every phase name is known before anything runs
+  case $phase in
+  examples | tests | random | kernels | torch) ;;
+  *) echo "bench/device.sh: unknown phase '$phase' (examples, tests, random, kernels, torch)" >&2; exit 2 ;;
+  esac
+done
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv; nvcc --version | tail -2; } >"$res/machine.txt" 2>&1
 cat "$res/machine.txt"
@@ -84,7 +103,7 @@ for phase in "$@"; do
       log "running $n"
       extra=""
       [ -f "$res/h200-calibrated.json" ] || extra="--calibrate $res/h200-calibrated.json"
-      timeout $limit "$work/$n" --seed 1 --json "$res/$n.json" --csv "$res/$n.csv" $extra >"$res/$n.txt" 2>&1
+      limited "$work/$n" --seed 1 --json "$res/$n.json" --csv "$res/$n.csv" $extra >"$res/$n.txt" 2>&1
       echo "$n exit $?" | tee -a "$res/status.txt"
       grep -E '^ +2\^(12|22|24|26|28) +cold' "$res/$n.txt"
     done
@@ -98,7 +117,7 @@ for phase in "$@"; do
     for f in tests/golden/*.fuse tests/sass/*.fuse; do
       n=test_$(basename "$f" .fuse)
       [ -x "$work/$n" ] || { echo "MISSING $n" | tee -a "$res/status.txt"; continue; }
-      timeout $limit "$work/$n" --verify-only --seed 3 --sizes 4096,1000003,2^24,2^26 >"$res/$n.txt" 2>&1
+      limited "$work/$n" --verify-only --seed 3 --sizes 4096,1000003,2^24,2^26 >"$res/$n.txt" 2>&1
       echo "$n exit $?" | tee -a "$res/status.txt"
     done
     ;;
@@ -107,11 +126,20 @@ for phase in "$@"; do
     log "random programs: $n"
     mkdir -p "$work/rand"
     python3 tests/randgen.py --seed 2026 --count "$n" --out "$work/rand" >/dev/null
+    # Each build and each verification has the time limit; the whole of each
+    # xargs runs in the background, so that a stop reaches the trap.
     ls "$work/rand"/*.fuse | xargs -P 16 -I{} sh -c '
       f={}; b=${f%.fuse}
-      "'"$fusec"'" -w "$f" -o "$b.cu" 2>"$b.err" && nvcc -O3 -arch='"$arch"' "$b.cu" -o "$b.bin" 2>>"$b.err" || echo "BUILD FAILED $f"'
+      "'"$fusec"'" -w "$f" -o "$b.cu" 2>"$b.err" &&
+        timeout '"$limit"' nvcc -O3 -arch='"$arch"' "$b.cu" -o "$b.bin" 2>>"$b.err" || echo "BUILD FAILED $f"' &
+    child=$!
+    wait "$child"
     ls "$work/rand"/*.bin | xargs -P 8 -I{} sh -c '
-      b={}; "$b" --verify-only --seed 7 --sizes '"${RANDOM_SIZES:-1000003}"' >"${b%.bin}.log" 2>&1; echo "$? $b"' >"$res/random_status.txt"
+      b={}; timeout '"$limit"' "$b" --verify-only --seed 7 --sizes '"${RANDOM_SIZES:-1000003}"' >"${b%.bin}.log" 2>&1
+      echo "$? $b"' >"$res/random_status.txt" &
+    child=$!
+    wait "$child"
+    child=""
     pass=$(grep -c '^0 ' "$res/random_status.txt"); total=$(wc -l <"$res/random_status.txt")
     echo "random programs verified: $pass of $total passed" | tee "$res/random_summary.txt"
     grep -v '^0 ' "$res/random_status.txt" | head -20 | while read -r rc b; do
@@ -130,7 +158,7 @@ for phase in "$@"; do
     for n in $ks; do
       [ -x "$work/$n" ] || continue
       [ -f "$prof" ] || "$work/$n" --no-verify --sizes 2^12 --modes hot --calibrate "$prof" >/dev/null 2>&1
-      timeout $limit ncu --csv --page raw --print-units base --cache-control all --clock-control none \
+      limited ncu --csv --page raw --print-units base --cache-control all --clock-control none \
         --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
         -k regex:'_k[0-9]+|_fused_kernel' "$work/$n" --no-verify --sizes 2^28 --modes cold --reps 1 --warmup 0 \
         >"$res/$n.ncu.csv" 2>"$res/$n.ncu.err"
@@ -163,8 +191,11 @@ for phase in "$@"; do
       prof=""
       [ -f "$res/h200-calibrated.json" ] &&
         prof="--profile-in $res/h200-calibrated.json --profile-out $res/h200-calibrated-$t.json"
-      PYTHONUNBUFFERED=1 timeout $limit $pin python3 bench/torch_bench.py ${TORCH_ARGS:---chain seed --dtype f32,f16 --passes 5 --estimator min} \
-        --csv "$res/$t.csv" --json "$res/$t.json" $prof 2>"$res/$t.err" | tee "$res/$t.txt" | tail -n 60
+      PYTHONUNBUFFERED=1 limited $pin python3 bench/torch_bench.py \
+        ${TORCH_ARGS:---chain seed --dtype f32,f16 --passes 5 --estimator min} \
+        --csv "$res/$t.csv" --json "$res/$t.json" $prof >"$res/$t.txt" 2>"$res/$t.err"
+      echo "$t exit $?" | tee -a "$res/status.txt"
+      tail -n 60 "$res/$t.txt"
       tail -n 5 "$res/$t.err"
       # The --host=pytorch prediction against what was just measured.
       if [ -f "$res/h200-calibrated-$t.json" ]; then
@@ -175,9 +206,11 @@ for phase in "$@"; do
       fi
     done
     if [ "${TORCH_MORE:-1}" = 1 ]; then
-      PYTHONUNBUFFERED=1 timeout $limit $pin python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out,mixed,softplus_f64 \
+      PYTHONUNBUFFERED=1 limited $pin python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out,mixed,softplus_f64 \
         --dtype f32,bf16 --sizes 2^28 --modes cold --csv "$res/torch_more.csv" --json "$res/torch_more.json" \
-        2>"$res/torch_more.err" | tee "$res/torch_more.txt" | tail -n 12
+        >"$res/torch_more.txt" 2>"$res/torch_more.err"
+      echo "torch_more exit $?" | tee -a "$res/status.txt"
+      tail -n 12 "$res/torch_more.txt"
       tail -n 3 "$res/torch_more.err"
     fi
     ;;

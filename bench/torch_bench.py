@@ -117,6 +117,10 @@ CHAINS = {
     "mixed": dict(fn=chain_mixed, inputs=("h", "g"), n_out=2,
                   text="examples/mixed.fuse (h f16, g bf16 -> y f16, keep bool)",
                   fixed=("mixed", ("float16", "bfloat16")),
+                  # eager rounds sigmoid(g) to bf16 and leaky_relu to f16; Inductor keeps
+                  # them in f32, so keep = |gated| >= 1e-3 flips next to the threshold
+                  # (about 2 elements in 10,000 of normal inputs)
+                  bool_flip_frac=1e-3,
                   # 11 kernels: 39 B read + 30 B written; fused 4 B + 3 B
                   eager_bytes=69, compile_bytes=7),
     "softplus_f64": dict(fn=chain_softplus_f64, inputs=("x",), n_out=1,
@@ -478,18 +482,23 @@ class CheckFailed(Exception):
     pass
 
 
-def check_close(compiled, fn, inputs, dtype_name, where):
+def check_close(compiled, fn, inputs, dtype_name, where, chain=None):
     """Compiled must compute what eager computes, within the dtype's tolerance."""
     _, _, rtol, atol = DTYPES[dtype_name]
     want = as_tuple(fn(*inputs))
     # reduce-overhead returns buffers its next replay overwrites: copy them now
     got = tuple(t.clone() for t in as_tuple(compiled(*inputs)))
-    # A comparison next to its threshold may flip when the two compute its
-    # operand an ulp apart: bool outputs may differ in one element per million.
+    # A comparison next to its threshold flips when the two compute its operand
+    # a little apart: a bool output may differ in a fraction of its elements
+    # (the chain's bool_flip_frac, default one in a million).
+    frac = CHAINS[chain]["bool_flip_frac"] if chain in CHAINS and "bool_flip_frac" in CHAINS[chain] else 1e-6
     for i, (a, b) in enumerate(zip(got, want)):
-        if a.dtype == torch.bool and b.dtype == torch.bool and a.shape == b.shape:
+        if a.dtype == torch.bool or b.dtype == torch.bool:
+            if a.dtype != b.dtype or a.shape != b.shape:
+                raise CheckFailed("%s: output %d is %s %s, eager's %s %s"
+                                  % (where, i, a.dtype, tuple(a.shape), b.dtype, tuple(b.shape)))
             bad = int((a != b).sum())
-            if bad > a.numel() // 1000000:
+            if bad > a.numel() * frac:
                 raise CheckFailed("%s: bool output %d differs from eager in %d of %d elements"
                                   % (where, i, bad, a.numel()))
     pairs = [(a, b) for a, b in zip(got, want) if not (a.dtype == torch.bool and b.dtype == torch.bool)]
@@ -528,7 +537,8 @@ def run_size(chain, dtype, n, args, flush, flush_us):
     torch._dynamo.reset()
     for version in args.versions[1:]:
         fns[version], compile_s[version] = compile_version(c["fn"], version, inputs)
-        check_close(fns[version], c["fn"], inputs, dtype, "%s %s %s n=%s" % (chain, dtype, version, fmt_n(n)))
+        check_close(fns[version], c["fn"], inputs, dtype, "%s %s %s n=%s" % (chain, dtype, version, fmt_n(n)),
+                    chain)
     est_us = {v: warm_up(fn, inputs) for v, fn in fns.items()}
     rows = []
     for mode in args.modes:
@@ -564,7 +574,11 @@ def run_group(chain, dtype, args, flush, flush_us, skipped):
             continue
         try:
             rows += run_size(chain, dtype, n, args, flush, flush_us)
-        except torch.cuda.OutOfMemoryError:
+        except CheckFailed:
+            raise
+        except Exception as e:  # an OOM inside Inductor's compile arrives wrapped
+            if not isinstance(e, torch.cuda.OutOfMemoryError) and "out of memory" not in str(e).lower():
+                raise
             msg = "%s %s n=%s: out of GPU memory" % (chain, dtype, fmt_n(n))
             log("skipped " + msg)
             skipped.append(msg)
