@@ -25,12 +25,13 @@ import io
 import json
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
 
-ESTIMATORS = {"median": statistics.median, "min": min}
+sys.dont_write_bytecode = True
+from torch_bench import ESTIMATORS, sweep_host_costs  # noqa: E402 (torch itself is not imported)
+
 LOG_ROW = re.compile(r"\[\s*[\d.]+s\]\s+(\w+)\s+(\w+)\s+(\w+)\s+(\w+)\s+n=(\S+)\s+([\d.]+) us")
 
 
@@ -49,7 +50,7 @@ def size(text):
 
 
 def log_times(path, estimator):
-    """(chain, dtype, version, mode, n) -> the passes' medians combined."""
+    """(chain, dtype, version, mode, n) -> the passes' medians combined by estimator."""
     passes = {}
     with open(path) as f:
         for line in f:
@@ -61,13 +62,15 @@ def log_times(path, estimator):
 
 
 def log_profile(times, profile, out):
-    """The profile with its host costs recomputed from the log's host-bound rows."""
-    def us(version):
-        return [t for (c, _, v, m, n), t in times.items() if c == "seed" and v == version and m == "hot" and n <= 1 << 16]
+    """The profile with its host costs recomputed from the log's host-bound rows,
+    by the rule torch_bench.py itself uses."""
+    rows = [dict(chain=c, dtype=d, version=v, mode=m, n=n, us=t) for (c, d, v, m, n), t in times.items()]
     with open(profile) as f:
         p = json.load(f)
-    p["eager_op_us"] = statistics.median(us("eager")) / 4
-    p["compiled_call_us"] = statistics.median(us("compile"))
+    host = sweep_host_costs(rows)
+    if host is None:
+        sys.exit("compare_pytorch.py: no host-bound rows of the seed chain (hot, n <= 2^16) in the log")
+    p.update(host)
     with open(out, "w") as f:
         json.dump(p, f)
     return p

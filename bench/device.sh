@@ -40,18 +40,20 @@ limit=${PHASE_LIMIT:-480}
 finish() {
   [ -f "$res/h200-calibrated.json" ] && python3 bench/merge.py "$res" # sweep.csv, sweep.json: one table
   tar -C "$work" -czf "$out/results.tar.gz" results; log "done: $(du -h "$out/results.tar.gz" | cut -f1)"; }
-# limited CMD...: CMD under the time limit, in the background, so that a stop
-# reaches the trap at once (bash runs a trap only when the foreground command
-# returns) and the trap can end CMD; returns CMD's exit status.
+# stoppable CMD...: CMD in the background, waited for, so that a stop reaches
+# the trap at once (bash runs a trap only when the foreground command returns)
+# and the trap can end CMD; returns CMD's exit status. CMD keeps the caller's
+# standard input (bash gives a background command /dev/null otherwise).
 child=""
-limited() {
-  timeout "$limit" "$@" &
+stoppable() {
+  "$@" <&0 &
   child=$!
   wait "$child"
   local rc=$?
   child=""
   return $rc
 }
+limited() { stoppable timeout "$limit" "$@"; } # CMD under the time limit too
 trap 'log "stopped"; [ -n "$child" ] && kill "$child" 2>/dev/null; finish; exit 1' TERM INT
 
 for phase in "$@"; do # every phase name is known before anything runs
@@ -85,6 +87,14 @@ build() { # build NAME FILE.fuse [fusec args...]: emit and compile one harness
     { echo "BUILD FAILED: $name"; cat "$work/$name.nvcc.log"; return 1; }
 }
 
+build_example() { # build_example NAME: examples/NAME.fuse; NAME_f16 / NAME_bf16 with --dtype
+  case $1 in
+  *_f16) build "$1" "examples/${1%_f16}.fuse" --dtype=f16 ;;
+  *_bf16) build "$1" "examples/${1%_bf16}.fuse" --dtype=bf16 ;;
+  *) build "$1" "examples/$1.fuse" ;;
+  esac
+}
+
 for phase in "$@"; do
   case $phase in
   examples)
@@ -94,8 +104,7 @@ for phase in "$@"; do
     ex=${EXAMPLES:-seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed softplus_f64}
     log "building the examples: $ex"
     for n in $ex; do
-      dt=$(case $n in *_f16) echo --dtype=f16 ;; *_bf16) echo --dtype=bf16 ;; esac)
-      build "$n" "examples/${n%_*16}.fuse" $dt &
+      build_example "$n" &
     done
     wait
     for n in $ex; do
@@ -128,18 +137,16 @@ for phase in "$@"; do
     python3 tests/randgen.py --seed 2026 --count "$n" --out "$work/rand" >/dev/null
     # Each build and each verification has the time limit; the whole of each
     # xargs runs in the background, so that a stop reaches the trap.
-    ls "$work/rand"/*.fuse | xargs -P 16 -I{} sh -c '
+    ls "$work/rand"/*.fuse >"$work/rand_sources.txt"
+    stoppable xargs -P 16 -I{} sh -c '
       f={}; b=${f%.fuse}
       "'"$fusec"'" -w "$f" -o "$b.cu" 2>"$b.err" &&
-        timeout '"$limit"' nvcc -O3 -arch='"$arch"' "$b.cu" -o "$b.bin" 2>>"$b.err" || echo "BUILD FAILED $f"' &
-    child=$!
-    wait "$child"
-    ls "$work/rand"/*.bin | xargs -P 8 -I{} sh -c '
+        timeout '"$limit"' nvcc -O3 -arch='"$arch"' "$b.cu" -o "$b.bin" 2>>"$b.err" || echo "BUILD FAILED $f"' \
+      <"$work/rand_sources.txt"
+    ls "$work/rand"/*.bin >"$work/rand_binaries.txt"
+    stoppable xargs -P 8 -I{} sh -c '
       b={}; timeout '"$limit"' "$b" --verify-only --seed 7 --sizes '"${RANDOM_SIZES:-1000003}"' >"${b%.bin}.log" 2>&1
-      echo "$? $b"' >"$res/random_status.txt" &
-    child=$!
-    wait "$child"
-    child=""
+      echo "$? $b"' <"$work/rand_binaries.txt" >"$res/random_status.txt"
     pass=$(grep -c '^0 ' "$res/random_status.txt"); total=$(wc -l <"$res/random_status.txt")
     echo "random programs verified: $pass of $total passed" | tee "$res/random_summary.txt"
     grep -v '^0 ' "$res/random_status.txt" | head -20 | while read -r rc b; do
@@ -151,8 +158,7 @@ for phase in "$@"; do
     prof=$res/h200-calibrated.json
     ks="seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed"
     for n in $ks; do
-      dt=$(case $n in *_f16) echo --dtype=f16 ;; *_bf16) echo --dtype=bf16 ;; esac)
-      [ -x "$work/$n" ] || build "$n" "examples/${n%_*16}.fuse" $dt &
+      [ -x "$work/$n" ] || build_example "$n" &
     done
     wait
     for n in $ks; do

@@ -491,7 +491,7 @@ def check_close(compiled, fn, inputs, dtype_name, where, chain=None):
     # A comparison next to its threshold flips when the two compute its operand
     # a little apart: a bool output may differ in a fraction of its elements
     # (the chain's bool_flip_frac, default one in a million).
-    frac = CHAINS[chain]["bool_flip_frac"] if chain in CHAINS and "bool_flip_frac" in CHAINS[chain] else 1e-6
+    frac = CHAINS.get(chain, {}).get("bool_flip_frac", 1e-6)
     for i, (a, b) in enumerate(zip(got, want)):
         if a.dtype == torch.bool or b.dtype == torch.bool:
             if a.dtype != b.dtype or a.shape != b.shape:
