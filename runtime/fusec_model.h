@@ -77,8 +77,9 @@ typedef struct FusecTime {
 
 /* A double-precision transcendental (exp, log, erf, ... in software) costs
  * about this many fp64 flops: fitted to examples/softplus_f64.fuse on the
- * H200 (7 transcendentals per element, compute-bound at 116 flops each). */
-#define FUSEC_FP64_TRANS_FLOPS 100.0
+ * H200 (5 transcendentals and 7 flops per element, compute-bound: 115 flops
+ * each in run K of docs/results.md, 2026-11-30). */
+#define FUSEC_FP64_TRANS_FLOPS 115.0
 
 /* Predicted time of one call of version v at size n. hot: calls back to back
  * on the same buffers (the whole footprint may sit in L2); otherwise cold: L2

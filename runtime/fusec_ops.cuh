@@ -196,6 +196,27 @@ FX_OP double fx_max(double a, double b) { return a != a ? a : b != b ? b : fmax(
 FX_OP float fx_pow(float a, float b) { return powf(a, b); }
 FX_OP double fx_pow(double a, double b) { return pow(a, b); }
 
+/* torch.pow(tensor, number) for a number known only at run time (a param):
+ * PyTorch runs the exponents 2, 3, -1, -2, 0.5 and -0.5 without pow, and so
+ * does this (for a literal exponent fusec picks the form when it compiles:
+ * PowForm in src/fusec.h). sqrt and rsqrt differ from pow at -0 and -inf. */
+template <typename T> FX_OP T fx_pow_scalar(T a, T c)
+{
+    if (c == T(2))
+        return a * a;
+    if (c == T(3))
+        return a * a * a;
+    if (c == T(-1))
+        return fx_reciprocal(a);
+    if (c == T(-2))
+        return fx_reciprocal(a * a);
+    if (c == T(0.5))
+        return fx_sqrt(a);
+    if (c == T(-0.5))
+        return fx_rsqrt(a);
+    return fx_pow(a, c);
+}
+
 /* torch.clamp(x, lo, hi): a NaN in x (or in a bound) is the result; otherwise
  * min(max(x, lo), hi), so lo > hi gives hi. */
 FX_OP float fx_clamp(float x, float lo, float hi)

@@ -273,6 +273,16 @@ static inline double ref_max(double a, double b)
 }
 
 static inline double ref_pow(double a, double b) { return pow(a, b); }
+/* torch.pow(tensor, number): pow, except that PyTorch takes 0.5 and -0.5 as
+ * sqrt and rsqrt, which differ from pow at -0 and -inf. */
+static inline double ref_pow_scalar(double a, double c)
+{
+    if (c == 0.5)
+        return sqrt(a);
+    if (c == -0.5)
+        return 1.0 / sqrt(a);
+    return pow(a, c);
+}
 
 static inline double ref_clamp(double x, double lo, double hi)
 {

@@ -205,6 +205,18 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
         snprintf(buf, len, "fx_fast_%s(%s)", info->name, a[0]);
         return;
     }
+    if (op == O_POW && in->form != POW_GENERAL) { /* as PyTorch runs it (PowForm) */
+        const char *x = a[0];
+        switch ((PowForm)in->form) {
+        case POW_SQUARE: snprintf(buf, len, "(%s * %s)", x, x); return;
+        case POW_CUBE: snprintf(buf, len, "(%s * %s * %s)", x, x, x); return;
+        case POW_RECIPROCAL: snprintf(buf, len, "fx_reciprocal(%s)", x); return;
+        case POW_RECIP_SQUARE: snprintf(buf, len, "fx_reciprocal(%s * %s)", x, x); return;
+        case POW_SQRT: snprintf(buf, len, "fx_sqrt(%s)", x); return;
+        case POW_RSQRT: snprintf(buf, len, "fx_rsqrt(%s)", x); return;
+        default: snprintf(buf, len, "fx_pow_scalar(%s, %s)", x, a[1]); return;
+        }
+    }
     if (op == O_COPY)
         snprintf(buf, len, "%s", a[0]);
     else if (op == O_NEGATE)
@@ -728,6 +740,10 @@ static void emit_reference(Emitter *em)
                          a[1]);
             else {
                 op_expr(expr, sizeof expr, in, FX_F64, a, false);
+                /* The reference computes pow itself, whatever form the kernels
+                 * run (PowForm); with torch's rule for a number exponent. */
+                if (in->op == O_POW && in->form != POW_GENERAL)
+                    snprintf(expr, sizeof expr, "ref_pow_scalar(%s, %s)", a[0], a[1]);
                 if (in->op == O_ROUND)
                     snprintf(expr, sizeof expr, "ref_roundeven(%s)", a[0]);
                 else if (!strncmp(expr, "fx_", 3))

@@ -88,6 +88,21 @@ typedef struct OpInfo {
     int flops, trans;
 } OpInfo;
 extern const OpInfo op_info[O_COUNT];
+
+/* How pow(a, c) runs. A literal exponent that PyTorch runs without pow (its
+ * eager kernel and torch.compile alike): 2 and 3 as multiplies, -1 and -2 as
+ * a reciprocal, 0.5 and -0.5 as sqrt and rsqrt. POW_SCALAR: c is a param,
+ * chosen among those at run time (fx_pow_scalar). POW_GENERAL: pow itself. */
+typedef enum PowForm {
+    POW_GENERAL,
+    POW_SQUARE,
+    POW_CUBE,
+    POW_RECIPROCAL,
+    POW_RECIP_SQUARE,
+    POW_SQRT,
+    POW_RSQRT,
+    POW_SCALAR
+} PowForm;
 /* The builtin named s, or -1. */
 int op_lookup(const char *s, size_t len);
 bool op_is_builtin(Op op);
@@ -104,6 +119,7 @@ typedef struct Inst {
     uint8_t scalar; /* 1: no tensor operand (a literal or param expression) */
     uint8_t nargs;
     uint8_t live;   /* reaches an output */
+    uint8_t form;   /* O_POW: its PowForm */
     int32_t arg[3];
     int32_t sym;    /* O_NAME, O_INPUT, O_PARAM: the symbol */
     int32_t stmt;   /* the statement it belongs to */
@@ -204,6 +220,9 @@ void ir_build(Program *p);
 int ir_add(Program *p, Inst in);
 Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off);
 double ir_fold(Op op, const double *a); /* evaluates op on literals, in double */
+/* The time model's cost of one instruction per element: op_info's row, or
+ * the cheaper form a pow with a literal exponent runs as. */
+void ir_cost(const Inst *in, int *flops, int *trans);
 const char *ir_op_name(Op op);             /* "+", "relu", ... */
 const char *ir_value_name(const Program *p, int inst); /* "t3", or the assigned name */
 

@@ -157,6 +157,34 @@ double ir_fold(Op op, const double *a)
     }
 }
 
+/* The form pow(a, c) runs as, c a literal (PowForm), and what it costs. */
+static const struct {
+    double exponent;
+    int flops, trans;
+} pow_forms[] = {
+    [POW_SQUARE] = {2, 1, 0},
+    [POW_CUBE] = {3, 2, 0},
+    [POW_RECIPROCAL] = {-1, 1, 0},
+    [POW_RECIP_SQUARE] = {-2, 2, 0},
+    [POW_SQRT] = {0.5, 0, 1},
+    [POW_RSQRT] = {-0.5, 0, 1},
+};
+
+static PowForm pow_form(double c)
+{
+    for (int f = POW_SQUARE; f <= POW_RSQRT; f++)
+        if (pow_forms[f].exponent == c)
+            return (PowForm)f;
+    return POW_GENERAL;
+}
+
+void ir_cost(const Inst *in, int *flops, int *trans)
+{
+    bool special = in->op == O_POW && in->form != POW_GENERAL && in->form != POW_SCALAR;
+    *flops = special ? pow_forms[in->form].flops : op_info[in->op].flops;
+    *trans = special ? pow_forms[in->form].trans : op_info[in->op].trans;
+}
+
 static Diag *diag(Program *p) { return p->diag; }
 
 /* Types instruction i (its operands are typed) and folds it when every
@@ -351,6 +379,9 @@ void ir_build(Program *p)
             resolve_name(p, i, remap);
         else if (in->op != O_CONST) {
             type_inst(p, i, use);
+            const Inst *c = &p->inst[in->arg[1]];
+            if (in->op == O_POW && !in->scalar && c->scalar)
+                in->form = (uint8_t)(c->op == O_CONST ? pow_form(c->value) : POW_SCALAR);
             /* A cast to the dtype a value already has is a no-op (.to()
              * returns the tensor itself): no kernel. */
             if (op_info[in->op].cls == K_CAST && !in->scalar && p->inst[in->arg[0]].dtype == in->dtype)

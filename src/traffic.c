@@ -18,8 +18,10 @@ static bool is_kernel(const Inst *in)
 
 static void add_cost(FusecKernelCost *k, const Inst *in)
 {
-    k->flops += op_info[in->op].flops;
-    k->trans += op_info[in->op].trans;
+    int flops, trans;
+    ir_cost(in, &flops, &trans);
+    k->flops += flops;
+    k->trans += trans;
     /* A kernel computes in double when any operand or its result is f64. */
     if (in->dtype == FX_F64)
         k->fp64 = 1;

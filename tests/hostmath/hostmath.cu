@@ -84,6 +84,33 @@ int main(void)
     UNARY(erf) UNARY(floor) UNARY(ceil) UNARY(trunc) UNARY(sigmoid) UNARY(silu) UNARY(gelu)
     UNARY(gelu_tanh) UNARY(softplus) UNARY(hardsigmoid) UNARY(hardswish)
     BINARY(leaky_relu) BINARY(min) BINARY(max) BINARY(pow)
+    /* pow with a number exponent runs as PyTorch runs it: for a literal, the
+     * forms fusec emits (PowForm in src/fusec.h); for a param, fx_pow_scalar.
+     * Both against torch's rule (ref_pow_scalar), special values included. */
+    const double exps[] = {2, 3, -1, -2, 0.5, -0.5, 2.5, 1, -3};
+    for (int i = 0; i < nv; i++)
+        for (size_t k = 0; k < sizeof exps / sizeof exps[0]; k++) {
+            double x = vals[i], c = exps[k];
+            float xf = (float)x, cf = (float)c;
+            check("pow_scalar", "float", xf, c, fx_pow_scalar(xf, cf), ref_round(ref_pow_scalar(xf, c), FX_F32), RF, AF);
+            check("pow_scalar", "double", x, c, fx_pow_scalar(x, c), ref_pow_scalar(x, c), RD, AD);
+        }
+    for (int i = 0; i < nv; i++) {
+        double x = vals[i];
+        float xf = (float)x;
+        check("pow2", "float", xf, 2, xf * xf, ref_round(ref_pow_scalar(xf, 2), FX_F32), RF, AF);
+        check("pow3", "float", xf, 3, xf * xf * xf, ref_round(ref_pow_scalar(xf, 3), FX_F32), RF, AF);
+        check("pow-1", "float", xf, -1, fx_reciprocal(xf), ref_round(ref_pow_scalar(xf, -1), FX_F32), RF, AF);
+        check("pow-2", "float", xf, -2, fx_reciprocal(xf * xf), ref_round(ref_pow_scalar(xf, -2), FX_F32), RF, AF);
+        check("pow0.5", "float", xf, 0.5, fx_sqrt(xf), ref_round(ref_pow_scalar(xf, 0.5), FX_F32), RF, AF);
+        check("pow-0.5", "float", xf, -0.5, fx_rsqrt(xf), ref_round(ref_pow_scalar(xf, -0.5), FX_F32), RF, AF);
+        check("pow2", "double", x, 2, x * x, ref_pow_scalar(x, 2), RD, AD);
+        check("pow3", "double", x, 3, x * x * x, ref_pow_scalar(x, 3), RD, AD);
+        check("pow-1", "double", x, -1, fx_reciprocal(x), ref_pow_scalar(x, -1), RD, AD);
+        check("pow-2", "double", x, -2, fx_reciprocal(x * x), ref_pow_scalar(x, -2), RD, AD);
+        check("pow0.5", "double", x, 0.5, fx_sqrt(x), ref_pow_scalar(x, 0.5), RD, AD);
+        check("pow-0.5", "double", x, -0.5, fx_rsqrt(x), ref_pow_scalar(x, -0.5), RD, AD);
+    }
     /* round is half to even; the reference calls it roundeven */
     for (int i = 0; i < nv; i++) {
         double x = vals[i];

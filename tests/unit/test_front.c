@@ -88,6 +88,34 @@ static void literal_folding(void **state)
     expect("y = x * exp(1)", FX_F32, 1, 8, 8);
 }
 
+/* pow with a literal exponent of 2, 3, -1, -2, 0.5 or -0.5 costs what PyTorch
+ * runs instead (multiplies, a reciprocal, sqrt or rsqrt); any other exponent,
+ * or a param, costs pow's 1 flop and 2 transcendentals. */
+static void pow_forms(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src;
+        int flops, trans;
+    } cases[] = {
+        {"y = pow(x, 2)", 1, 0},    {"y = pow(x, 1 + 2)", 2, 0}, {"y = pow(x, -1)", 1, 0},
+        {"y = pow(x, -2)", 2, 0},   {"y = pow(x, 0.5)", 0, 1},   {"y = pow(x, -0.5)", 0, 1},
+        {"y = pow(x, 2.5)", 1, 2},  {"y = pow(x, 1)", 1, 2},     {"param e = 2\ny = pow(x, e)", 1, 2},
+        {"y = pow(2, x)", 1, 2},    {"y = pow(x, x)", 1, 2},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Compiled c;
+        compile(&c, cases[k].src, FX_F32);
+        if (c.rc != 0)
+            fail_msg("%s: %s", cases[k].src, c.err);
+        assert_int_equal(c.t.nkernels, 1);
+        if (c.t.fcost.flops != cases[k].flops || c.t.fcost.trans != cases[k].trans)
+            fail_msg("%s: %d flops %d transcendentals, want %d and %d", cases[k].src, (int)c.t.fcost.flops,
+                     (int)c.t.fcost.trans, cases[k].flops, cases[k].trans);
+        done(&c);
+    }
+}
+
 static void promotion(void **state)
 {
     (void)state;
@@ -232,7 +260,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_chain),          cmocka_unit_test(literal_folding),
-        cmocka_unit_test(promotion),           cmocka_unit_test(sharing_and_outputs),
+        cmocka_unit_test(promotion),           cmocka_unit_test(pow_forms),           cmocka_unit_test(sharing_and_outputs),
         cmocka_unit_test(declarations_anywhere), cmocka_unit_test(literals_do_not_make_double), cmocka_unit_test(diagnostics),
         cmocka_unit_test(deep_nesting_is_an_error_not_a_crash), cmocka_unit_test(long_chain_is_linear),
     };
