@@ -10,6 +10,12 @@
 #   bench/plot.sh --predict FILE.fuse OUT.png [fusec options...]
 #       The predicted speedup of any chain for the three ways of launching, from
 #       fusec --predict --format=csv alone: no GPU needed.
+#   bench/plot.sh --examples OUT.png SWEEP.csv...
+#       One panel per chain and dtype that the harness ran in the given runs'
+#       sweep.csv (bench/merge.py): the speedup against n, cold, predicted and
+#       measured by the harness, and PyTorch's eager / torch.compile; the
+#       traffic ratio from fusec --predict. Where several runs have the same
+#       chain, the last one given wins (for the harness and torch apart).
 # FUSEC (default build/fusec) is the fusec binary.
 set -eu
 fusec=${FUSEC:-build/fusec}
@@ -54,6 +60,61 @@ plot ${ratio:-0} title "traffic ratio ${ratio:-?}" lc rgb "#999999" dt 2 lw 1.5,
      "$tmp/c.csv" using 1:4 every ::1 with lines lw 2.5 lc rgb "#1f77b4" title "--host=c (plain launches)", \
      "$tmp/graph.csv" using 1:4 every ::1 with lines lw 2.5 lc rgb "#2ca02c" title "--host=graph (one CUDA graph)", \
      "$tmp/pytorch.csv" using 1:4 every ::1 with lines lw 2.5 lc rgb "#9467bd" title "--host=pytorch (eager vs torch.compile)"
+GP
+  echo "wrote $png"
+  exit 0
+fi
+
+if [ "${1:-}" = --examples ]; then
+  [ $# -ge 3 ] || { echo "usage: bench/plot.sh --examples OUT.png SWEEP.csv..." >&2; exit 2; }
+  png=$2
+  shift 2
+  # every row, with the index of its file in front
+  awk 'FNR == 1 { f++; next } { print f "," $0 }' "$@" >"$tmp/all.csv"
+  when=$(awk -F, '$2 == "fusec" { print substr($13, 1, 10) }' "$tmp/all.csv" | sort -u | paste -sd, -)
+  # chain,dtype of every fused harness row, in order of first appearance
+  awk -F, '$2 == "fusec" && $5 == "fused" && !seen[$3 "," $4]++ { print $3 "," $4 }' "$tmp/all.csv" >"$tmp/pairs"
+  # pick TOOL VERSION CHAIN DTYPE: the cold rows of the last file that has them
+  pick() {
+    awk -F, -v t="$1" -v v="$2" -v c="$3" -v d="$4" '$2 == t && $5 == v && $3 == c && $4 == d && $6 == "cold" {
+        if ($1 > last) { last = $1; n = 0 }
+        if ($1 == last) row[n++] = $7 "," $11 "," $12 }
+      END { for (i = 0; i < n; i++) print row[i] }' "$tmp/all.csv"
+  }
+  panels=$(wc -l <"$tmp/pairs")
+  cols=3 rows=$(((panels + 2) / 3))
+  plots=""
+  k=0
+  while IFS=, read -r c d; do
+    k=$((k + 1))
+    pick fusec fused "$c" "$d" >"$tmp/f$k.csv"
+    pick torch compile "$c" "$d" >"$tmp/t$k.csv"
+    opt=""
+    case $d in f16 | bf16) opt=--dtype=$d ;; esac
+    ratio=$("$fusec" --predict --format=json --sizes=2^20 $opt "examples/$c.fuse" |
+      sed -n 's/.*"traffic_ratio": *\([0-9.]*\).*/\1/p' | head -n 1)
+    ratio=$(printf '%.2f' "${ratio:-0}")
+    torch=""
+    [ -s "$tmp/t$k.csv" ] && torch=", \"$tmp/t$k.csv\" using 1:2 with points pt 13 ps 1.1 lc rgb \"#9467bd\" title \"torch eager / torch.compile\""
+    plots="$plots
+set title \"$c $d (traffic ratio ${ratio}x)\" noenhanced
+plot $ratio notitle lc rgb \"#999999\" dt 2, \\
+     \"$tmp/f$k.csv\" using 1:3 with lines lw 2 lc rgb \"#1f77b4\" title \"predicted\", \\
+     \"$tmp/f$k.csv\" using 1:2 with points pt 7 ps 0.9 lc rgb \"#d62728\" title \"fusec measured\" $torch"
+  done <"$tmp/pairs"
+  gnuplot <<GP
+set terminal pngcairo size 1200,$((330 * rows + 60)) font "DejaVu Sans,10"
+set output "$png"
+set datafile separator ","
+set logscale x 2
+set format x "2^{%L}"
+set xrange [2**11:2**29]
+set yrange [0:*]
+set grid ytics lc rgb "#dddddd"
+set key center right Left reverse samplen 2 font ",8"
+set multiplot layout $rows,$cols title "Fusion speedup against n, cold (unfused or eager time / fused or compiled time): every example\n{/*0.85 NVIDIA H200, $when; bench/device.sh runs, bench/plot.sh --examples; dashed: the traffic ratio, the speedup while both versions are memory-bound}"
+$plots
+unset multiplot
 GP
   echo "wrote $png"
   exit 0

@@ -334,17 +334,29 @@ def free_bytes():
     return free + torch.cuda.memory_reserved() - torch.cuda.memory_allocated()
 
 
-def make_inputs(chain, n, dtype, seed):
-    """Seeded normal random inputs (dtype: a DTYPES key, or each input's own for a
-    chain that declares them): never zeros, which hide unwritten outputs and can
-    run faster than real data."""
+def make_inputs(chain, n, dtype, seed, dist="normal"):
+    """Seeded random inputs (dtype: a DTYPES key, or each input's own for a chain
+    that declares them): never zeros, which hide unwritten outputs and can run
+    faster than real data. dist "normal": N(0, 1). "harness": the emitted
+    harness's values (fx_gen_value): 7 in 8 uniform in [-4, 4), the others of
+    magnitude [2^-12, 2^-1) with a random sign. The time of a compute-bound chain
+    (f64 transcendentals) depends on its values; a memory-bound one's does not."""
     c = CHAINS[chain]
     names = c["fixed"][1] if "fixed" in c else [DTYPES[dtype][0]] * len(c["inputs"])
     g = torch.Generator(device="cuda")
     out = []
     for i, name in enumerate(names):
         g.manual_seed(seed * 1000 + i)
-        out.append(torch.randn(n, generator=g, device="cuda", dtype=getattr(torch, name)))
+        if dist == "normal":
+            out.append(torch.randn(n, generator=g, device="cuda", dtype=getattr(torch, name)))
+            continue
+        v = torch.rand(n, generator=g, device="cuda", dtype=torch.float64) * 8 - 4
+        small = torch.rand(n, generator=g, device="cuda", dtype=torch.float64) < 0.125
+        mag = torch.exp2(torch.randint(-12, -1, (n,), generator=g, device="cuda").double())
+        mag *= 1 + torch.rand(n, generator=g, device="cuda", dtype=torch.float64)
+        v = torch.where(small, torch.where(v < 0, -mag, mag), v)
+        out.append(torch.where(v == 0, 0.5, v).to(getattr(torch, name)))
+        del v, small, mag
     return out
 
 
@@ -532,7 +544,7 @@ def run_size(chain, dtype, n, args, flush, flush_us):
     versions are compiled and checked first; then every mode times all versions
     in turns."""
     c = CHAINS[chain]
-    inputs = make_inputs(chain, n, dtype, args.seed)
+    inputs = make_inputs(chain, n, dtype, args.seed, args.inputs)
     fns, compile_s = {"eager": c["fn"]}, {"eager": None}
     torch._dynamo.reset()
     for version in args.versions[1:]:
@@ -681,7 +693,7 @@ def run_header(args, l2_bytes, flush, flush_us):
                 command=shlex.join([sys.executable] + sys.argv),
                 chains=args.chains, dtypes=args.dtypes, sizes=args.sizes,
                 versions=args.versions, modes=args.modes, seed=args.seed, passes=args.passes,
-                estimator=args.estimator,
+                estimator=args.estimator, inputs=args.inputs,
                 flush_bytes=flush.numel() * 4, flush_us=round(flush_us, 3),
                 cpus=sorted(os.sched_getaffinity(0)),
                 fresh_cache=args.fresh_cache)
@@ -821,6 +833,8 @@ def parse_args(argv=None):
     ap.add_argument("--estimator", choices=sorted(ESTIMATORS), default="median",
                     help="how the passes combine: median (default) or min (the fastest pass)")
     ap.add_argument("--seed", type=int, default=0, help="random seed of the inputs (default 0)")
+    ap.add_argument("--inputs", choices=("normal", "harness"), default="normal",
+                    help="input values: normal N(0,1) (default), or the distribution of fusec's harness")
     ap.add_argument("--csv", metavar="FILE", help="write the rows as CSV")
     ap.add_argument("--json", metavar="FILE", help="write a header and the rows as JSON")
     ap.add_argument("--profile-in", metavar="FILE",

@@ -51,12 +51,31 @@ python3 bench/compare_pytorch.py "$h/torch.csv" "$h/h200-calibrated.json" --dtyp
   --passes-log "$h/torch.err" --estimator min >"$work/hmin.txt" || fail "compare_pytorch.py: run H f16, fastest pass, should pass"
 grep -q '^worst |error| 10.5%' "$work/hmin.txt" || fail "compare_pytorch.py: run H f16 fastest pass, worst 10.5%"
 
+# compare_pytorch.py on run I (5 passes, the fastest of each row, chosen before
+# the run): both dtypes within 20% at every n, as the run itself printed.
+i=$root/bench/results/h200-2026-11-30-c/run-i-seed-torch
+for dt in f32 f16; do
+  python3 bench/compare_pytorch.py "$i/torch.csv" "$i/h200-calibrated-torch.json" --dtype $dt --fusec "$fusec" \
+    >"$work/i$dt.txt" || fail "compare_pytorch.py: run I $dt should pass"
+  cmp -s "$work/i$dt.txt" "$i/compare_pytorch_torch_$dt.txt" || fail "compare_pytorch.py: run I $dt differs from the run's"
+done
+
+# plot.sh --examples: one panel per harness chain of runs I, J and K (9), as a PNG.
+if command -v gnuplot >/dev/null; then
+  c=$root/bench/results/h200-2026-11-30-c
+  FUSEC=$fusec sh bench/plot.sh --examples "$work/ex.png" "$c/run-i-seed-torch/sweep.csv" \
+    "$c/run-j-examples-torch/sweep.csv" "$c/run-k-pow/sweep.csv" >/dev/null || fail "plot.sh --examples exit status"
+  [ "$(od -An -c -N4 "$work/ex.png" | tr -d ' ')" = "211PNG" ] || fail "plot.sh --examples: no PNG"
+fi
+
 # torch_bench.py without torch: the plan, and the pure functions.
 python3 bench/torch_bench.py --dry-run --chain seed --dtype f32,f16 >"$work/plan.txt"
 grep -q '^136 rows, 3 passes, 102 compiles$' "$work/plan.txt" || fail "torch_bench.py --dry-run"
 python3 bench/torch_bench.py --dry-run --chain mixed,softplus_f64 --dtype bf16 --sizes 2^20 >"$work/plan2.txt"
 grep -q '^mixed  *mixed .* eager 69, compile 7;' "$work/plan2.txt" || fail "torch_bench.py --dry-run: mixed keeps its own dtypes"
 grep -q '^softplus_f64 f64 .* eager 184, compile 16;' "$work/plan2.txt" || fail "torch_bench.py --dry-run: softplus_f64 in f64"
+python3 bench/torch_bench.py --dry-run --chain softplus_f64 --inputs harness --sizes 2^20 >/dev/null ||
+  fail "torch_bench.py --inputs harness"
 python3 - "$root/bench" <<'PY' || fail "torch_bench.py functions"
 import sys
 sys.path.insert(0, sys.argv[1])
