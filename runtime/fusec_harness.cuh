@@ -582,34 +582,18 @@ static __global__ void fx_empty_kernel(void) {}
  * that the compiler keeps the work. */
 #define FX_CHAINS 8
 
-static __global__ void fx_fma32_kernel(float *out, int iters, float a, float b)
+/* FMA throughput in T (float or double; fma has an overload for each). */
+template <typename T> static __global__ void fx_fma_kernel(T *out, int iters, T a, T b)
 {
-    float x[FX_CHAINS];
+    T x[FX_CHAINS];
 #pragma unroll
     for (int j = 0; j < FX_CHAINS; j++)
-        x[j] = threadIdx.x * 1e-3f + j;
-    for (int i = 0; i < iters; i++)
-#pragma unroll
-        for (int j = 0; j < FX_CHAINS; j++)
-            x[j] = fmaf(x[j], a, b);
-    float s = 0;
-#pragma unroll
-    for (int j = 0; j < FX_CHAINS; j++)
-        s += x[j];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
-
-static __global__ void fx_fma64_kernel(double *out, int iters, double a, double b)
-{
-    double x[FX_CHAINS];
-#pragma unroll
-    for (int j = 0; j < FX_CHAINS; j++)
-        x[j] = threadIdx.x * 1e-3 + j;
+        x[j] = T(threadIdx.x) * T(1e-3) + T(j);
     for (int i = 0; i < iters; i++)
 #pragma unroll
         for (int j = 0; j < FX_CHAINS; j++)
             x[j] = fma(x[j], a, b);
-    double s = 0;
+    T s = 0;
 #pragma unroll
     for (int j = 0; j < FX_CHAINS; j++)
         s += x[j];
@@ -748,9 +732,9 @@ static void fx_rate_work(const void *ctx, cudaStream_t s)
 {
     const FxRateWork *w = (const FxRateWork *)ctx;
     if (w->kind == 0)
-        fx_fma32_kernel<<<w->blocks, 256, 0, s>>>((float *)w->out, w->iters, 0.9999f, 1e-4f);
+        fx_fma_kernel<float><<<w->blocks, 256, 0, s>>>((float *)w->out, w->iters, 0.9999f, 1e-4f);
     else if (w->kind == 1)
-        fx_fma64_kernel<<<w->blocks, 256, 0, s>>>((double *)w->out, w->iters, 0.9999, 1e-4);
+        fx_fma_kernel<double><<<w->blocks, 256, 0, s>>>((double *)w->out, w->iters, 0.9999, 1e-4);
     else
         fx_exp32_kernel<<<w->blocks, 256, 0, s>>>((float *)w->out, w->iters);
 }
