@@ -12,9 +12,10 @@
 #       fusec --predict --format=csv alone: no GPU needed.
 #   bench/plot.sh --examples OUT.png SWEEP.csv...
 #       One panel per chain and dtype that the harness ran in the given runs'
-#       sweep.csv (bench/merge.py): the speedup against n, cold, predicted and
-#       measured by the harness, and PyTorch's eager / torch.compile; the
-#       traffic ratio from fusec --predict. Where several runs have the same
+#       sweep.csv (bench/merge.py): the speedup against n, cold, measured by the
+#       harness and predicted by this fusec with the run's profile (the
+#       h200-calibrated.json beside the sweep.csv), PyTorch's eager /
+#       torch.compile, and the traffic ratio. Where several runs have the same
 #       chain, the last one given wins (for the harness and torch apart).
 # FUSEC (default build/fusec) is the fusec binary.
 set -eu
@@ -71,14 +72,16 @@ if [ "${1:-}" = --examples ]; then
   shift 2
   # every row, with the index of its file in front
   awk 'FNR == 1 { f++; next } { print f "," $0 }' "$@" >"$tmp/all.csv"
+  printf '%s\n' "$@" >"$tmp/files"
   when=$(awk -F, '$2 == "fusec" { print substr($13, 1, 10) }' "$tmp/all.csv" | sort -u | paste -sd, -)
   # chain,dtype of every fused harness row, in order of first appearance
   awk -F, '$2 == "fusec" && $5 == "fused" && !seen[$3 "," $4]++ { print $3 "," $4 }' "$tmp/all.csv" >"$tmp/pairs"
-  # pick TOOL VERSION CHAIN DTYPE: the cold rows of the last file that has them
+  # pick TOOL VERSION CHAIN DTYPE: "file-index,n,speedup" of the cold rows of
+  # the last file that has them
   pick() {
     awk -F, -v t="$1" -v v="$2" -v c="$3" -v d="$4" '$2 == t && $5 == v && $3 == c && $4 == d && $6 == "cold" {
         if ($1 > last) { last = $1; n = 0 }
-        if ($1 == last) row[n++] = $7 "," $11 "," $12 }
+        if ($1 == last) row[n++] = $1 "," $7 "," $11 }
       END { for (i = 0; i < n; i++) print row[i] }' "$tmp/all.csv"
   }
   panels=$(wc -l <"$tmp/pairs")
@@ -91,16 +94,17 @@ if [ "${1:-}" = --examples ]; then
     pick torch compile "$c" "$d" >"$tmp/t$k.csv"
     opt=""
     case $d in f16 | bf16) opt=--dtype=$d ;; esac
-    ratio=$("$fusec" --predict --format=json --sizes=2^20 $opt "examples/$c.fuse" |
-      sed -n 's/.*"traffic_ratio": *\([0-9.]*\).*/\1/p' | head -n 1)
-    ratio=$(printf '%.2f' "${ratio:-0}")
+    run=$(sed -n "$(head -n 1 "$tmp/f$k.csv" | cut -d, -f1)p" "$tmp/files")
+    "$fusec" --predict --format=csv --sizes=2^12..2^28 --device="$(dirname "$run")/h200-calibrated.json" $opt \
+      "examples/$c.fuse" >"$tmp/p$k.csv"
+    ratio=$(awk -F, 'NR == 2 { printf "%.2f", $10 }' "$tmp/p$k.csv")
     torch=""
-    [ -s "$tmp/t$k.csv" ] && torch=", \"$tmp/t$k.csv\" using 1:2 with points pt 13 ps 1.1 lc rgb \"#9467bd\" title \"torch eager / torch.compile\""
+    [ -s "$tmp/t$k.csv" ] && torch=", \"$tmp/t$k.csv\" using 2:3 with points pt 13 ps 1.1 lc rgb \"#9467bd\" title \"torch eager / torch.compile\""
     plots="$plots
 set title \"$c $d (traffic ratio ${ratio}x)\" noenhanced
 plot $ratio notitle lc rgb \"#999999\" dt 2, \\
-     \"$tmp/f$k.csv\" using 1:3 with lines lw 2 lc rgb \"#1f77b4\" title \"predicted\", \\
-     \"$tmp/f$k.csv\" using 1:2 with points pt 7 ps 0.9 lc rgb \"#d62728\" title \"fusec measured\" $torch"
+     \"$tmp/p$k.csv\" using 1:4 every ::1 with lines lw 2 lc rgb \"#1f77b4\" title \"predicted\", \\
+     \"$tmp/f$k.csv\" using 2:3 with points pt 7 ps 0.9 lc rgb \"#d62728\" title \"fusec measured\" $torch"
   done <"$tmp/pairs"
   gnuplot <<GP
 set terminal pngcairo size 1200,$((330 * rows + 60)) font "DejaVu Sans,10"
@@ -112,7 +116,7 @@ set xrange [2**11:2**29]
 set yrange [0:*]
 set grid ytics lc rgb "#dddddd"
 set key center right Left reverse samplen 2 font ",8"
-set multiplot layout $rows,$cols title "Fusion speedup against n, cold (unfused or eager time / fused or compiled time): every example\n{/*0.85 NVIDIA H200, $when; bench/device.sh runs, bench/plot.sh --examples; dashed: the traffic ratio, the speedup while both versions are memory-bound}"
+set multiplot layout $rows,$cols title "Fusion speedup against n, cold (unfused or eager time / fused or compiled time): every example\n{/*0.85 NVIDIA H200, $when; bench/device.sh runs, bench/plot.sh --examples; predicted: fusec --predict with each run's profile; dashed: the traffic ratio}"
 $plots
 unset multiplot
 GP

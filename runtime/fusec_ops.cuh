@@ -197,9 +197,10 @@ FX_OP float fx_pow(float a, float b) { return powf(a, b); }
 FX_OP double fx_pow(double a, double b) { return pow(a, b); }
 
 /* torch.pow(tensor, number) for a number known only at run time (a param):
- * PyTorch runs the exponents 2, 3, -1, -2, 0.5 and -0.5 without pow, and so
- * does this (for a literal exponent fusec picks the form when it compiles:
- * PowForm in src/fusec.h). sqrt and rsqrt differ from pow at -0 and -inf. */
+ * PyTorch's eager kernel runs the exponents 2, 3, -1, -2, 0.5 and -0.5
+ * without pow, and so does this (for a literal exponent fusec picks the form
+ * when it compiles: PowForm in src/fusec.h). sqrt and rsqrt differ from pow
+ * at -0 and -inf. */
 template <typename T> FX_OP T fx_pow_scalar(T a, T c)
 {
     if (c == T(2))

@@ -89,10 +89,12 @@ typedef struct OpInfo {
 } OpInfo;
 extern const OpInfo op_info[O_COUNT];
 
-/* How pow(a, c) runs. A literal exponent that PyTorch runs without pow (its
- * eager kernel and torch.compile alike): 2 and 3 as multiplies, -1 and -2 as
- * a reciprocal, 0.5 and -0.5 as sqrt and rsqrt. POW_SCALAR: c is a param,
- * chosen among those at run time (fx_pow_scalar). POW_GENERAL: pow itself. */
+/* How pow(a, c) runs. A constant exponent that PyTorch's eager kernel runs
+ * without pow (aten/src/ATen/native/cuda/PowKernel.cu): 2 and 3 as
+ * multiplies, -1 and -2 as a reciprocal, 0.5 and -0.5 as sqrt and rsqrt.
+ * (torch.compile turns every integer exponent into multiplies; fusec follows
+ * eager.) POW_SCALAR: c is a param, chosen among those at run time
+ * (fx_pow_scalar). POW_GENERAL: pow itself. */
 typedef enum PowForm {
     POW_GENERAL,
     POW_SQUARE,
