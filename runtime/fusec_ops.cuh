@@ -196,27 +196,37 @@ FX_OP double fx_max(double a, double b) { return a != a ? a : b != b ? b : fmax(
 FX_OP float fx_pow(float a, float b) { return powf(a, b); }
 FX_OP double fx_pow(double a, double b) { return pow(a, b); }
 
-/* torch.pow(tensor, number) for a number known only at run time (a param):
- * PyTorch's eager kernel runs the exponents 2, 3, -1, -2, 0.5 and -0.5
- * without pow, and so does this (for a literal exponent fusec picks the form
- * when it compiles: PowForm in src/fusec.h). sqrt and rsqrt differ from pow
- * at -0 and -inf. */
-template <typename T> FX_OP T fx_pow_scalar(T a, T c)
+/* x rounded to the storage type S and back (S's value is only a tag). */
+FX_OP float fx_round_as(float x, __half) { return fx_widen(fx_to_f16(x)); }
+FX_OP float fx_round_as(float x, __nv_bfloat16) { return fx_widen(fx_to_bf16(x)); }
+FX_OP float fx_round_as(float x, float) { return x; }
+FX_OP double fx_round_as(double x, double) { return x; }
+
+/* torch.pow(tensor, number) for a number c known only at run time (a param),
+ * as PyTorch's eager kernel runs it on a tensor of storage type S: 0.5, -0.5
+ * and -1 as sqrt, rsqrt and reciprocal; then c rounded to S, and 2, 3 and -2
+ * as multiplies in S; else pow with the rounded c. For a literal c fusec
+ * picks the form when it compiles (PowForm in src/fusec.h). sqrt and rsqrt
+ * differ from pow at -0 and -inf. fx_pow_scalar(a, c): S is the compute type
+ * (the fused kernel, and f32 and f64 tensors). */
+template <typename S, typename T> FX_OP T fx_pow_scalar(T a, T c)
 {
-    if (c == T(2))
-        return a * a;
-    if (c == T(3))
-        return a * a * a;
-    if (c == T(-1))
-        return fx_reciprocal(a);
-    if (c == T(-2))
-        return fx_reciprocal(a * a);
     if (c == T(0.5))
         return fx_sqrt(a);
     if (c == T(-0.5))
         return fx_rsqrt(a);
-    return fx_pow(a, c);
+    if (c == T(-1))
+        return fx_reciprocal(a);
+    const T r = fx_round_as(c, S());
+    if (r == T(2))
+        return a * a;
+    if (r == T(3))
+        return fx_round_as(a * a, S()) * a;
+    if (r == T(-2))
+        return fx_reciprocal(fx_round_as(a * a, S()));
+    return fx_pow(a, r);
 }
+template <typename T> FX_OP T fx_pow_scalar(T a, T c) { return fx_pow_scalar<T, T>(a, c); }
 
 /* torch.clamp(x, lo, hi): a NaN in x (or in a bound) is the result; otherwise
  * min(max(x, lo), hi), so lo > hi gives hi. */

@@ -273,15 +273,23 @@ static inline double ref_max(double a, double b)
 }
 
 static inline double ref_pow(double a, double b) { return pow(a, b); }
-/* torch.pow(tensor, number): pow, except that PyTorch takes 0.5 and -0.5 as
- * sqrt and rsqrt, which differ from pow at -0 and -inf. */
-static inline double ref_pow_scalar(double a, double c)
+/* torch.pow(tensor, number) on a tensor of dtype dt, by eager's rule: c =
+ * 0.5 and -0.5 are sqrt and rsqrt (which differ from pow at -0 and -inf);
+ * then c is rounded to dt, and for 2, 3 and -2 the products are rounded to dt
+ * (eager multiplies in the tensor's dtype). With dt the compute type (f32,
+ * f64) this is also the fused kernel's rule. */
+static inline double ref_pow_scalar(double a, double c, int dt)
 {
     if (c == 0.5)
         return sqrt(a);
     if (c == -0.5)
         return 1.0 / sqrt(a);
-    return pow(a, c);
+    double r = ref_round(c, dt);
+    if (r == 3)
+        return ref_round(a * a, dt) * a;
+    if (r == -2)
+        return 1.0 / ref_round(a * a, dt);
+    return pow(a, r);
 }
 
 static inline double ref_clamp(double x, double lo, double hi)

@@ -169,6 +169,40 @@ static void convert(char *buf, size_t len, const char *expr, int from, int to)
         snprintf(buf, len, "(%s)%s", compute_t[to], expr);
 }
 
+/* pow(a[0], a[1]) for a number a[1], as the kernel runs it (PowForm). In an
+ * unfused kernel of f16 or bf16, as eager: the exponent rounded to that dtype
+ * and the products too (eager multiplies in the tensor's dtype). */
+static void pow_expr(char *buf, size_t len, const Inst *in, char a[3][640], bool fused)
+{
+    const char *x = a[0];
+    bool half = !fused && (in->dtype == FX_F16 || in->dtype == FX_BF16);
+    char xx[1400];
+    if (half)
+        snprintf(xx, sizeof xx, "fx_widen(fx_to_%s(%s * %s))", fusec_dtype_name[in->dtype], x, x);
+    else
+        snprintf(xx, sizeof xx, "%s * %s", x, x);
+    switch ((PowForm)(fused ? in->form : in->uform)) {
+    case POW_SQUARE: snprintf(buf, len, "(%s * %s)", x, x); return;
+    case POW_CUBE: snprintf(buf, len, "(%s * %s)", xx, x); return;
+    case POW_RECIPROCAL: snprintf(buf, len, "fx_reciprocal(%s)", x); return;
+    case POW_RECIP_SQUARE: snprintf(buf, len, "fx_reciprocal(%s)", xx); return;
+    case POW_SQRT: snprintf(buf, len, "fx_sqrt(%s)", x); return;
+    case POW_RSQRT: snprintf(buf, len, "fx_rsqrt(%s)", x); return;
+    case POW_NUMBER:
+        if (half)
+            snprintf(buf, len, "fx_pow(%s, fx_widen(fx_to_%s(%s)))", x, fusec_dtype_name[in->dtype], a[1]);
+        else
+            snprintf(buf, len, "fx_pow(%s, %s)", x, a[1]);
+        return;
+    default: /* POW_SCALAR */
+        if (half)
+            snprintf(buf, len, "fx_pow_scalar<%s>(%s, %s)", store_t[in->dtype], x, a[1]);
+        else
+            snprintf(buf, len, "fx_pow_scalar(%s, %s)", x, a[1]);
+        return;
+    }
+}
+
 /* The expression of op over operand expressions a[] already in type ct. */
 static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640], bool fused)
 {
@@ -205,17 +239,9 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
         snprintf(buf, len, "fx_fast_%s(%s)", info->name, a[0]);
         return;
     }
-    if (op == O_POW && in->form != POW_GENERAL) { /* as PyTorch runs it (PowForm) */
-        const char *x = a[0];
-        switch ((PowForm)in->form) {
-        case POW_SQUARE: snprintf(buf, len, "(%s * %s)", x, x); return;
-        case POW_CUBE: snprintf(buf, len, "(%s * %s * %s)", x, x, x); return;
-        case POW_RECIPROCAL: snprintf(buf, len, "fx_reciprocal(%s)", x); return;
-        case POW_RECIP_SQUARE: snprintf(buf, len, "fx_reciprocal(%s * %s)", x, x); return;
-        case POW_SQRT: snprintf(buf, len, "fx_sqrt(%s)", x); return;
-        case POW_RSQRT: snprintf(buf, len, "fx_rsqrt(%s)", x); return;
-        default: snprintf(buf, len, "fx_pow_scalar(%s, %s)", x, a[1]); return;
-        }
+    if (op == O_POW && in->form != POW_GENERAL) {
+        pow_expr(buf, len, in, a, fused);
+        return;
     }
     if (op == O_COPY)
         snprintf(buf, len, "%s", a[0]);
@@ -740,10 +766,12 @@ static void emit_reference(Emitter *em)
                          a[1]);
             else {
                 op_expr(expr, sizeof expr, in, FX_F64, a, false);
-                /* The reference computes pow itself, whatever form the kernels
-                 * run (PowForm); with torch's rule for a number exponent. */
+                /* The reference computes pow by PyTorch's rules, whatever form
+                 * the kernels run (PowForm): eager's, in the tensor's dtype, for
+                 * unfused; the compute type's for fused. */
                 if (in->op == O_POW && in->form != POW_GENERAL)
-                    snprintf(expr, sizeof expr, "ref_pow_scalar(%s, %s)", a[0], a[1]);
+                    snprintf(expr, sizeof expr, "ref_pow_scalar(%s, %s, %d)", a[0], a[1],
+                             fused ? dtype_compute(in->dtype) : in->dtype);
                 if (in->op == O_ROUND)
                     snprintf(expr, sizeof expr, "ref_roundeven(%s)", a[0]);
                 else if (!strncmp(expr, "fx_", 3))

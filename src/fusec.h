@@ -89,14 +89,18 @@ typedef struct OpInfo {
 } OpInfo;
 extern const OpInfo op_info[O_COUNT];
 
-/* How pow(a, c) runs. A constant exponent that PyTorch's eager kernel runs
- * without pow (aten/src/ATen/native/cuda/PowKernel.cu): 2 and 3 as
- * multiplies, -1 and -2 as a reciprocal, 0.5 and -0.5 as sqrt and rsqrt.
- * (torch.compile turns every integer exponent into multiplies; fusec follows
- * eager.) POW_SCALAR: c is a param, chosen among those at run time
- * (fx_pow_scalar). POW_GENERAL: pow itself. */
+/* How pow(a, c) runs for a number c. PyTorch's eager kernel
+ * (aten/src/ATen/native/cuda/PowKernel.cu) runs c = 0.5, -0.5 and -1 as sqrt,
+ * rsqrt and reciprocal, and, once c is rounded to the tensor's dtype, 2, 3
+ * and -2 as multiplies in that dtype; fusec's unfused kernels follow it
+ * (Inst.uform). The fused kernel computes in the compute type and takes the
+ * forms only for those exact values (Inst.form); torch.compile goes further
+ * and turns every integer exponent into multiplies. POW_NUMBER: a literal c
+ * with no form (pow itself); POW_SCALAR: c is a param, the form chosen at run
+ * time (fx_pow_scalar); POW_GENERAL: c is a tensor. */
 typedef enum PowForm {
     POW_GENERAL,
+    POW_NUMBER,
     POW_SQUARE,
     POW_CUBE,
     POW_RECIPROCAL,
@@ -121,7 +125,8 @@ typedef struct Inst {
     uint8_t scalar; /* 1: no tensor operand (a literal or param expression) */
     uint8_t nargs;
     uint8_t live;   /* reaches an output */
-    uint8_t form;   /* O_POW: its PowForm */
+    uint8_t form;   /* O_POW: its PowForm in the fused kernel */
+    uint8_t uform;  /* O_POW: its PowForm in the unfused kernel (eager's rule) */
     int32_t arg[3];
     int32_t sym;    /* O_NAME, O_INPUT, O_PARAM: the symbol */
     int32_t stmt;   /* the statement it belongs to */

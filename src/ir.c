@@ -157,32 +157,36 @@ double ir_fold(Op op, const double *a)
     }
 }
 
-/* The form pow(a, c) runs as, c a literal (PowForm), and what it costs. */
+/* What each form of pow(a, c) costs (PowForm). */
 static const struct {
-    double exponent;
     int flops, trans;
-} pow_forms[] = {
-    [POW_SQUARE] = {2, 1, 0},
-    [POW_CUBE] = {3, 2, 0},
-    [POW_RECIPROCAL] = {-1, 1, 0},
-    [POW_RECIP_SQUARE] = {-2, 2, 0},
-    [POW_SQRT] = {0.5, 0, 1},
-    [POW_RSQRT] = {-0.5, 0, 1},
+} pow_costs[] = {
+    [POW_SQUARE] = {1, 0},
+    [POW_CUBE] = {2, 0},
+    [POW_RECIPROCAL] = {1, 0},
+    [POW_RECIP_SQUARE] = {2, 0},
+    [POW_SQRT] = {0, 1},
+    [POW_RSQRT] = {0, 1},
 };
 
-static PowForm pow_form(double c)
+/* The form of pow(a, c) for a literal c: 0.5, -0.5 and -1 tested on c, 2, 3
+ * and -2 on r, c as the kernel's dtype rounds it (PowForm). */
+static PowForm pow_form(double c, double r)
 {
-    for (int f = POW_SQUARE; f <= POW_RSQRT; f++)
-        if (pow_forms[f].exponent == c)
-            return (PowForm)f;
-    return POW_GENERAL;
+    return c == 0.5    ? POW_SQRT
+           : c == -0.5 ? POW_RSQRT
+           : c == -1   ? POW_RECIPROCAL
+           : r == 2    ? POW_SQUARE
+           : r == 3    ? POW_CUBE
+           : r == -2   ? POW_RECIP_SQUARE
+                       : POW_NUMBER;
 }
 
 void ir_cost(const Inst *in, int *flops, int *trans)
 {
-    bool special = in->op == O_POW && in->form != POW_GENERAL && in->form != POW_SCALAR;
-    *flops = special ? pow_forms[in->form].flops : op_info[in->op].flops;
-    *trans = special ? pow_forms[in->form].trans : op_info[in->op].trans;
+    bool special = in->op == O_POW && in->form >= POW_SQUARE && in->form <= POW_RSQRT;
+    *flops = special ? pow_costs[in->form].flops : op_info[in->op].flops;
+    *trans = special ? pow_costs[in->form].trans : op_info[in->op].trans;
 }
 
 static Diag *diag(Program *p) { return p->diag; }
@@ -380,8 +384,12 @@ void ir_build(Program *p)
         else if (in->op != O_CONST) {
             type_inst(p, i, use);
             const Inst *c = &p->inst[in->arg[1]];
-            if (in->op == O_POW && !in->scalar && c->scalar)
-                in->form = (uint8_t)(c->op == O_CONST ? pow_form(c->value) : POW_SCALAR);
+            if (in->op == O_POW && !in->scalar && c->scalar && c->op != O_CONST)
+                in->form = in->uform = POW_SCALAR;
+            else if (in->op == O_POW && !in->scalar && c->scalar) {
+                in->form = (uint8_t)pow_form(c->value, c->value);
+                in->uform = (uint8_t)pow_form(c->value, ref_round(c->value, in->dtype));
+            }
             /* A cast to the dtype a value already has is a no-op (.to()
              * returns the tensor itself): no kernel. */
             if (op_info[in->op].cls == K_CAST && !in->scalar && p->inst[in->arg[0]].dtype == in->dtype)

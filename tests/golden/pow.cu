@@ -10,10 +10,13 @@
  *   a = pow(x, 2) + pow(x, 1 + 2) + pow(x, -1) + pow(x, -2)
  *   b = pow(x, 0.5) + pow(x, -0.5) + pow(x, 2.5) + pow(x, e)
  *   c = pow(h, 2)
- *   out a, b, c
+ *   # In f16, eager multiplies in f16 and rounds the exponent to f16 first:
+ *   # 2.0004 is 2 there, 0.3 is 0.2999.
+ *   d = pow(h, 3) + pow(h, -2) + pow(h, 2.0004) + pow(h, 0.3) + pow(h, e)
+ *   out a, b, c, d
  *
- * Unfused: 15 kernels, 140 B per element (as PyTorch eager). Fused: 1 kernel, 16 B per
- * element. Traffic ratio 8.75x: the predicted speedup while memory-bound.
+ * Unfused: 24 kernels, 184 B per element (as PyTorch eager). Fused: 1 kernel, 18 B per
+ * element. Traffic ratio 10.22x: the predicted speedup while memory-bound.
  *
  * Harness:  nvcc -O3 -arch=sm_90 pow.cu -o pow && ./pow --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c pow.cu   (API: fusec --emit=header)
@@ -320,10 +323,189 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k15(const __half *__restrict__
     }
 }
 
-/* The fused kernel: reads 6 B and writes 10 B per element, every intermediate
- * stays in registers; half types compute in float. 15 distinct ops. */
+/* k16: t16 = pow(h, 3) (pow.fuse:12:5)
+ * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_fused_kernel(const __half *__restrict__ h, const float *__restrict__ x, float *__restrict__ a, float *__restrict__ b, __half *__restrict__ c, double e_u, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS) pow_k16(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+{
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest dtype */
+    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        const bool full = vec && n - i >= (I)E;
+        __half a0_v[E];
+        fx_load<E>(a0_v, a0, i, n, full);
+        __half r_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r_v[e] = fx_to_f16((fx_widen(fx_to_f16(fx_widen(a0_v[e]) * fx_widen(a0_v[e]))) * fx_widen(a0_v[e])));
+        }
+        fx_store<E>(r, i, n, full, r_v);
+    }
+}
+
+/* k17: t17 = pow(h, -2) (pow.fuse:12:17)
+ * reads 2 B and writes 2 B per element; computes in float */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS) pow_k17(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+{
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest dtype */
+    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        const bool full = vec && n - i >= (I)E;
+        __half a0_v[E];
+        fx_load<E>(a0_v, a0, i, n, full);
+        __half r_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r_v[e] = fx_to_f16(fx_reciprocal(fx_widen(fx_to_f16(fx_widen(a0_v[e]) * fx_widen(a0_v[e])))));
+        }
+        fx_store<E>(r, i, n, full, r_v);
+    }
+}
+
+/* k18: t18 = t16 + t17 (pow.fuse:12:15)
+ * reads 4 B and writes 2 B per element; computes in float */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS) pow_k18(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+{
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest dtype */
+    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        const bool full = vec && n - i >= (I)E;
+        __half a0_v[E];
+        fx_load<E>(a0_v, a0, i, n, full);
+        __half a1_v[E];
+        fx_load<E>(a1_v, a1, i, n, full);
+        __half r_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
+        }
+        fx_store<E>(r, i, n, full, r_v);
+    }
+}
+
+/* k19: t19 = pow(h, 2.0004) (pow.fuse:12:30)
+ * reads 2 B and writes 2 B per element; computes in float */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS) pow_k19(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+{
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest dtype */
+    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        const bool full = vec && n - i >= (I)E;
+        __half a0_v[E];
+        fx_load<E>(a0_v, a0, i, n, full);
+        __half r_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) * fx_widen(a0_v[e])));
+        }
+        fx_store<E>(r, i, n, full, r_v);
+    }
+}
+
+/* k20: t20 = t18 + t19 (pow.fuse:12:28)
+ * reads 4 B and writes 2 B per element; computes in float */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS) pow_k20(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+{
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest dtype */
+    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        const bool full = vec && n - i >= (I)E;
+        __half a0_v[E];
+        fx_load<E>(a0_v, a0, i, n, full);
+        __half a1_v[E];
+        fx_load<E>(a1_v, a1, i, n, full);
+        __half r_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
+        }
+        fx_store<E>(r, i, n, full, r_v);
+    }
+}
+
+/* k21: t21 = pow(h, 0.3) (pow.fuse:12:47)
+ * reads 2 B and writes 2 B per element; computes in float */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS) pow_k21(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+{
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest dtype */
+    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        const bool full = vec && n - i >= (I)E;
+        __half a0_v[E];
+        fx_load<E>(a0_v, a0, i, n, full);
+        __half r_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r_v[e] = fx_to_f16(fx_pow(fx_widen(a0_v[e]), fx_widen(fx_to_f16(0.3f))));
+        }
+        fx_store<E>(r, i, n, full, r_v);
+    }
+}
+
+/* k22: t22 = t20 + t21 (pow.fuse:12:45)
+ * reads 4 B and writes 2 B per element; computes in float */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS) pow_k22(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+{
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest dtype */
+    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        const bool full = vec && n - i >= (I)E;
+        __half a0_v[E];
+        fx_load<E>(a0_v, a0, i, n, full);
+        __half a1_v[E];
+        fx_load<E>(a1_v, a1, i, n, full);
+        __half r_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
+        }
+        fx_store<E>(r, i, n, full, r_v);
+    }
+}
+
+/* k23: t23 = pow(h, e) (pow.fuse:12:61)
+ * reads 2 B and writes 2 B per element; computes in float */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS) pow_k23(const __half *__restrict__ a0, __half *__restrict__ r, double e_u, I n, bool vec)
+{
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest dtype */
+    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        const bool full = vec && n - i >= (I)E;
+        __half a0_v[E];
+        fx_load<E>(a0_v, a0, i, n, full);
+        __half r_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r_v[e] = fx_to_f16(fx_pow_scalar<__half>(fx_widen(a0_v[e]), (float)e_u));
+        }
+        fx_store<E>(r, i, n, full, r_v);
+    }
+}
+
+/* k24: d = t22 + t23 (pow.fuse:12:59)
+ * reads 4 B and writes 2 B per element; computes in float */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS) pow_k24(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+{
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest dtype */
+    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        const bool full = vec && n - i >= (I)E;
+        __half a0_v[E];
+        fx_load<E>(a0_v, a0, i, n, full);
+        __half a1_v[E];
+        fx_load<E>(a1_v, a1, i, n, full);
+        __half r_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
+        }
+        fx_store<E>(r, i, n, full, r_v);
+    }
+}
+
+/* The fused kernel: reads 6 B and writes 12 B per element, every intermediate
+ * stays in registers; half types compute in float. 24 distinct ops. */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS) pow_fused_kernel(const __half *__restrict__ h, const float *__restrict__ x, float *__restrict__ a, float *__restrict__ b, __half *__restrict__ c, __half *__restrict__ d, double e_u, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest dtype */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -335,6 +517,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_fused_kernel(const __half *__r
         float a_v[E];
         float b_v[E];
         __half c_v[E];
+        __half d_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const float v0 = fx_widen(x_v[e]); /* x */
@@ -354,32 +537,43 @@ __global__ void __launch_bounds__(FX_THREADS) pow_fused_kernel(const __half *__r
             const float v31 = (v27 + v30); /* b */
             const float v32 = fx_widen(h_v[e]); /* h */
             const float v34 = (v32 * v32); /* c */
+            const float v37 = (v32 * v32 * v32);
+            const float v40 = fx_reciprocal(v32 * v32);
+            const float v41 = (v37 + v40);
+            const float v44 = fx_pow(v32, 2.0004f);
+            const float v45 = (v41 + v44);
+            const float v48 = fx_pow(v32, 0.3f);
+            const float v49 = (v45 + v48);
+            const float v52 = fx_pow_scalar(v32, (float)e_u);
+            const float v53 = (v49 + v52); /* d */
             a_v[e] = fx_to_f32(v16);
             b_v[e] = fx_to_f32(v31);
             c_v[e] = fx_to_f16(v34);
+            d_v[e] = fx_to_f16(v53);
         }
         fx_store<E>(a, i, n, full, a_v);
         fx_store<E>(b, i, n, full, b_v);
         fx_store<E>(c, i, n, full, c_v);
+        fx_store<E>(d, i, n, full, d_v);
     }
 }
 
 /* ==== host API ==== */
 
 /* One launch of the fused kernel. */
-extern "C" cudaError_t pow_fused(const uint16_t *h, const float *x, float *a, float *b, uint16_t *c, float e_u, size_t n, cudaStream_t stream)
+extern "C" cudaError_t pow_fused(const uint16_t *h, const float *x, float *a, float *b, uint16_t *c, uint16_t *d, float e_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(h, 4, 2) && fx_aligned(x, 4, 4) && fx_aligned(a, 4, 4) && fx_aligned(b, 4, 4) && fx_aligned(c, 4, 2);
+    const bool vec = !fx_scalar_only && fx_aligned(h, 4, 2) && fx_aligned(x, 4, 4) && fx_aligned(a, 4, 4) && fx_aligned(b, 4, 4) && fx_aligned(c, 4, 2) && fx_aligned(d, 4, 2);
     if (n <= 0x7fffffffu)
-        pow_fused_kernel<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (double)e_u, (unsigned)n, vec);
+        pow_fused_kernel<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)n, vec);
     else
-        pow_fused_kernel<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (double)e_u, n, vec);
+        pow_fused_kernel<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, n, vec);
     return cudaGetLastError();
 }
 
-/* Scratch for the unfused intermediates (48 B per element), kept between calls and
+/* Scratch for the unfused intermediates (64 B per element), kept between calls and
  * grown when n grows; pow_unfused_release() frees it. Not thread-safe: one stream
  * at a time, like the static buffers it is. */
 static void *pow_scratch;
@@ -392,9 +586,9 @@ extern "C" void pow_unfused_release(void)
     pow_scratch_bytes = 0;
 }
 
-/* The chain as PyTorch eager runs it: 15 kernels, each reading its operands from
+/* The chain as PyTorch eager runs it: 24 kernels, each reading its operands from
  * memory and writing its result back in its storage dtype. */
-extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, float *b, uint16_t *c, float e_u, size_t n, cudaStream_t stream)
+extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, float *b, uint16_t *c, uint16_t *d, float e_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
@@ -423,6 +617,22 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     need += (n * 4 + 255) / 256 * 256;
     const size_t t13_at = need;
     need += (n * 4 + 255) / 256 * 256;
+    const size_t t16_at = need;
+    need += (n * 2 + 255) / 256 * 256;
+    const size_t t17_at = need;
+    need += (n * 2 + 255) / 256 * 256;
+    const size_t t18_at = need;
+    need += (n * 2 + 255) / 256 * 256;
+    const size_t t19_at = need;
+    need += (n * 2 + 255) / 256 * 256;
+    const size_t t20_at = need;
+    need += (n * 2 + 255) / 256 * 256;
+    const size_t t21_at = need;
+    need += (n * 2 + 255) / 256 * 256;
+    const size_t t22_at = need;
+    need += (n * 2 + 255) / 256 * 256;
+    const size_t t23_at = need;
+    need += (n * 2 + 255) / 256 * 256;
     if (need > pow_scratch_bytes) {
         pow_unfused_release();
         cudaError_t err = cudaMalloc(&pow_scratch, need);
@@ -442,6 +652,14 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     float *t11 = (float *)((char *)pow_scratch + t11_at);
     float *t12 = (float *)((char *)pow_scratch + t12_at);
     float *t13 = (float *)((char *)pow_scratch + t13_at);
+    __half *t16 = (__half *)((char *)pow_scratch + t16_at);
+    __half *t17 = (__half *)((char *)pow_scratch + t17_at);
+    __half *t18 = (__half *)((char *)pow_scratch + t18_at);
+    __half *t19 = (__half *)((char *)pow_scratch + t19_at);
+    __half *t20 = (__half *)((char *)pow_scratch + t20_at);
+    __half *t21 = (__half *)((char *)pow_scratch + t21_at);
+    __half *t22 = (__half *)((char *)pow_scratch + t22_at);
+    __half *t23 = (__half *)((char *)pow_scratch + t23_at);
     bool vec;
     cudaError_t err;
     /* k1 */
@@ -564,6 +782,78 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
         pow_k15<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)c, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
+    /* k16 */
+    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t16, 8, 2);
+    if (n <= 0x7fffffffu)
+        pow_k16<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t16, (unsigned)n, vec);
+    else
+        pow_k16<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t16, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k17 */
+    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t17, 8, 2);
+    if (n <= 0x7fffffffu)
+        pow_k17<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t17, (unsigned)n, vec);
+    else
+        pow_k17<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t17, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k18 */
+    vec = !fx_scalar_only && fx_aligned(t16, 8, 2) && fx_aligned(t17, 8, 2) && fx_aligned(t18, 8, 2);
+    if (n <= 0x7fffffffu)
+        pow_k18<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, (unsigned)n, vec);
+    else
+        pow_k18<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k19 */
+    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t19, 8, 2);
+    if (n <= 0x7fffffffu)
+        pow_k19<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t19, (unsigned)n, vec);
+    else
+        pow_k19<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t19, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k20 */
+    vec = !fx_scalar_only && fx_aligned(t18, 8, 2) && fx_aligned(t19, 8, 2) && fx_aligned(t20, 8, 2);
+    if (n <= 0x7fffffffu)
+        pow_k20<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, (unsigned)n, vec);
+    else
+        pow_k20<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k21 */
+    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t21, 8, 2);
+    if (n <= 0x7fffffffu)
+        pow_k21<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t21, (unsigned)n, vec);
+    else
+        pow_k21<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t21, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k22 */
+    vec = !fx_scalar_only && fx_aligned(t20, 8, 2) && fx_aligned(t21, 8, 2) && fx_aligned(t22, 8, 2);
+    if (n <= 0x7fffffffu)
+        pow_k22<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, (unsigned)n, vec);
+    else
+        pow_k22<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k23 */
+    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t23, 8, 2);
+    if (n <= 0x7fffffffu)
+        pow_k23<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t23, (double)e_u, (unsigned)n, vec);
+    else
+        pow_k23<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t23, (double)e_u, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k24 */
+    vec = !fx_scalar_only && fx_aligned(t22, 8, 2) && fx_aligned(t23, 8, 2) && fx_aligned(d, 8, 2);
+    if (n <= 0x7fffffffu)
+        pow_k24<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d, (unsigned)n, vec);
+    else
+        pow_k24<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
     return cudaSuccess;
 }
 
@@ -586,44 +876,64 @@ static void pow_reference(int fused, const double *in, const double *par, double
     const double v0 = in[1]; /* x */
     const double e_u = par[0];
     if (!fused) {
-        const double v2 = ref_round(ref_pow_scalar(v0, 2.0), 3);
-        const double v7 = ref_round(ref_pow_scalar(v0, 3.0), 3);
+        const double v2 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
+        const double v7 = ref_round(ref_pow_scalar(v0, 3.0, 3), 3);
         const double v8 = ref_round(ref_ovf(v2 + v7, v2, v7), 3);
-        const double v11 = ref_round(ref_pow_scalar(v0, -1.0), 3);
+        const double v11 = ref_round(ref_pow_scalar(v0, -1.0, 3), 3);
         const double v12 = ref_round(ref_ovf(v8 + v11, v8, v11), 3);
-        const double v15 = ref_round(ref_pow_scalar(v0, -2.0), 3);
+        const double v15 = ref_round(ref_pow_scalar(v0, -2.0, 3), 3);
         const double v16 = ref_round(ref_ovf(v12 + v15, v12, v15), 3);
-        const double v19 = ref_round(ref_pow_scalar(v0, 0.5), 3);
-        const double v22 = ref_round(ref_pow_scalar(v0, -0.5), 3);
+        const double v19 = ref_round(ref_pow_scalar(v0, 0.5, 3), 3);
+        const double v22 = ref_round(ref_pow_scalar(v0, -0.5, 3), 3);
         const double v23 = ref_round(ref_ovf(v19 + v22, v19, v22), 3);
-        const double v26 = ref_round(ref_pow(v0, 2.5), 3);
+        const double v26 = ref_round(ref_pow_scalar(v0, 2.5, 3), 3);
         const double v27 = ref_round(ref_ovf(v23 + v26, v23, v26), 3);
-        const double v30 = ref_round(ref_pow_scalar(v0, ref_round(e_u, 3)), 3);
+        const double v30 = ref_round(ref_pow_scalar(v0, ref_round(e_u, 3), 3), 3);
         const double v31 = ref_round(ref_ovf(v27 + v30, v27, v30), 3);
-        const double v34 = ref_round(ref_pow_scalar(v32, 2.0), 1);
+        const double v34 = ref_round(ref_pow_scalar(v32, 2.0, 1), 1);
+        const double v37 = ref_round(ref_pow_scalar(v32, 3.0, 1), 1);
+        const double v40 = ref_round(ref_pow_scalar(v32, -2.0, 1), 1);
+        const double v41 = ref_round(ref_ovf(v37 + v40, v37, v40), 1);
+        const double v44 = ref_round(ref_pow_scalar(v32, 2.0004, 1), 1);
+        const double v45 = ref_round(ref_ovf(v41 + v44, v41, v44), 1);
+        const double v48 = ref_round(ref_pow_scalar(v32, 0.3, 1), 1);
+        const double v49 = ref_round(ref_ovf(v45 + v48, v45, v48), 1);
+        const double v52 = ref_round(ref_pow_scalar(v32, ref_round(e_u, 3), 1), 1);
+        const double v53 = ref_round(ref_ovf(v49 + v52, v49, v52), 1);
         out[0] = ref_round(v16, 3); /* a */
         out[1] = ref_round(v31, 3); /* b */
         out[2] = ref_round(v34, 1); /* c */
+        out[3] = ref_round(v53, 1); /* d */
     }
     else {
-        const double v2 = ref_round(ref_pow_scalar(v0, 2.0), 3);
-        const double v7 = ref_round(ref_pow_scalar(v0, 3.0), 3);
+        const double v2 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
+        const double v7 = ref_round(ref_pow_scalar(v0, 3.0, 3), 3);
         const double v8 = ref_round(ref_ovf(v2 + v7, v2, v7), 3);
-        const double v11 = ref_round(ref_pow_scalar(v0, -1.0), 3);
+        const double v11 = ref_round(ref_pow_scalar(v0, -1.0, 3), 3);
         const double v12 = ref_round(ref_ovf(v8 + v11, v8, v11), 3);
-        const double v15 = ref_round(ref_pow_scalar(v0, -2.0), 3);
+        const double v15 = ref_round(ref_pow_scalar(v0, -2.0, 3), 3);
         const double v16 = ref_round(ref_ovf(v12 + v15, v12, v15), 3);
-        const double v19 = ref_round(ref_pow_scalar(v0, 0.5), 3);
-        const double v22 = ref_round(ref_pow_scalar(v0, -0.5), 3);
+        const double v19 = ref_round(ref_pow_scalar(v0, 0.5, 3), 3);
+        const double v22 = ref_round(ref_pow_scalar(v0, -0.5, 3), 3);
         const double v23 = ref_round(ref_ovf(v19 + v22, v19, v22), 3);
-        const double v26 = ref_round(ref_pow(v0, 2.5), 3);
+        const double v26 = ref_round(ref_pow_scalar(v0, 2.5, 3), 3);
         const double v27 = ref_round(ref_ovf(v23 + v26, v23, v26), 3);
-        const double v30 = ref_round(ref_pow_scalar(v0, ref_round(e_u, 3)), 3);
+        const double v30 = ref_round(ref_pow_scalar(v0, ref_round(e_u, 3), 3), 3);
         const double v31 = ref_round(ref_ovf(v27 + v30, v27, v30), 3);
-        const double v34 = ref_round(ref_pow_scalar(v32, 2.0), 3);
+        const double v34 = ref_round(ref_pow_scalar(v32, 2.0, 3), 3);
+        const double v37 = ref_round(ref_pow_scalar(v32, 3.0, 3), 3);
+        const double v40 = ref_round(ref_pow_scalar(v32, -2.0, 3), 3);
+        const double v41 = ref_round(ref_ovf(v37 + v40, v37, v40), 3);
+        const double v44 = ref_round(ref_pow_scalar(v32, 2.0004, 3), 3);
+        const double v45 = ref_round(ref_ovf(v41 + v44, v41, v44), 3);
+        const double v48 = ref_round(ref_pow_scalar(v32, 0.3, 3), 3);
+        const double v49 = ref_round(ref_ovf(v45 + v48, v45, v48), 3);
+        const double v52 = ref_round(ref_pow_scalar(v32, ref_round(e_u, 3), 3), 3);
+        const double v53 = ref_round(ref_ovf(v49 + v52, v49, v52), 3);
         out[0] = ref_round(v16, 3); /* a */
         out[1] = ref_round(v31, 3); /* b */
         out[2] = ref_round(v34, 1); /* c */
+        out[3] = ref_round(v53, 1); /* d */
     }
 }
 
@@ -637,16 +947,20 @@ static const FusecKernelCost pow_unfused_cost[] = {
     {4, 0, 4, 0, 0, 1, 0, 2},
     {4, 0, 4, 0, 1, 2, 0, 2},
     {2, 0, 0, 2, 1, 0, 0, 1},
+    {2, 0, 2, 0, 2, 0, 0, 2},
+    {0, 4, 2, 0, 1, 0, 0, 3},
+    {2, 0, 2, 0, 1, 2, 0, 3},
+    {0, 4, 0, 2, 1, 0, 0, 1},
 };
-static const FusecKernelCost pow_fused_cost[] = {{6, 0, 0, 10, 15, 6, 0, 1}};
+static const FusecKernelCost pow_fused_cost[] = {{6, 0, 0, 12, 26, 12, 0, 1}};
 static const FusecTensorArg pow_in[] = {{"h", FX_F16, FX_F16}, {"x", FX_F32, FX_F32}};
-static const FusecTensorArg pow_out[] = {{"a", FX_F32, FX_F32}, {"b", FX_F32, FX_F32}, {"c", FX_F16, FX_F16}};
+static const FusecTensorArg pow_out[] = {{"a", FX_F32, FX_F32}, {"b", FX_F32, FX_F32}, {"c", FX_F16, FX_F16}, {"d", FX_F16, FX_F16}};
 static const FusecParamArg pow_par[] = {{"e", FX_F32, 2}};
 
 static cudaError_t pow_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)
 {
     (void)par;
-    return (fused ? pow_fused : pow_unfused)((const uint16_t *)b[0], (const float *)b[1], (float *)b[2], (float *)b[3], (uint16_t *)b[4], (float)par[0], n, s);
+    return (fused ? pow_fused : pow_unfused)((const uint16_t *)b[0], (const float *)b[1], (float *)b[2], (float *)b[3], (uint16_t *)b[4], (uint16_t *)b[5], (float)par[0], n, s);
 }
 
 static const FusecChain pow_chain = {
@@ -661,12 +975,15 @@ static const FusecChain pow_chain = {
     "a = pow(x, 2) + pow(x, 1 + 2) + pow(x, -1) + pow(x, -2)\n"
     "b = pow(x, 0.5) + pow(x, -0.5) + pow(x, 2.5) + pow(x, e)\n"
     "c = pow(h, 2)\n"
-    "out a, b, c\n",
-    2, 3, 1,
+    "# In f16, eager multiplies in f16 and rounds the exponent to f16 first:\n"
+    "# 2.0004 is 2 there, 0.3 is 0.2999.\n"
+    "d = pow(h, 3) + pow(h, -2) + pow(h, 2.0004) + pow(h, 0.3) + pow(h, e)\n"
+    "out a, b, c, d\n",
+    2, 4, 1,
     pow_in, pow_out, pow_par,
-    {7, pow_unfused_cost, 64},
-    {1, pow_fused_cost, 16},
-    140, 16,
+    {11, pow_unfused_cost, 82},
+    {1, pow_fused_cost, 18},
+    184, 18,
     pow_run,
     pow_reference,
 };

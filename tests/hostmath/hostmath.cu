@@ -87,30 +87,74 @@ int main(void)
     /* pow with a number exponent runs as PyTorch runs it: for a literal, the
      * forms fusec emits (PowForm in src/fusec.h); for a param, fx_pow_scalar.
      * Both against torch's rule (ref_pow_scalar), special values included. */
-    const double exps[] = {2, 3, -1, -2, 0.5, -0.5, 2.5, 1, -3};
+    const double exps[] = {2, 3, -1, -2, 0.5, -0.5, 2.5, 1, -3, 2.0004, 0.3};
+    const int nexp = (int)(sizeof exps / sizeof exps[0]);
     for (int i = 0; i < nv; i++)
-        for (size_t k = 0; k < sizeof exps / sizeof exps[0]; k++) {
+        for (int k = 0; k < nexp; k++) {
             double x = vals[i], c = exps[k];
             float xf = (float)x, cf = (float)c;
-            check("pow_scalar", "float", xf, c, fx_pow_scalar(xf, cf), ref_round(ref_pow_scalar(xf, c), FX_F32), RF, AF);
-            check("pow_scalar", "double", x, c, fx_pow_scalar(x, c), ref_pow_scalar(x, c), RD, AD);
+            check("pow_scalar", "float", xf, c, fx_pow_scalar(xf, cf),
+                  ref_round(ref_pow_scalar(xf, cf, FX_F32), FX_F32), RF, AF);
+            check("pow_scalar", "double", x, c, fx_pow_scalar(x, c), ref_pow_scalar(x, c, FX_F64), RD, AD);
         }
     for (int i = 0; i < nv; i++) {
         double x = vals[i];
         float xf = (float)x;
-        check("pow2", "float", xf, 2, xf * xf, ref_round(ref_pow_scalar(xf, 2), FX_F32), RF, AF);
-        check("pow3", "float", xf, 3, xf * xf * xf, ref_round(ref_pow_scalar(xf, 3), FX_F32), RF, AF);
-        check("pow-1", "float", xf, -1, fx_reciprocal(xf), ref_round(ref_pow_scalar(xf, -1), FX_F32), RF, AF);
-        check("pow-2", "float", xf, -2, fx_reciprocal(xf * xf), ref_round(ref_pow_scalar(xf, -2), FX_F32), RF, AF);
-        check("pow0.5", "float", xf, 0.5, fx_sqrt(xf), ref_round(ref_pow_scalar(xf, 0.5), FX_F32), RF, AF);
-        check("pow-0.5", "float", xf, -0.5, fx_rsqrt(xf), ref_round(ref_pow_scalar(xf, -0.5), FX_F32), RF, AF);
-        check("pow2", "double", x, 2, x * x, ref_pow_scalar(x, 2), RD, AD);
-        check("pow3", "double", x, 3, x * x * x, ref_pow_scalar(x, 3), RD, AD);
-        check("pow-1", "double", x, -1, fx_reciprocal(x), ref_pow_scalar(x, -1), RD, AD);
-        check("pow-2", "double", x, -2, fx_reciprocal(x * x), ref_pow_scalar(x, -2), RD, AD);
-        check("pow0.5", "double", x, 0.5, fx_sqrt(x), ref_pow_scalar(x, 0.5), RD, AD);
-        check("pow-0.5", "double", x, -0.5, fx_rsqrt(x), ref_pow_scalar(x, -0.5), RD, AD);
+        check("pow2", "float", xf, 2, xf * xf, ref_round(ref_pow_scalar(xf, 2, FX_F32), FX_F32), RF, AF);
+        check("pow3", "float", xf, 3, xf * xf * xf, ref_round(ref_pow_scalar(xf, 3, FX_F32), FX_F32), RF, AF);
+        check("pow-1", "float", xf, -1, fx_reciprocal(xf), ref_round(ref_pow_scalar(xf, -1, FX_F32), FX_F32), RF, AF);
+        check("pow-2", "float", xf, -2, fx_reciprocal(xf * xf), ref_round(ref_pow_scalar(xf, -2, FX_F32), FX_F32), RF, AF);
+        check("pow0.5", "float", xf, 0.5, fx_sqrt(xf), ref_round(ref_pow_scalar(xf, 0.5, FX_F32), FX_F32), RF, AF);
+        check("pow-0.5", "float", xf, -0.5, fx_rsqrt(xf), ref_round(ref_pow_scalar(xf, -0.5, FX_F32), FX_F32), RF, AF);
+        check("pow2", "double", x, 2, x * x, ref_pow_scalar(x, 2, FX_F64), RD, AD);
+        check("pow3", "double", x, 3, x * x * x, ref_pow_scalar(x, 3, FX_F64), RD, AD);
+        check("pow-1", "double", x, -1, fx_reciprocal(x), ref_pow_scalar(x, -1, FX_F64), RD, AD);
+        check("pow-2", "double", x, -2, fx_reciprocal(x * x), ref_pow_scalar(x, -2, FX_F64), RD, AD);
+        check("pow0.5", "double", x, 0.5, fx_sqrt(x), ref_pow_scalar(x, 0.5, FX_F64), RD, AD);
+        check("pow-0.5", "double", x, -0.5, fx_rsqrt(x), ref_pow_scalar(x, -0.5, FX_F64), RD, AD);
     }
+    /* f16 and bf16 tensors, as eager: the exponent rounded to the dtype, the
+     * products in the dtype; every finite f16 value and every bf16 value of
+     * [2^-8, 2^8), each exponent, within one unit of the dtype. */
+    for (int k = 0; k < nexp; k++) {
+        float c = (float)exps[k];
+        for (unsigned b = 0; b < 0x10000; b++) {
+            __half_raw hr;
+            hr.x = (unsigned short)b;
+            float h = __half2float(__half(hr));
+            if (isfinite(h)) {
+                float got = __half2float(__float2half_rn(fx_pow_scalar<__half>(h, c)));
+                double want = ref_round(ref_pow_scalar(h, c, FX_F16), FX_F16);
+                check("pow_scalar", "f16", h, c, got, want, 1e-3, 6e-8);
+            }
+            __nv_bfloat16_raw br;
+            br.x = (unsigned short)b;
+            float g = __bfloat162float(__nv_bfloat16(br));
+            if (fabsf(g) >= 0x1p-8f && fabsf(g) < 0x1p8f) {
+                float got = __bfloat162float(__float2bfloat16_rn(fx_pow_scalar<__nv_bfloat16>(g, c)));
+                double want = ref_round(ref_pow_scalar(g, c, FX_BF16), FX_BF16);
+                check("pow_scalar", "bf16", g, c, got, want, 8e-3, 1e-38);
+            }
+        }
+    }
+    fusec_ref_fragile = 0;
+    /* Eager's results, worked out from its kernel (PowKernel.cu), exactly. */
+    const float h300 = __half2float(__float2half_rn(fx_pow_scalar<__half>(300.0f, -2.0f)));
+    const float hcube = __half2float(__float2half_rn(fx_pow_scalar<__half>(1.013671875f, 3.0f)));
+    const float b2005 = __bfloat162float(__float2bfloat16_rn(fx_pow_scalar<__nv_bfloat16>(100.0f, 2.005f)));
+    const float h20004 = __half2float(__float2half_rn(fx_pow_scalar<__half>(100.0f, 2.0004f)));
+    const struct {
+        const char *what;
+        float got, want;
+    } eager[] = {
+        {"f16 pow(300, -2): 300*300 overflows f16, 1/inf", h300, 0.0f},
+        {"f16 pow(1.013671875, 3): the square rounded to f16 first", hcube, 1.041015625f},
+        {"bf16 pow(100, 2.005): 2.005 is 2 in bf16", b2005, 9984.0f},
+        {"f16 pow(100, 2.0004): 2.0004 is 2 in f16", h20004, 10000.0f},
+    };
+    for (size_t k = 0; k < sizeof eager / sizeof eager[0]; k++)
+        if (eager[k].got != eager[k].want && failures++ < 20)
+            printf("FAIL %s: got %.9g want %.9g\n", eager[k].what, eager[k].got, eager[k].want);
     /* round is half to even; the reference calls it roundeven */
     for (int i = 0; i < nv; i++) {
         double x = vals[i];

@@ -114,6 +114,38 @@ static void pow_forms(void **state)
                      (int)c.t.fcost.trans, cases[k].flops, cases[k].trans);
         done(&c);
     }
+    /* The unfused kernel follows eager, which tests 2, 3 and -2 on the
+     * exponent rounded to the tensor's dtype; the fused kernel needs the
+     * exact value. */
+    static const struct {
+        const char *src;
+        int dtype;
+        PowForm form, uform;
+    } forms[] = {
+        {"y = pow(x, 2.005)", FX_BF16, POW_NUMBER, POW_SQUARE},
+        {"y = pow(x, 2.0004)", FX_F16, POW_NUMBER, POW_SQUARE},
+        {"y = pow(x, 2.0004)", FX_F32, POW_NUMBER, POW_NUMBER},
+        {"y = pow(x, 3.00000001)", FX_F32, POW_NUMBER, POW_CUBE},
+        {"y = pow(x, 0.50001)", FX_BF16, POW_NUMBER, POW_NUMBER}, /* 0.5 is tested before rounding */
+        {"y = pow(x, -2)", FX_F16, POW_RECIP_SQUARE, POW_RECIP_SQUARE},
+        {"param e = 2\ny = pow(x, e)", FX_F16, POW_SCALAR, POW_SCALAR},
+        {"y = pow(x, x)", FX_F16, POW_GENERAL, POW_GENERAL},
+    };
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+        Compiled c;
+        compile(&c, forms[k].src, forms[k].dtype);
+        if (c.rc != 0)
+            fail_msg("%s: %s", forms[k].src, c.err);
+        const Inst *pw = NULL;
+        for (int i = 0; i < c.p->ninst; i++)
+            if (c.p->inst[i].op == O_POW)
+                pw = &c.p->inst[i];
+        assert_non_null(pw);
+        if (pw->form != forms[k].form || pw->uform != forms[k].uform)
+            fail_msg("%s (dtype %d): forms %d / %d, want %d / %d", forms[k].src, forms[k].dtype, pw->form, pw->uform,
+                     forms[k].form, forms[k].uform);
+        done(&c);
+    }
 }
 
 static void promotion(void **state)
