@@ -19,6 +19,7 @@
 #   (a long run).
 # kernels: each unfused and fused kernel of the examples at 2^28, alone and cold,
 #   timed by Nsight Compute (ncu); bench/kernels.py sets them against the copy.
+#   KERNELS="mixed" runs only those.
 # At the end bench/merge.py puts every harness's and torch's rows into one table,
 # results/sweep.csv (and sweep.json). Each harness and torch run has a time
 # limit (PHASE_LIMIT seconds, default 480), and the tarball is written even
@@ -156,7 +157,7 @@ for phase in "$@"; do
   kernels)
     log "each kernel alone, ncu"
     prof=$res/h200-calibrated.json
-    ks="seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed"
+    ks=${KERNELS:-seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed}
     for n in $ks; do
       [ -x "$work/$n" ] || build_example "$n" &
     done

@@ -32,22 +32,33 @@ __host__ __device__ __forceinline__ float fx_to_f32(float v) { return v; }
 __host__ __device__ __forceinline__ float fx_to_f32(double v) { return (float)v; }
 __host__ __device__ __forceinline__ double fx_to_f64(double v) { return v; }
 
-/* E elements of T moved as one access of E * sizeof(T) bytes (16 at most). */
-template <typename T, int E> struct alignas(E * sizeof(T)) FxPack {
-    T v[E];
+/* V elements of T moved as one access of V * sizeof(T) bytes (16 at most). */
+template <typename T, int V> struct alignas(V * sizeof(T)) FxPack {
+    T v[V];
+};
+
+/* Elements of T per access when a thread moves E of them: 16 bytes at most,
+ * so that a chunk of 32 bytes is two 16-byte accesses. */
+template <typename T, int E> struct FxVec {
+    static constexpr int V = E * sizeof(T) > 16 ? 16 / (int)sizeof(T) : E;
 };
 
 /* Load E elements starting at i. full: the whole chunk is in range and every
- * pointer of the kernel is aligned, so one vector access does it; otherwise
- * each element in range is loaded alone (the tail, or misaligned pointers). */
+ * pointer of the kernel is aligned, so vector accesses do it (one, or two for
+ * 32 bytes); otherwise each element in range is loaded alone (the tail, or
+ * misaligned pointers). */
 template <int E, typename T, typename I>
 __device__ __forceinline__ void fx_load(T (&r)[E], const T *__restrict__ p, I i, I n, bool full)
 {
+    constexpr int V = FxVec<T, E>::V;
     if (full) {
-        FxPack<T, E> pk = *reinterpret_cast<const FxPack<T, E> *>(p + i);
 #pragma unroll
-        for (int e = 0; e < E; e++)
-            r[e] = pk.v[e];
+        for (int c = 0; c < E; c += V) {
+            FxPack<T, V> pk = *reinterpret_cast<const FxPack<T, V> *>(p + i + c);
+#pragma unroll
+            for (int e = 0; e < V; e++)
+                r[c + e] = pk.v[e];
+        }
     } else {
 #pragma unroll
         for (int e = 0; e < E; e++)
@@ -58,12 +69,16 @@ __device__ __forceinline__ void fx_load(T (&r)[E], const T *__restrict__ p, I i,
 template <int E, typename T, typename I>
 __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full, const T (&r)[E])
 {
+    constexpr int V = FxVec<T, E>::V;
     if (full) {
-        FxPack<T, E> pk;
 #pragma unroll
-        for (int e = 0; e < E; e++)
-            pk.v[e] = r[e];
-        *reinterpret_cast<FxPack<T, E> *>(p + i) = pk;
+        for (int c = 0; c < E; c += V) {
+            FxPack<T, V> pk;
+#pragma unroll
+            for (int e = 0; e < V; e++)
+                pk.v[e] = r[c + e];
+            *reinterpret_cast<FxPack<T, V> *>(p + i + c) = pk;
+        }
     } else {
 #pragma unroll
         for (int e = 0; e < E; e++)
@@ -87,7 +102,7 @@ static inline unsigned fx_blocks(size_t n, int e)
  * Always false in a library. */
 static bool fx_scalar_only = false;
 
-/* True when p is aligned for E-element vector access. */
+/* True when p is aligned for vector accesses of e elements of size bytes. */
 static inline bool fx_aligned(const void *p, int e, int size)
 {
     return ((uintptr_t)p % (uintptr_t)(e * size)) == 0;

@@ -8,8 +8,9 @@
  *   timing harness (fusec_harness.cuh) with its main.
  * Also the matching C header (--emit=header).
  *
- * Every kernel has the same shape: each thread moves one 16-byte vector of
- * the widest dtype it touches (E elements), in a grid-stride loop that runs
+ * Every kernel has the same shape: each thread moves E elements, 16 bytes of
+ * each array or, where dtypes differ in size, up to 32 bytes of the widest
+ * (elems_per_thread), in a grid-stride loop that runs
  * once unless n is huge; a scalar path takes the tail and misaligned
  * pointers; indices are 32-bit when n < 2^31 and 64-bit otherwise.
  */
@@ -278,12 +279,34 @@ typedef struct Arrays {
     int store[64 + 3];
 } Arrays;
 
-static int widest(const Program *p, const int *v, int n, int w)
+/* Elements per thread of a kernel that loads the values a[0..na) and stores
+ * b[0..nb): 16 bytes of the widest dtype; where the dtypes differ in size, up
+ * to 32 bytes of the widest (two 16-byte accesses) so that the narrowest
+ * comes closer to a whole 16-byte access (a bool mask beside f16 data: 16
+ * elements, 16 bytes of bool, 32 of f16). */
+static int elems_per_thread(const Program *p, const int *a, int na, const int *b, int nb, char *why, size_t len)
 {
-    for (int i = 0; i < n; i++)
-        if (fusec_dtype_size[p->inst[v[i]].dtype] > w)
-            w = fusec_dtype_size[p->inst[v[i]].dtype];
-    return w;
+    int lo = 8, hi = 1;
+    for (int i = 0; i < na + nb; i++) {
+        int s = fusec_dtype_size[p->inst[i < na ? a[i] : b[i - na]].dtype];
+        lo = s < lo ? s : lo;
+        hi = s > hi ? s : hi;
+    }
+    int e = lo >= hi ? 16 / hi : 16 / lo < 32 / hi ? 16 / lo : 32 / hi;
+    if (why && lo >= hi)
+        snprintf(why, len, "16 bytes of each array");
+    else if (why)
+        snprintf(why, len, "%d bytes of the narrowest array, %d of the widest", e * lo, e * hi);
+    return e;
+}
+
+/* Elements whose bytes a pointer of dtype dt must be aligned to for the
+ * vector path of a kernel of e elements per thread: one access of at most
+ * 16 bytes (fx_load and fx_store split wider chunks). */
+static int align_elems(int e, int dt)
+{
+    int s = fusec_dtype_size[dt];
+    return e * s > 16 ? 16 / s : e;
 }
 
 /* Collects the scalar instructions (params, host scalars) that kernel
@@ -322,9 +345,9 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     fprintf(f, "I n, bool vec)\n{\n");
 }
 
-static void loop_head(FILE *f, int e)
+static void loop_head(FILE *f, int e, const char *why)
 {
-    fprintf(f, "    constexpr int E = %d; /* elements per thread: 16 bytes of the widest dtype */\n", e);
+    fprintf(f, "    constexpr int E = %d; /* elements per thread: %s */\n", e, why);
     fprintf(f, "    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
     fprintf(f, "        const bool full = vec && n - i >= (I)E;\n");
 }
@@ -381,8 +404,8 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     char kname[300];
     snprintf(kname, sizeof kname, "%s_k%d", em->c->prefix, k + 1);
     kernel_params(em, kname, &ar, sc, nsc, lnames, snames);
-    int e = 16 / widest(p, ar.load, ar.nload, widest(p, ar.store, 1, 1));
-    loop_head(f, e);
+    char why[80];
+    loop_head(f, elems_per_thread(p, ar.load, ar.nload, ar.store, 1, why, sizeof why), why);
     for (int r = 0; r < ar.nload; r++) {
         fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[ar.load[r]].dtype], r);
         fprintf(f, "        fx_load<E>(a%d_v, a%d, i, n, full);\n", r, r);
@@ -437,9 +460,8 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         store[k] = v;
         snames[k] = em->cname[v];
     }
-    int w = 1;
-    w = widest(p, load, nl, w);
-    w = widest(p, store, nout, w);
+    char why[80];
+    int e = elems_per_thread(p, load, nl, store, nout, why, sizeof why);
 
     char fr[32], fw[32];
     out_num(fr, sizeof fr, t->f_read);
@@ -455,7 +477,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nsc; k++)
         fprintf(f, "double %s, ", em->cname[sc[k]]);
     fprintf(f, "I n, bool vec)\n{\n");
-    loop_head(f, 16 / w);
+    loop_head(f, e, why);
     for (int k = 0; k < nl; k++) {
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
         fprintf(f, "        fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
@@ -578,17 +600,16 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     api_params(em, f);
     fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
     emit_host_scalars(em, false);
-    int w = 1;
+    /* the fused kernel's loads (live inputs) and stores (outputs), as it has them */
+    int *ends = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_in + p->n_out + 1)), nends = 0;
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
-        if (v >= 0 && p->inst[v].live && fusec_dtype_size[p->inst[v].dtype] > w)
-            w = fusec_dtype_size[p->inst[v].dtype];
+        if (v >= 0 && p->inst[v].live)
+            ends[nends++] = v;
     }
-    for (int k = 0; k < p->n_out; k++) {
-        int v = p->sym[p->outputs[k]].value;
-        if (fusec_dtype_size[p->inst[v].dtype] > w)
-            w = fusec_dtype_size[p->inst[v].dtype];
-    }
+    for (int k = 0; k < p->n_out; k++)
+        ends[nends++] = p->sym[p->outputs[k]].value;
+    int e = elems_per_thread(p, ends, nends, NULL, 0, NULL, 0);
     char *args = NULL, *align = NULL;
     size_t alen = 0, glen = 0;
     FILE *fa = mem_open(&args, &alen), *fg = mem_open(&align, &glen);
@@ -598,12 +619,14 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
         if (v < 0 || !p->inst[v].live)
             continue;
         fprintf(fa, "(const %s *)%s, ", store_t[p->inst[v].dtype], em->cname[v]);
-        fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], 16 / w, fusec_dtype_size[p->inst[v].dtype]);
+        fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], align_elems(e, p->inst[v].dtype),
+                fusec_dtype_size[p->inst[v].dtype]);
     }
     for (int k = 0; k < p->n_out; k++) {
         int v = p->sym[p->outputs[k]].value;
         fprintf(fa, "(%s *)%s, ", store_t[p->inst[v].dtype], em->cname[v]);
-        fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], 16 / w, fusec_dtype_size[p->inst[v].dtype]);
+        fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], align_elems(e, p->inst[v].dtype),
+                fusec_dtype_size[p->inst[v].dtype]);
     }
     for (int k = 0; k < nfsc; k++)
         fprintf(fa, "(double)%s, ", em->cname[fsc[k]]);
@@ -612,7 +635,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     fprintf(f, "    const bool vec = %s;\n", align);
     char kname[300];
     snprintf(kname, sizeof kname, "%s_fused_kernel", P);
-    launch(em, kname, args, 16 / w);
+    launch(em, kname, args, e);
     free(args);
     free(align);
     fprintf(f, "    return cudaGetLastError();\n}\n");
@@ -655,11 +678,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     fprintf(f, "    bool vec;\n    cudaError_t err;\n");
     for (int k = 0; k < t->nkernels; k++) {
         const Kernel *kr = &t->kernels[k];
-        const Inst *in = &p->inst[kr->inst];
-        int kw = fusec_dtype_size[in->dtype];
-        for (int r = 0; r < kr->nread; r++)
-            if (fusec_dtype_size[p->inst[kr->read[r]].dtype] > kw)
-                kw = fusec_dtype_size[p->inst[kr->read[r]].dtype];
+        int ke = elems_per_thread(p, kr->read, kr->nread, &kr->inst, 1, NULL, 0);
         char *kargs = arena_printf(a, "%s", "");
         char *kal = arena_printf(a, "%s", "!fx_scalar_only");
         for (int r = 0; r < kr->nread + 1; r++) {
@@ -667,7 +686,8 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
             const char *nm = em->out_of[x] >= 0 || p->inst[x].op == O_INPUT ? em->cname[x]
                                                                            : arena_printf(a, "t%d", t->kernel_of[x] + 1);
             kargs = arena_printf(a, "%s(%s%s *)%s, ", kargs, r < kr->nread ? "const " : "", store_t[p->inst[x].dtype], nm);
-            kal = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", kal, nm, 16 / kw, fusec_dtype_size[p->inst[x].dtype]);
+            kal = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", kal, nm, align_elems(ke, p->inst[x].dtype),
+                               fusec_dtype_size[p->inst[x].dtype]);
         }
         int sc[3];
         int nsc = kernel_scalars(em, &kr->inst, 1, sc, em->seen);
@@ -675,7 +695,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
             kargs = arena_printf(a, "%s(double)%s, ", kargs, em->cname[sc[s]]);
         fprintf(f, "    /* k%d */\n    vec = %s;\n", k + 1, kal);
         snprintf(kname, sizeof kname, "%s_k%d", P, k + 1);
-        launch(em, kname, kargs, 16 / kw);
+        launch(em, kname, kargs, ke);
         fprintf(f, "    if ((err = cudaGetLastError()) != cudaSuccess)\n        return err;\n");
     }
     fprintf(f, "    return cudaSuccess;\n}\n");
