@@ -32,6 +32,11 @@ echo "$out" | grep -q '^seed_k4 .* 102\.2%$' || fail "kernels.py: seed_k4 at 102
 python3 bench/kernels.py "$runs/run-d-kernels-torch/h200-calibrated.json" "$runs/run-d-kernels-torch/mixed.ncu.csv" \
   >"$work/mixed.txt" && fail "kernels.py: mixed should fail the 97% bound"
 grep -q 'slowest unfused kernel: 95.6%' "$work/mixed.txt" || fail "kernels.py: mixed's slowest kernel 95.6%"
+# ... and passes it in run O, after the bool arrays of unfused kernels moved 16 bytes a thread.
+o=$root/bench/results/h200-2026-11-30-c/run-o-widen-bool
+python3 bench/kernels.py "$o/h200-calibrated.json" "$o/mixed.ncu.csv" >"$work/mixed_o.txt" ||
+  fail "kernels.py: run O's mixed should pass the 97% bound"
+grep -q '^mixed_k3 .* 104\.2%$' "$work/mixed_o.txt" || fail "kernels.py: run O's mixed_k3 at 104.2%"
 
 # compare_pytorch.py: run G's f32 sweep is within 20% everywhere, its f16 is not.
 python3 bench/compare_pytorch.py "$runs/run-g-torch/torch.csv" "$runs/run-g-torch/h200-calibrated-torch.json" \

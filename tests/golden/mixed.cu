@@ -27,7 +27,7 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k1(const __half *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 16; /* elements per thread: 16 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k1(const __half *__restrict_
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k2(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k2(const __half *__restrict_
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k3(const uint8_t *__restrict__ a0, const __half *__restrict__ a1, const __half *__restrict__ a2, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 16; /* elements per thread: 16 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         uint8_t a0_v[E];
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k3(const uint8_t *__restrict
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k4(const __half *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k4(const __half *__restrict_
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k5(const __nv_bfloat16 *__restrict__ a0, __nv_bfloat16 *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __nv_bfloat16 a0_v[E];
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k5(const __nv_bfloat16 *__re
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k6(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k6(const float *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k7(const float *__restrict__ a0, float *__restrict__ r, double scale, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k7(const float *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k8(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -185,7 +185,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k8(const float *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k9(const float *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -204,7 +204,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k9(const float *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k10(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k10(const float *__restrict_
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_k11(const float *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 8 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -242,7 +242,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k11(const float *__restrict_
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) mixed_fused_kernel(const __half *__restrict__ h, const __nv_bfloat16 *__restrict__ g, __half *__restrict__ y, uint8_t *__restrict__ keep, double scale, I n, bool vec)
 {
-    constexpr int E = 16; /* elements per thread: 16 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half h_v[E];
@@ -281,11 +281,11 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h, const uint16_t *g, uint16_
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(g, 8, 2) && fx_aligned(y, 8, 2) && fx_aligned(keep, 16, 1);
+    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(g, 8, 2) && fx_aligned(y, 8, 2) && fx_aligned(keep, 8, 1);
     if (n <= 0x7fffffffu)
-        mixed_fused_kernel<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)n, vec);
+        mixed_fused_kernel<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)n, vec);
     else
-        mixed_fused_kernel<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, n, vec);
+        mixed_fused_kernel<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, n, vec);
     return cudaGetLastError();
 }
 
@@ -370,11 +370,11 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
-    vec = !fx_scalar_only && fx_aligned(t3, 8, 2) && fx_aligned(t4, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t3, 4, 2) && fx_aligned(t4, 4, 4);
     if (n <= 0x7fffffffu)
-        mixed_k4<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, (unsigned)n, vec);
+        mixed_k4<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, (unsigned)n, vec);
     else
-        mixed_k4<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, n, vec);
+        mixed_k4<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
@@ -386,11 +386,11 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
-    vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 8, 2) && fx_aligned(t6, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 2) && fx_aligned(t6, 4, 4);
     if (n <= 0x7fffffffu)
-        mixed_k6<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, (unsigned)n, vec);
+        mixed_k6<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, (unsigned)n, vec);
     else
-        mixed_k6<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, n, vec);
+        mixed_k6<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
@@ -410,11 +410,11 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
-    vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(y, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(y, 4, 2);
     if (n <= 0x7fffffffu)
-        mixed_k9<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, (unsigned)n, vec);
+        mixed_k9<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, (unsigned)n, vec);
     else
-        mixed_k9<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, n, vec);
+        mixed_k9<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */

@@ -31,7 +31,7 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k1(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k1(const float *__restrict__ a
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k2(const float *__restrict__ a
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k3(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k3(const float *__restrict__ a
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k4(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k4(const float *__restrict__ a
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k5(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k5(const float *__restrict__ a
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k6(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -149,7 +149,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k6(const float *__restrict__ a
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k7(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k7(const float *__restrict__ a
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k8(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k8(const float *__restrict__ a
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k9(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -208,7 +208,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k9(const float *__restrict__ a
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k10(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -229,7 +229,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k10(const float *__restrict__ 
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k11(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -248,7 +248,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k11(const float *__restrict__ 
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k12(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -269,7 +269,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k12(const float *__restrict__ 
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k13(const float *__restrict__ a0, float *__restrict__ r, double e_u, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -288,7 +288,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k13(const float *__restrict__ 
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k14(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -309,7 +309,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k14(const float *__restrict__ 
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k15(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -328,7 +328,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k15(const __half *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k16(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -347,7 +347,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k16(const __half *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k17(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -366,7 +366,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k17(const __half *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k18(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -387,7 +387,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k18(const __half *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k19(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -406,7 +406,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k19(const __half *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k20(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -427,7 +427,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k20(const __half *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k21(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -446,7 +446,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k21(const __half *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k22(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -467,7 +467,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k22(const __half *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k23(const __half *__restrict__ a0, __half *__restrict__ r, double e_u, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -486,7 +486,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k23(const __half *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_k24(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
@@ -507,7 +507,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k24(const __half *__restrict__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) pow_fused_kernel(const __half *__restrict__ h, const float *__restrict__ x, float *__restrict__ a, float *__restrict__ b, __half *__restrict__ c, __half *__restrict__ d, double e_u, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half h_v[E];
@@ -565,11 +565,11 @@ extern "C" cudaError_t pow_fused(const uint16_t *h, const float *x, float *a, fl
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(x, 4, 4) && fx_aligned(a, 4, 4) && fx_aligned(b, 4, 4) && fx_aligned(c, 8, 2) && fx_aligned(d, 8, 2);
+    const bool vec = !fx_scalar_only && fx_aligned(h, 4, 2) && fx_aligned(x, 4, 4) && fx_aligned(a, 4, 4) && fx_aligned(b, 4, 4) && fx_aligned(c, 4, 2) && fx_aligned(d, 4, 2);
     if (n <= 0x7fffffffu)
-        pow_fused_kernel<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)n, vec);
+        pow_fused_kernel<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)n, vec);
     else
-        pow_fused_kernel<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, n, vec);
+        pow_fused_kernel<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, n, vec);
     return cudaGetLastError();
 }
 

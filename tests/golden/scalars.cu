@@ -26,7 +26,7 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) scalars_k1(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 16; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         uint8_t a0_v[E];
@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k1(const uint8_t *__restri
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) scalars_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k2(const float *__restrict
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) scalars_k3(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 8 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         uint8_t a0_v[E];
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k3(const uint8_t *__restri
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) scalars_k4(const float *__restrict__ a0, uint8_t *__restrict__ r, double s, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 8 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k4(const float *__restrict
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) scalars_k5(const float *__restrict__ a0, float *__restrict__ r, double c13, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k5(const float *__restrict
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) scalars_k6(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k6(const float *__restrict
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) scalars_k7(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 8 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         uint8_t a0_v[E];
@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k7(const uint8_t *__restri
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) scalars_fused_kernel(const uint8_t *__restrict__ m, const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, double s, double c13, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 8 bytes of the narrowest array, 32 of the widest */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         uint8_t m_v[E];
@@ -203,11 +203,11 @@ extern "C" cudaError_t scalars_fused(const uint8_t *m, const float *x, float *y,
     if (n == 0)
         return cudaSuccess;
     const double c13 = (double)fx_widen(fx_to_f16((double)t));
-    const bool vec = !fx_scalar_only && fx_aligned(m, 8, 1) && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4) && fx_aligned(z, 4, 4);
+    const bool vec = !fx_scalar_only && fx_aligned(m, 4, 1) && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4) && fx_aligned(z, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_fused_kernel<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)n, vec);
+        scalars_fused_kernel<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)n, vec);
     else
-        scalars_fused_kernel<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, n, vec);
+        scalars_fused_kernel<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, n, vec);
     return cudaGetLastError();
 }
 

@@ -20,7 +20,7 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) seed_k1(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(FX_THREADS) seed_k1(const float *__restrict__ 
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) seed_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -58,7 +58,7 @@ __global__ void __launch_bounds__(FX_THREADS) seed_k2(const float *__restrict__ 
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) seed_k3(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(FX_THREADS) seed_k3(const float *__restrict__ 
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) seed_k4(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
@@ -96,7 +96,7 @@ __global__ void __launch_bounds__(FX_THREADS) seed_k4(const float *__restrict__ 
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) seed_fused_kernel(const float *__restrict__ x, float *__restrict__ y, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of each array */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float x_v[E];
