@@ -71,6 +71,13 @@ if command -v gnuplot >/dev/null; then
   FUSEC=$fusec sh bench/plot.sh --examples "$work/ex.png" "$c/run-i-seed-torch/sweep.csv" \
     "$c/run-j-examples-torch/sweep.csv" "$c/run-k-pow/sweep.csv" >/dev/null || fail "plot.sh --examples exit status"
   [ "$(od -An -c -N4 "$work/ex.png" | tr -d ' ')" = "211PNG" ] || fail "plot.sh --examples: no PNG"
+  # --predict: the prediction alone, no GPU data; and the seed charts of run I.
+  FUSEC=$fusec sh bench/plot.sh --predict examples/seed.fuse "$work/pred.png" --dtype=f16 >/dev/null ||
+    fail "plot.sh --predict exit status"
+  FUSEC=$fusec sh bench/plot.sh "$c/run-i-seed-torch" "$work/img" >/dev/null || fail "plot.sh RUN exit status"
+  for png in "$work/pred.png" "$work/img/seed-speedup.png" "$work/img/seed-gbps.png" "$work/img/hosts.png"; do
+    [ "$(od -An -c -N4 "$png" 2>/dev/null | tr -d ' ')" = "211PNG" ] || fail "plot.sh: no PNG $png"
+  done
 fi
 
 # torch_bench.py without torch: the plan, and the pure functions.
