@@ -64,6 +64,10 @@ for dt in f32 f16; do
     >"$work/i$dt.txt" || fail "compare_pytorch.py: run I $dt should pass"
   cmp -s "$work/i$dt.txt" "$i/compare_pytorch_torch_$dt.txt" || fail "compare_pytorch.py: run I $dt differs from the run's"
 done
+# ... where the median of its five passes would have missed in f16 (27.2%).
+python3 bench/compare_pytorch.py "$i/torch.csv" "$i/h200-calibrated-torch.json" --dtype f16 --fusec "$fusec" \
+  --passes-log "$i/torch.err" --estimator median >"$work/imed.txt" && fail "compare_pytorch.py: run I f16 median should fail"
+grep -q '^worst |error| 27.2%' "$work/imed.txt" || fail "compare_pytorch.py: run I f16 median of passes, worst 27.2%"
 
 # plot.sh --examples: one panel per harness chain of runs I, J and K (9), as a PNG.
 if command -v gnuplot >/dev/null; then
