@@ -36,6 +36,7 @@ typedef struct Emitter {
     char **in_name, **par_name; /* API names of inputs and params */
     const char **stmt_name;     /* instruction -> the name a statement gives it, or NULL */
     char *seen;                 /* scratch marks, one per instruction, kept all zero */
+    int *elems; /* unfused kernel k -> its elements per thread; [nkernels]: the fused kernel's */
     LineTable lines;
 } Emitter;
 
@@ -298,9 +299,9 @@ static int elems_per_thread(const Program *p, const int *a, int na, const int *b
     }
     bool widen = !fused && lo == 1 && hi > 1;
     int e = widen ? (16 < 32 / hi ? 16 : 32 / hi) : 16 / hi;
-    if (why && widen)
+    if (widen)
         snprintf(why, len, "%d bytes of the bool array, %d of the widest", e, e * hi);
-    else if (why)
+    else
         snprintf(why, len, "16 bytes of the widest array");
     return e;
 }
@@ -410,7 +411,8 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     snprintf(kname, sizeof kname, "%s_k%d", em->c->prefix, k + 1);
     kernel_params(em, kname, &ar, sc, nsc, lnames, snames);
     char why[80];
-    loop_head(f, elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, why, sizeof why), why);
+    em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, why, sizeof why);
+    loop_head(f, em->elems[k], why);
     for (int r = 0; r < ar.nload; r++) {
         fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[ar.load[r]].dtype], r);
         fprintf(f, "        fx_load<E>(a%d_v, a%d, i, n, full);\n", r, r);
@@ -466,7 +468,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         snames[k] = em->cname[v];
     }
     char why[80];
-    int e = elems_per_thread(p, load, nl, store, nout, true, why, sizeof why);
+    int e = em->elems[t->nkernels] = elems_per_thread(p, load, nl, store, nout, true, why, sizeof why);
 
     char fr[32], fw[32];
     out_num(fr, sizeof fr, t->f_read);
@@ -605,16 +607,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     api_params(em, f);
     fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
     emit_host_scalars(em, false);
-    /* the fused kernel's loads (live inputs) and stores (outputs), as it has them */
-    int *ends = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_in + p->n_out + 1)), nends = 0;
-    for (int k = 0; k < p->n_in; k++) {
-        int v = p->sym[p->inputs[k]].value;
-        if (v >= 0 && p->inst[v].live)
-            ends[nends++] = v;
-    }
-    for (int k = 0; k < p->n_out; k++)
-        ends[nends++] = p->sym[p->outputs[k]].value;
-    int e = elems_per_thread(p, ends, nends, NULL, 0, true, NULL, 0);
+    int e = em->elems[t->nkernels]; /* set by emit_fused_kernel */
     char *args = NULL, *align = NULL;
     size_t alen = 0, glen = 0;
     FILE *fa = mem_open(&args, &alen), *fg = mem_open(&align, &glen);
@@ -683,7 +676,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     fprintf(f, "    bool vec;\n    cudaError_t err;\n");
     for (int k = 0; k < t->nkernels; k++) {
         const Kernel *kr = &t->kernels[k];
-        int ke = elems_per_thread(p, kr->read, kr->nread, &kr->inst, 1, false, NULL, 0);
+        int ke = em->elems[k]; /* set by emit_unfused_kernel */
         char *kargs = arena_printf(a, "%s", "");
         char *kal = arena_printf(a, "%s", "!fx_scalar_only");
         for (int r = 0; r < kr->nread + 1; r++) {
@@ -919,6 +912,7 @@ static void emitter_init(Emitter *em, FILE *f, const Chain *c)
     em->t = &c->traffic;
     em->cname = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->ninst + 1));
     em->out_of = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
+    em->elems = arena_alloc(p->arena, sizeof(int) * (size_t)(c->traffic.nkernels + 1));
     for (int i = 0; i < p->ninst; i++)
         em->out_of[i] = -1;
     for (int k = 0; k < p->n_out; k++)

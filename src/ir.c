@@ -383,10 +383,10 @@ void ir_build(Program *p)
             resolve_name(p, i, remap);
         else if (in->op != O_CONST) {
             type_inst(p, i, use);
-            const Inst *c = &p->inst[in->arg[1]];
-            if (in->op == O_POW && !in->scalar && c->scalar && c->op != O_CONST)
+            const Inst *c = in->op == O_POW && !in->scalar ? &p->inst[in->arg[1]] : NULL;
+            if (c && c->scalar && c->op != O_CONST)
                 in->form = in->uform = POW_SCALAR;
-            else if (in->op == O_POW && !in->scalar && c->scalar) {
+            else if (c && c->scalar) {
                 in->form = (uint8_t)pow_form(c->value, c->value);
                 in->uform = (uint8_t)pow_form(c->value, ref_round(c->value, in->dtype));
             }
