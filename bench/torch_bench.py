@@ -338,7 +338,7 @@ def make_inputs(chain, n, dtype, seed, dist="normal"):
     """Seeded random inputs (dtype: a DTYPES key, or each input's own for a chain
     that declares them): never zeros, which hide unwritten outputs and can run
     faster than real data. dist "normal": N(0, 1). "harness": the emitted
-    harness's values (fx_gen_value): 7 in 8 uniform in [-4, 4), the others of
+    harness's values (fh_gen_value): 7 in 8 uniform in [-4, 4), the others of
     magnitude [2^-12, 2^-1) with a random sign. The time of a compute-bound chain
     (f64 transcendentals) depends on its values; a memory-bound one's does not."""
     c = CHAINS[chain]

@@ -33,12 +33,12 @@ quiet() {
 exists() { for f; do [ -e "$f" ] || fail "missing: $f"; done; }
 mtime() { stat -c %Y "$1"; }
 
-# The harness main() needs runtime/fusec_harness.cuh; while that is a stub the
+# The harness main() needs runtime/harness/main.cuh; while that is a stub the
 # HARNESS targets are left out (the library API does not depend on it).
 harness=ON
-if ! grep -q fusec_harness_main "$src/runtime/fusec_harness.cuh"; then
+if ! grep -q fusec_harness_main "$src/runtime/harness/main.cuh"; then
   harness=OFF
-  echo "SKIP: runtime/fusec_harness.cuh is a stub: harness executables not built"
+  echo "SKIP: runtime/harness/main.cuh is a stub: harness executables not built"
 fi
 
 echo "== install fusec into $prefix"

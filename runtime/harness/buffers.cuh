@@ -1,0 +1,176 @@
+/* ================================ the run's state ================================ */
+
+/* One version x output, verified at one size. */
+typedef struct FhCheck {
+    size_t n;
+    int version, out;
+    long long checked, fragile;
+    double max_abs, max_rel, max_ulp;
+} FhCheck;
+
+typedef struct FhTimes {
+    double median, min, max; /* us per call */
+} FhTimes;
+
+/* One size x mode of the timing table. Index 0 unfused, 1 fused. */
+typedef struct FhRow {
+    size_t n;
+    int mode;
+    int host; /* the model's FUSEC_HOST_* used for the prediction */
+    FhTimes t[2];
+    FusecTime pred[2];
+    double speedup, pred_speedup, err_pct;
+    double gbps[2], pct_copy[2];
+    int regime[2]; /* from the measurement */
+} FhRow;
+
+typedef struct FhRefusal {
+    size_t n;
+    char why[256];
+} FhRefusal;
+
+typedef struct FhRun {
+    const FusecChain *c;
+    FhOptions o;
+    FhDevice d;
+    FusecProfile prof;
+    FhCalib calib;
+    int calibrated;
+    cudaStream_t s;
+    double *par;               /* the params' values (never NULL) */
+    double *rtol, *atol;       /* per output */
+    double *cancel;            /* per output: 2 ulps (relative) of its least precise dtype */
+    double io_bytes;           /* bytes per element of all inputs and outputs */
+    char *cmdline;
+    FhCheck *checks;
+    int nchecks, cap_checks;
+    FhRow *rows;
+    int nrows, cap_rows;
+    FhRefusal *refused;
+    int nrefused, cap_refused;
+    int verified_sizes, timed_sizes;
+    long long fragile_total;
+    void *flush;               /* the L2 flush buffer (timing only) */
+    size_t flush_bytes;
+    unsigned *sink;
+    cudaEvent_t *ev;           /* reps + 1 events */
+    double *times;             /* reps times, us */
+} FhRun;
+
+static const char *const fh_version_name[2] = {"unfused", "fused"};
+
+/* ================================ buffers of one size ================================ */
+
+/* Device buffers of one size: inputs, then outputs, as c->run wants them. */
+static void **fh_buffers_alloc(const FusecChain *c, size_t n)
+{
+    int nb = c->n_in + c->n_out, k;
+    void **b = (void **)fh_alloc(sizeof(void *) * (size_t)(nb ? nb : 1));
+    for (k = 0; k < nb; k++) {
+        int dt = k < c->n_in ? c->in[k].dtype : c->out[k - c->n_in].dtype;
+        if (cudaMalloc(&b[k], n * (size_t)fusec_dtype_size[dt]) != cudaSuccess) {
+            (void)cudaGetLastError(); /* out of memory is not sticky: clear it */
+            while (k-- > 0)
+                FH_CHECK(cudaFree(b[k]));
+            free(b);
+            return NULL;
+        }
+    }
+    return b;
+}
+
+static void fh_buffers_free(const FusecChain *c, void **b)
+{
+    int k;
+    for (k = 0; k < c->n_in + c->n_out; k++)
+        FH_CHECK(cudaFree(b[k]));
+    free(b);
+}
+
+static void fh_refuse(FhRun *R, size_t n, const char *why)
+{
+    char nb[32];
+    int i;
+    printf("  n = %s (%zu): skipped: %s\n", fh_fmt_n(n, nb, sizeof nb), n, why);
+    fflush(stdout);
+    for (i = 0; i < R->nrefused; i++)
+        if (R->refused[i].n == n)
+            return;
+    R->refused = (FhRefusal *)fh_grow(R->refused, &R->cap_refused, R->nrefused + 1, sizeof *R->refused);
+    R->refused[R->nrefused].n = n;
+    fh_format(R->refused[R->nrefused].why, sizeof R->refused[0].why, "%s", why);
+    R->nrefused++;
+}
+
+#define FH_VERIFY_ALL_MAX ((size_t)1 << 22) /* up to this size every element is checked */
+#define FH_VERIFY_SAMPLE ((size_t)1 << 16)  /* else first, last and random blocks of this many */
+#define FH_CHUNK_BYTES ((size_t)32 << 20)   /* outputs come back to the host in chunks */
+
+/* Does size n fit? Device: its inputs and outputs, plus the unfused
+ * version's scratch (at most n * unfused_bytes: every intermediate it
+ * writes), beside what is allocated now. Host: the verification's copies.
+ * Writes the reason into why when it does not fit. */
+static int fh_fits(const FhRun *R, size_t n, int verifying, char *why, size_t len)
+{
+    char a[32], b[32], c[32], d[32], e[32], f[32];
+    size_t free_b, total;
+    double io = R->io_bytes * n, scratch = R->c->unfused_bytes * n, margin = 128.0 * (1 << 20);
+    double sample = n <= FH_VERIFY_ALL_MAX ? (double)n : 3.0 * FH_VERIFY_SAMPLE;
+    double host = FH_CHUNK_BYTES + sample * (8.0 * R->c->n_out + 1 + 8) + n / 8.0 * R->c->n_out;
+    double host_avail = fh_host_available();
+    FH_CHECK(cudaMemGetInfo(&free_b, &total));
+    if (io + scratch + margin > (double)free_b) {
+        fh_format(why, len,
+                  "needs %s of device memory (inputs and outputs %s, unfused scratch up to %s, "
+                  "margin %s), %s free%s%s%s",
+                  fh_fmt_bytes(io + scratch + margin, a, sizeof a), fh_fmt_bytes(io, b, sizeof b),
+                  fh_fmt_bytes(scratch, c, sizeof c), fh_fmt_bytes(margin, d, sizeof d),
+                  fh_fmt_bytes((double)free_b, e, sizeof e), R->flush ? " (beside the L2 flush buffer, " : "",
+                  R->flush ? fh_fmt_bytes((double)R->flush_bytes, f, sizeof f) : "", R->flush ? ")" : "");
+        return 0;
+    }
+    if (verifying && host > 0.5 * host_avail) {
+        fh_format(why, len, "verification needs %s of host memory, %s available",
+                  fh_fmt_bytes(host, a, sizeof a), fh_fmt_bytes(host_avail, b, sizeof b));
+        return 0;
+    }
+    return 1;
+}
+
+/* Allocates the buffers of size n and fills the inputs; NULL (after saying
+ * why) when the size does not fit. */
+static void **fh_prepare_size(FhRun *R, size_t n, int verifying)
+{
+    char why[512];
+    void **b;
+    int k;
+    if (!fh_fits(R, n, verifying, why, sizeof why)) {
+        fh_refuse(R, n, why);
+        return NULL;
+    }
+    b = fh_buffers_alloc(R->c, n);
+    if (!b) {
+        fh_refuse(R, n, "cudaMalloc failed: out of device memory");
+        return NULL;
+    }
+    for (k = 0; k < R->c->n_in; k++) {
+        FhGen g = fh_make_gen(R->c, k, n, R->o.seed);
+        fh_gen_input(b[k], n, &g, R->d.sms, R->s);
+    }
+    FH_CHECK(cudaStreamSynchronize(R->s));
+    return b;
+}
+
+/* Runs one version once and checks its errors: what it returns (launch
+ * errors), then, after it finished, any error of its kernels. */
+static void fh_run_checked(const FhRun *R, int version, void **b, size_t n)
+{
+    cudaError_t e = R->c->run(version, b, R->par, n, R->s);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "fusec harness: the %s version failed at n = %zu\n", fh_version_name[version], n);
+        FH_CHECK(e);
+    }
+    FH_CHECK(cudaStreamSynchronize(R->s));
+    FH_CHECK(cudaGetLastError());
+}
+

@@ -1,0 +1,106 @@
+/* ================================ inputs ================================ */
+
+/* Special values put at the first indices of every non-bool input. Slot 0
+ * means "a random value"; with several inputs the first indices run through
+ * the combinations (NaN with +inf, -0 with a random value, ...). */
+#define FH_NSPECIAL 13
+
+/* How to generate one input: the same function on the device (to fill it)
+ * and on the host (to know its value for the reference). */
+typedef struct FhGen {
+    unsigned long long seed;
+    int dtype, prec;              /* storage dtype and its significant bits */
+    unsigned long long digit_div; /* slot of index i: (i / digit_div + digit_add) % FH_NSPECIAL */
+    unsigned long long digit_add;
+    unsigned long long nspecial; /* indices below this take special values */
+    double special[FH_NSPECIAL];
+} FhGen;
+
+/* splitmix64's finaliser: a well-mixed 64-bit hash. */
+static __host__ __device__ inline unsigned long long fh_mix(unsigned long long x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* Input value at index i, exactly representable in g->dtype by construction
+ * (p significant bits): a bool is a random 0 or 1; a number is, 7 times in
+ * 8, uniform in [-4, 4) on a grid of p bits (never 0), else of magnitude
+ * [2^-12, 2^-1) with p random bits and a random sign. */
+static __host__ __device__ inline double fh_gen_value(const FhGen *g, unsigned long long i)
+{
+    unsigned long long h = fh_mix(g->seed ^ fh_mix(i));
+    int p = g->prec;
+    if (i < g->nspecial) {
+        unsigned slot = (unsigned)((i / g->digit_div + g->digit_add) % FH_NSPECIAL);
+        if (slot && g->dtype == FX_BOOL)
+            return (double)(slot & 1);
+        if (slot)
+            return g->special[slot];
+    }
+    if (g->dtype == FX_BOOL)
+        return (double)(h >> 63);
+    if ((h & 7) == 0) {
+        int e = -12 + (int)(((h >> 3) & 31) % 11);
+        unsigned long long f = (h >> 8) & ((1ull << (p - 1)) - 1);
+        double v = ldexp(1.0 + ldexp((double)f, 1 - p), e);
+        return h >> 63 ? -v : v;
+    } else {
+        long long m = (long long)(h >> (64 - p)) - (1ll << (p - 1));
+        return ldexp((double)(m ? m : 1), 3 - p);
+    }
+}
+
+static __global__ void fh_gen_kernel(void *p, size_t n, FhGen g)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        double v = fh_gen_value(&g, i);
+        switch (g.dtype) {
+        case FX_BOOL: ((uint8_t *)p)[i] = fx_to_bool(v); break;
+        case FX_F16: ((__half *)p)[i] = fx_to_f16(v); break;
+        case FX_BF16: ((__nv_bfloat16 *)p)[i] = fx_to_bf16(v); break;
+        case FX_F32: ((float *)p)[i] = fx_to_f32(v); break;
+        default: ((double *)p)[i] = v; break;
+        }
+    }
+}
+
+/* The generator of input k at size n. */
+static FhGen fh_make_gen(const FusecChain *c, int k, size_t n, unsigned long long seed)
+{
+    FhGen g;
+    int dt = c->in[k].dtype, p = fh_prec[dt], emin = fh_emin[dt];
+    unsigned long long combos = 1;
+    int j;
+    memset(&g, 0, sizeof g);
+    g.seed = fh_mix(fh_mix(seed + 0x5EED + (unsigned long long)k) ^ n);
+    g.dtype = dt;
+    g.prec = p;
+    /* inputs 0, 1, 2 are the digits of i in base FH_NSPECIAL (all pairs and
+     * triples); later inputs step through the slots, each at its own offset */
+    g.digit_div = 1;
+    for (j = 0; j < k && k < 3; j++)
+        g.digit_div *= FH_NSPECIAL;
+    g.digit_add = k < 3 ? 0 : (unsigned long long)k;
+    for (j = 0; j < c->n_in && j < 3; j++)
+        combos *= FH_NSPECIAL;
+    g.nspecial = combos < 4096 ? combos : 4096;
+    if (dt != FX_BOOL) {
+        double sub_min = ldexp(1.0, emin - p + 1), min_normal = ldexp(1.0, emin);
+        double sp[FH_NSPECIAL] = {0,        NAN,         HUGE_VAL,  -HUGE_VAL,           0.0,
+                                  -0.0,     sub_min,     -(min_normal - sub_min), fh_max_finite[dt],
+                                  -fh_max_finite[dt], min_normal, 1.0,        -0.5};
+        memcpy(g.special, sp, sizeof sp);
+    }
+    return g;
+}
+
+static void fh_gen_input(void *dev, size_t n, const FhGen *g, int sms, cudaStream_t s)
+{
+    fh_gen_kernel<<<fh_grid(n, sms), 256, 0, s>>>(dev, n, *g);
+    FH_CHECK(cudaGetLastError());
+}
+

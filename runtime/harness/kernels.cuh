@@ -1,0 +1,89 @@
+/* ================================ kernels of the harness ================================ */
+
+/* A kernel that does nothing: what a launch costs by itself. */
+static __global__ void fh_empty_kernel(void) {}
+
+/* Throughput kernels: each thread runs 8 independent chains (enough work in
+ * flight to hide the latency of each instruction) and stores their sum, so
+ * that the compiler keeps the work. */
+#define FH_CHAINS 8
+
+/* FMA throughput in T (float or double; fma has an overload for each). */
+template <typename T> static __global__ void fh_fma_kernel(T *out, int iters, T a, T b)
+{
+    T x[FH_CHAINS];
+#pragma unroll
+    for (int j = 0; j < FH_CHAINS; j++)
+        x[j] = T(threadIdx.x) * T(1e-3) + T(j);
+    for (int i = 0; i < iters; i++)
+#pragma unroll
+        for (int j = 0; j < FH_CHAINS; j++)
+            x[j] = fma(x[j], a, b);
+    T s = 0;
+#pragma unroll
+    for (int j = 0; j < FH_CHAINS; j++)
+        s += x[j];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+/* The accurate expf, as the fused kernels call it: x -> exp(-x) stays in
+ * [0.36, 1]. */
+static __global__ void fh_exp32_kernel(float *out, int iters)
+{
+    float x[FH_CHAINS];
+#pragma unroll
+    for (int j = 0; j < FH_CHAINS; j++)
+        x[j] = 0.4f + 0.05f * j + threadIdx.x * 1e-5f;
+    for (int i = 0; i < iters; i++)
+#pragma unroll
+        for (int j = 0; j < FH_CHAINS; j++)
+            x[j] = expf(-x[j]);
+    float s = 0;
+#pragma unroll
+    for (int j = 0; j < FH_CHAINS; j++)
+        s += x[j];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+/* Fills a buffer with non-zero values (never time on zeros). */
+static __global__ void fh_fill_kernel(unsigned *p, size_t n, unsigned seed)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        p[i] = ((unsigned)i * 2654435761u ^ seed) | 1u;
+}
+
+/* The L2 flush, in two passes over a buffer of 3x the L2 size. The first
+ * reads and writes every line, which evicts whatever the timed call touched
+ * before. It leaves L2 full of dirty lines; the second pass reads the buffer
+ * again, so those lines are written back now and not during the timed call,
+ * which then starts with its inputs in HBM and a clean L2. */
+static __global__ void fh_flush_rw_kernel(uint4 *p, size_t n)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        uint4 v = p[i];
+        v.x += 1;
+        p[i] = v;
+    }
+}
+
+static __global__ void fh_flush_read_kernel(const uint4 *p, size_t n, unsigned *sink)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    unsigned acc = 0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        uint4 v = p[i];
+        acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (acc == 0x9e3779b9u) /* almost never: it only keeps the loads */
+        *sink = acc;
+}
+
+/* Blocks for a grid-stride kernel over n items: enough to fill the GPU. */
+static unsigned fh_grid(size_t n, int sms)
+{
+    size_t b = (n + 255) / 256, cap = (size_t)sms * 16;
+    return (unsigned)(b < 1 ? 1 : b > cap ? cap : b);
+}
+

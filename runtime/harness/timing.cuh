@@ -1,0 +1,243 @@
+/* ================================ timing ================================ */
+
+/* Median, min and max of R->times[0 .. reps), which it sorts. */
+static FhTimes fh_summarize(const FhRun *R)
+{
+    FhTimes t;
+    int reps = R->o.reps;
+    t.median = fh_median(R->times, reps);
+    t.min = R->times[0];
+    t.max = R->times[reps - 1];
+    return t;
+}
+
+/* The times between consecutive events ev[0 .. reps]. */
+static FhTimes fh_event_times(const FhRun *R)
+{
+    int r;
+    for (r = 0; r < R->o.reps; r++) {
+        float ms;
+        FH_CHECK(cudaEventElapsedTime(&ms, R->ev[r], R->ev[r + 1]));
+        R->times[r] = ms * 1e3;
+    }
+    return fh_summarize(R);
+}
+
+/* One call, not waited for; its launch errors are checked. */
+static void fh_run_call(const FhRun *R, int version, void **b, size_t n)
+{
+    cudaError_t e = R->c->run(version, b, R->par, n, R->s);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "fusec harness: the %s version failed at n = %zu\n", fh_version_name[version], n);
+        FH_CHECK(e);
+    }
+}
+
+/* Hot: the calls run back to back on the same buffers with no
+ * synchronisation between them, as a program would call them; an event
+ * recorded between one call and the next times each call, and the median of
+ * --reps calls is reported. Buffers small enough stay in L2 from one call
+ * to the next, which is what the model's hot case assumes. */
+static FhTimes fh_time_hot(const FhRun *R, int version, void **b, size_t n)
+{
+    int r;
+    for (r = 0; r < R->o.warmup; r++)
+        fh_run_call(R, version, b, n);
+    FH_CHECK(cudaEventRecord(R->ev[0], R->s));
+    for (r = 0; r < R->o.reps; r++) {
+        fh_run_call(R, version, b, n);
+        FH_CHECK(cudaEventRecord(R->ev[r + 1], R->s));
+    }
+    FH_CHECK(cudaStreamSynchronize(R->s));
+    FH_CHECK(cudaGetLastError());
+    return fh_event_times(R);
+}
+
+/* Evicts everything from L2 (see fh_flush_rw_kernel). */
+static void fh_flush_l2(const FhRun *R)
+{
+    size_t n = R->flush_bytes / sizeof(uint4);
+    unsigned grid = (unsigned)R->d.sms * 8;
+    fh_flush_rw_kernel<<<grid, 256, 0, R->s>>>((uint4 *)R->flush, n);
+    fh_flush_read_kernel<<<grid, 256, 0, R->s>>>((const uint4 *)R->flush, n, R->sink);
+    FH_CHECK(cudaGetLastError());
+}
+
+/* Cold: L2 flushed before each call, and each call timed alone between two
+ * events, so its inputs come from HBM as on first touch. */
+static FhTimes fh_time_cold(const FhRun *R, int version, void **b, size_t n)
+{
+    int r;
+    for (r = 0; r < R->o.warmup; r++) {
+        fh_flush_l2(R);
+        fh_run_call(R, version, b, n);
+    }
+    for (r = 0; r < R->o.reps; r++) {
+        float ms;
+        fh_flush_l2(R);
+        FH_CHECK(cudaEventRecord(R->ev[0], R->s));
+        fh_run_call(R, version, b, n);
+        FH_CHECK(cudaEventRecord(R->ev[1], R->s));
+        FH_CHECK(cudaEventSynchronize(R->ev[1]));
+        FH_CHECK(cudaEventElapsedTime(&ms, R->ev[0], R->ev[1]));
+        R->times[r] = ms * 1e3;
+    }
+    FH_CHECK(cudaGetLastError());
+    return fh_summarize(R);
+}
+
+/* Graph: the version's launches captured once in a CUDA graph (on the
+ * harness's own stream, never the legacy default stream), then replayed back
+ * to back; an event between one replay and the next times each. The version
+ * ran before (fh_time_size), so any scratch it allocates on first use exists
+ * already: nothing may allocate during a capture. */
+static FhTimes fh_time_graph(const FhRun *R, int version, void **b, size_t n)
+{
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    cudaError_t e, e2;
+    FhTimes t;
+    int r;
+    FH_CHECK(cudaStreamBeginCapture(R->s, cudaStreamCaptureModeGlobal));
+    e = R->c->run(version, b, R->par, n, R->s);
+    e2 = cudaStreamEndCapture(R->s, &g);
+    if (e != cudaSuccess || e2 != cudaSuccess) {
+        fprintf(stderr,
+                "fusec harness: the %s version could not be captured in a CUDA graph at n = %zu "
+                "(during a capture it may only launch work on the stream it is given)\n",
+                fh_version_name[version], n);
+        FH_CHECK(e != cudaSuccess ? e : e2);
+    }
+    FH_CHECK(cudaGraphInstantiate(&ge, g, 0));
+    for (r = 0; r < R->o.warmup; r++)
+        FH_CHECK(cudaGraphLaunch(ge, R->s));
+    FH_CHECK(cudaEventRecord(R->ev[0], R->s));
+    for (r = 0; r < R->o.reps; r++) {
+        FH_CHECK(cudaGraphLaunch(ge, R->s));
+        FH_CHECK(cudaEventRecord(R->ev[r + 1], R->s));
+    }
+    FH_CHECK(cudaStreamSynchronize(R->s));
+    FH_CHECK(cudaGetLastError());
+    t = fh_event_times(R);
+    FH_CHECK(cudaGraphExecDestroy(ge));
+    FH_CHECK(cudaGraphDestroy(g));
+    return t;
+}
+
+/* A row of the table: the measurement beside the model's prediction. */
+static FhRow fh_make_row(const FhRun *R, size_t n, int mode, const FhTimes *t)
+{
+    const FusecChain *c = R->c;
+    const FusecVersion *ver[2] = {&c->unfused, &c->fused};
+    int host = mode == FH_MODE_GRAPH ? FUSEC_HOST_GRAPH : FUSEC_HOST_C, v;
+    int hot = mode != FH_MODE_COLD; /* graph replays run back to back too */
+    double launch = mode == FH_MODE_GRAPH ? R->prof.graph_node_us : R->prof.launch_us;
+    FhRow row;
+    memset(&row, 0, sizeof row);
+    row.n = n;
+    row.mode = mode;
+    row.host = host;
+    for (v = 0; v < 2; v++) {
+        double bytes = (double)n * (v ? c->fused_bytes : c->unfused_bytes);
+        row.t[v] = t[v];
+        row.pred[v] = fusec_model_time(&R->prof, ver[v], (double)n, host, v, hot);
+        row.gbps[v] = bytes / (t[v].median * 1e3);
+        row.pct_copy[v] = 100 * row.gbps[v] / R->prof.hbm_gbps;
+        /* overhead: under twice what the launches alone cost (a graph
+         * replay: one launch, then a node per later kernel) */
+        double launches = mode == FH_MODE_GRAPH
+                              ? R->prof.launch_us + (fusec_kernel_count(ver[v]) - 1) * R->prof.graph_node_us
+                              : fusec_kernel_count(ver[v]) * launch;
+        if (t[v].median < 2 * launches)
+            row.regime[v] = FUSEC_OVERHEAD;
+        else
+            row.regime[v] = row.pct_copy[v] >= 50 ? FUSEC_MEMORY : FUSEC_COMPUTE;
+    }
+    row.speedup = t[0].median / t[1].median;
+    row.pred_speedup = row.pred[0].us / row.pred[1].us;
+    row.err_pct = 100 * (row.speedup / row.pred_speedup - 1);
+    return row;
+}
+
+static void fh_print_row_header(const FhRun *R)
+{
+    printf("\ntiming: us per call, median of %d calls after %d warm-up calls, CUDA events;\n"
+           "predicted: fusec's model with the calibrated profile; error: measured speedup / predicted - 1;\n"
+           "GB/s: the bytes each version must move / its time; %%copy: of the calibrated copy bandwidth;\n"
+           "regime (fused): overhead under 2 launch costs per kernel, memory at 50%% of copy or more, else "
+           "compute\n",
+           R->o.reps, R->o.warmup);
+    printf("%10s  %-5s %11s %11s %8s %9s %8s %9s %6s %9s %6s  %s\n", "n", "mode", "unfused us", "fused us",
+           "speedup", "predicted", "error", "unf GB/s", "%copy", "fus GB/s", "%copy", "regime");
+}
+
+static void fh_print_row(const FhRow *r)
+{
+    char nb[32];
+    printf("%10s  %-5s %11.2f %11.2f %7.2fx %8.2fx %+7.1f%% %9.1f %5.1f%% %9.1f %5.1f%%  %s\n",
+           fh_fmt_n(r->n, nb, sizeof nb), fh_mode_name[r->mode], r->t[0].median, r->t[1].median, r->speedup,
+           r->pred_speedup, r->err_pct, r->gbps[0], r->pct_copy[0], r->gbps[1], r->pct_copy[1],
+           fusec_regime_name[r->regime[1]]);
+    fflush(stdout);
+}
+
+/* Times both versions at size n in every mode. */
+static void fh_time_size(FhRun *R, size_t n)
+{
+    void **b = fh_prepare_size(R, n, 0);
+    int m, v;
+    if (!b)
+        return;
+    /* One call of each first: the unfused version allocates its scratch on
+     * first use, which belongs neither in a timed call nor in a capture. */
+    for (v = 0; v < 2; v++)
+        fh_run_checked(R, v, b, n);
+    for (m = 0; m < R->o.nmodes; m++) {
+        int mode = R->o.modes[m];
+        FhTimes t[2];
+        for (v = 0; v < 2; v++)
+            t[v] = mode == FH_MODE_HOT    ? fh_time_hot(R, v, b, n)
+                   : mode == FH_MODE_COLD ? fh_time_cold(R, v, b, n)
+                                          : fh_time_graph(R, v, b, n);
+        R->rows = (FhRow *)fh_grow(R->rows, &R->cap_rows, R->nrows + 1, sizeof *R->rows);
+        R->rows[R->nrows] = fh_make_row(R, n, mode, t);
+        fh_print_row(&R->rows[R->nrows++]);
+    }
+    fh_buffers_free(R->c, b);
+    R->timed_sizes++;
+}
+
+/* Events, the times array and, for the cold mode, the flush buffer: 3x the
+ * L2 size (at least 64 MiB), filled with non-zero data. */
+static void fh_time_all(FhRun *R)
+{
+    int i, m, cold = 0;
+    R->ev = (cudaEvent_t *)fh_alloc(sizeof(cudaEvent_t) * (size_t)(R->o.reps + 1));
+    R->times = (double *)fh_alloc(sizeof(double) * (size_t)R->o.reps);
+    for (i = 0; i <= R->o.reps; i++)
+        FH_CHECK(cudaEventCreate(&R->ev[i]));
+    for (m = 0; m < R->o.nmodes; m++)
+        cold |= R->o.modes[m] == FH_MODE_COLD;
+    if (cold) {
+        R->flush_bytes = 3 * R->d.l2_bytes;
+        if (R->flush_bytes < ((size_t)64 << 20))
+            R->flush_bytes = (size_t)64 << 20;
+        FH_CHECK(cudaMalloc(&R->flush, R->flush_bytes));
+        FH_CHECK(cudaMalloc((void **)&R->sink, sizeof(unsigned)));
+        fh_fill_kernel<<<fh_grid(R->flush_bytes / 4, R->d.sms), 256, 0, R->s>>>((unsigned *)R->flush,
+                                                                               R->flush_bytes / 4, 777u);
+        FH_CHECK(cudaGetLastError());
+        FH_CHECK(cudaStreamSynchronize(R->s));
+    }
+    fh_print_row_header(R);
+    for (i = 0; i < R->o.nsizes; i++)
+        fh_time_size(R, R->o.sizes[i]);
+    for (i = 0; i <= R->o.reps; i++)
+        FH_CHECK(cudaEventDestroy(R->ev[i]));
+    if (R->flush) {
+        FH_CHECK(cudaFree(R->flush));
+        FH_CHECK(cudaFree(R->sink));
+        R->flush = NULL;
+    }
+}
+

@@ -1,0 +1,348 @@
+/* ================================ verification ================================ */
+
+/* Everything the check of one version at one size needs. */
+typedef struct FhVerify {
+    FhRun *R;
+    size_t n;
+    void **bufs;
+    FhGen *gens;            /* one per input */
+    size_t count;           /* elements compared with the reference */
+    size_t *idx;            /* their indices, sorted; NULL: all of 0 .. n-1 */
+    double *ref;            /* ref[j * n_out + k]: output k at the j-th compared index */
+    unsigned char *fragile; /* per compared index */
+    double *scale;          /* per compared index: the largest magnitude its values reached */
+    unsigned char **seen;   /* per output: bitmap of elements holding the first poison */
+    unsigned char *chunk;   /* pinned host buffer of FH_CHUNK_BYTES */
+    FhCheck *stats;         /* per output */
+} FhVerify;
+
+/* The poison of each of the two runs, one byte repeated: 0xFF (a NaN in
+ * f16/bf16/f32/f64, 255 in a bool) then 0x7F (a huge finite value, or a NaN
+ * in f16; 127 in a bool). A written element has the same value in both runs;
+ * an element that holds 0xFF.. after the first and 0x7F.. after the second
+ * was never written. */
+static const unsigned char fh_poison[2] = {0xFF, 0x7F};
+
+/* Indices compared with the reference: all up to 2^22, else the first and
+ * the last 2^16 and 2^16 seeded random ones, sorted, without repeats. */
+static void fh_sample(FhVerify *v, unsigned long long seed)
+{
+    size_t n = v->n, k, m = 0, cnt = 3 * FH_VERIFY_SAMPLE;
+    if (n <= FH_VERIFY_ALL_MAX) {
+        v->count = n;
+        v->idx = NULL;
+        return;
+    }
+    v->idx = (size_t *)fh_alloc(cnt * sizeof(size_t));
+    for (k = 0; k < FH_VERIFY_SAMPLE; k++) {
+        v->idx[m++] = k;
+        v->idx[m++] = n - FH_VERIFY_SAMPLE + k;
+        v->idx[m++] = (size_t)(fh_mix(seed ^ fh_mix(n + k)) % n);
+    }
+    qsort(v->idx, m, sizeof(size_t), fh_cmp_size);
+    for (k = 1, cnt = 1; k < m; k++)
+        if (v->idx[k] != v->idx[cnt - 1])
+            v->idx[cnt++] = v->idx[k];
+    v->count = cnt;
+}
+
+/* The reference of one version at every compared index, and which are fragile. */
+static void fh_reference(FhVerify *v, int version)
+{
+    const FusecChain *c = v->R->c;
+    double *in = (double *)fh_alloc(sizeof(double) * (size_t)(c->n_in + 1));
+    size_t j;
+    int k;
+    for (j = 0; j < v->count; j++) {
+        size_t i = v->idx ? v->idx[j] : j;
+        for (k = 0; k < c->n_in; k++)
+            in[k] = fh_gen_value(&v->gens[k], i);
+        fusec_ref_fragile = 0;
+        fusec_ref_scale = 0;
+        c->reference(version, in, v->R->par, v->ref + j * (size_t)c->n_out);
+        v->fragile[j] = (unsigned char)fusec_ref_fragile;
+        v->scale[j] = fusec_ref_scale;
+    }
+    free(in);
+}
+
+/* A stored element as a double (a bool as its byte: 0, 1 or invalid). */
+static double fh_decode(const unsigned char *p, int dtype)
+{
+    uint16_t h;
+    uint32_t u;
+    float f;
+    double d;
+    switch (dtype) {
+    case FX_BOOL:
+        return p[0];
+    case FX_F16: {
+        int e, m;
+        memcpy(&h, p, 2);
+        e = (h >> 10) & 31;
+        m = h & 1023;
+        d = e == 31 ? (m ? NAN : HUGE_VAL) : e ? ldexp(1024.0 + m, e - 25) : ldexp((double)m, -24);
+        return h >> 15 ? -d : d;
+    }
+    case FX_BF16:
+        memcpy(&h, p, 2);
+        u = (uint32_t)h << 16;
+        memcpy(&f, &u, 4);
+        return f;
+    case FX_F32:
+        memcpy(&f, p, 4);
+        return f;
+    default:
+        memcpy(&d, p, 8);
+        return d;
+    }
+}
+
+static unsigned long long fh_bits(const unsigned char *p, int size)
+{
+    unsigned long long b = 0;
+    int i;
+    for (i = size - 1; i >= 0; i--)
+        b = b << 8 | p[i]; /* little-endian, as the GPU and its hosts */
+    return b;
+}
+
+static int fh_is_poison(const unsigned char *p, int size, unsigned char pat)
+{
+    int i;
+    for (i = 0; i < size; i++)
+        if (p[i] != pat)
+            return 0;
+    return 1;
+}
+
+/* got vs ref: NaN only matches NaN, an infinity only itself. */
+static int fh_close(double got, double ref, double rtol, double atol)
+{
+    if (isnan(ref) || isnan(got))
+        return isnan(ref) && isnan(got);
+    if (isinf(ref) || isinf(got))
+        return got == ref;
+    return fabs(got - ref) <= atol + rtol * fabs(ref);
+}
+
+static void fh_update_stats(FhCheck *st, double got, double ref, int dtype)
+{
+    double err;
+    if (!isfinite(got) || !isfinite(ref))
+        return;
+    err = fabs(got - ref);
+    if (err > st->max_abs)
+        st->max_abs = err;
+    if (ref != 0 && err / fabs(ref) > st->max_rel)
+        st->max_rel = err / fabs(ref);
+    if (err / fh_ulp(ref, dtype) > st->max_ulp)
+        st->max_ulp = err / fh_ulp(ref, dtype);
+}
+
+/* Prints the first bad element: where, the inputs and params there, what
+ * came out and what was expected. */
+static void fh_print_failure(const FhVerify *v, int version, int run, int k, size_t i, const unsigned char *p,
+                             double ref, const char *what)
+{
+    const FusecChain *c = v->R->c;
+    int dt = c->out[k].dtype, j, sz = fusec_dtype_size[dt];
+    double got = fh_decode(p, dt);
+    char nb[32];
+    fflush(stdout);
+    fprintf(stderr, "\nVERIFICATION FAILED: %s version, output %s (%s), n = %s, element %zu (run %d)\n",
+            fh_version_name[version], c->out[k].name, fusec_dtype_name[dt], fh_fmt_n(v->n, nb, sizeof nb), i,
+            run + 1);
+    for (j = 0; j < c->n_in; j++)
+        fprintf(stderr, "  input  %-12s = %.17g (%s)\n", c->in[j].name, fh_gen_value(&v->gens[j], i),
+                fusec_dtype_name[c->in[j].dtype]);
+    for (j = 0; j < c->n_par; j++)
+        fprintf(stderr, "  param  %-12s = %.17g\n", c->par[j].name, v->R->par[j]);
+    fprintf(stderr, "  got      %.17g (bits 0x%0*llx)%s\n", got, 2 * sz, fh_bits(p, sz),
+            fh_is_poison(p, sz, fh_poison[run]) ? ", the poison pattern: never written?" : "");
+    fprintf(stderr, "  expected %.17g (tolerance %.3g + %.3g * |expected|)\n", ref, v->R->atol[k], v->R->rtol[k]);
+    fprintf(stderr, "  %s\n", what);
+    {
+        /* The reference again, for this element alone: every output. */
+        double in[64], out[64];
+        int kk;
+        if (c->n_in <= 64 && c->n_out <= 64) {
+            for (kk = 0; kk < c->n_in; kk++)
+                in[kk] = fh_gen_value(&v->gens[kk], i);
+            fusec_ref_fragile = 0;
+            c->reference(version, in, v->R->par, out);
+            fprintf(stderr, "  reference recomputed for element %zu:", i);
+            for (kk = 0; kk < c->n_out; kk++)
+                fprintf(stderr, " %s=%.17g", c->out[kk].name, out[kk]);
+            fprintf(stderr, "%s\n", fusec_ref_fragile ? " (fragile)" : "");
+        }
+    }
+}
+
+/* Checks one chunk of output k: poison everywhere, values at the compared
+ * indices. *jp walks the sorted compared indices. Returns 0 on the first bad
+ * element (after printing it). */
+static int fh_check_chunk(FhVerify *v, int version, int run, int k, size_t first, size_t cnt, size_t *jp)
+{
+    const FusecChain *c = v->R->c;
+    int dt = c->out[k].dtype, sz = fusec_dtype_size[dt];
+    FhCheck *st = &v->stats[k];
+    size_t e;
+    for (e = 0; e < cnt; e++) {
+        size_t i = first + e, j;
+        const unsigned char *p = v->chunk + e * sz;
+        double got, ref;
+        if (fh_is_poison(p, sz, fh_poison[run])) {
+            if (run == 0) {
+                if (!v->seen[k])
+                    v->seen[k] = (unsigned char *)calloc(v->n / 8 + 1, 1);
+                if (!v->seen[k])
+                    fh_die("out of host memory");
+                v->seen[k][i / 8] |= (unsigned char)(1u << (i % 8));
+            } else if (v->seen[k] && (v->seen[k][i / 8] >> (i % 8) & 1)) {
+                fh_print_failure(v, version, run, k, i, p, NAN,
+                                 "this element held the poison after both runs (a different one each "
+                                 "time): it was never written");
+                return 0;
+            }
+        }
+        if (dt == FX_BOOL && p[0] > 1 && !fh_is_poison(p, sz, fh_poison[run])) {
+            fh_print_failure(v, version, run, k, i, p, NAN, "a bool must be stored as 0 or 1");
+            return 0;
+        }
+        if (v->idx) {
+            if (*jp >= v->count || v->idx[*jp] != i)
+                continue;
+            j = (*jp)++;
+        } else {
+            j = i;
+        }
+        if (v->fragile[j]) {
+            if (run == 0)
+                st->fragile++;
+            continue;
+        }
+        got = fh_decode(p, dt);
+        ref = v->ref[j * (size_t)c->n_out + k];
+        /* Cancellation: a difference of large values is off by a few of
+         * their ulps (in the least precise dtype the output depends on). */
+        if (!fh_close(got, ref, v->R->rtol[k], v->R->atol[k] + v->R->cancel[k] * v->scale[j])) {
+            fh_print_failure(v, version, run, k, i, p, ref, "outside the tolerance");
+            return 0;
+        }
+        if (run == 0)
+            st->checked++;
+        fh_update_stats(st, got, ref, dt);
+    }
+    return 1;
+}
+
+/* One run of one version: poison the outputs, run, bring every output back
+ * in chunks and check it. */
+static int fh_verify_run(FhVerify *v, int version, int run)
+{
+    const FusecChain *c = v->R->c;
+    int k;
+    for (k = 0; k < c->n_out; k++) {
+        int sz = fusec_dtype_size[c->out[k].dtype];
+        FH_CHECK(cudaMemsetAsync(v->bufs[c->n_in + k], fh_poison[run], v->n * sz, v->R->s));
+    }
+    /* The second run takes every kernel's scalar path (misaligned pointers
+     * and the tail take it), the first the 16-byte vector path. */
+    fx_scalar_only = run == 1;
+    fh_run_checked(v->R, version, v->bufs, v->n);
+    fx_scalar_only = false;
+    for (k = 0; k < c->n_out; k++) {
+        int sz = fusec_dtype_size[c->out[k].dtype];
+        size_t per = FH_CHUNK_BYTES / sz, first, j = 0;
+        const unsigned char *dev = (const unsigned char *)v->bufs[c->n_in + k];
+        for (first = 0; first < v->n; first += per) {
+            size_t cnt = v->n - first < per ? v->n - first : per;
+            FH_CHECK(cudaMemcpyAsync(v->chunk, dev + first * sz, cnt * sz, cudaMemcpyDeviceToHost, v->R->s));
+            FH_CHECK(cudaStreamSynchronize(v->R->s));
+            if (!fh_check_chunk(v, version, run, k, first, cnt, &j))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static void fh_print_check_header(void)
+{
+    printf("\nverification: both versions against the double reference on the host, each run twice with\n"
+           "the outputs poisoned first (0xFF.., then 0x7F..), the second time on the scalar path that\n"
+           "misaligned pointers take; every element is scanned for the poison,\n"
+           "every element up to n = 2^22 (else the first, last and 2^16 random ones) is compared;\n"
+           "fragile = next to a jump of the chain (a comparison, floor, ...), not compared\n");
+    printf("%10s  %-7s  %-16s %10s %8s %12s %12s %9s\n", "n", "version", "output", "checked", "fragile",
+           "max abs err", "max rel err", "max ulp");
+}
+
+static void fh_print_check(const FhRun *R, const FhCheck *st)
+{
+    char nb[32], ob[64];
+    const FusecTensorArg *o = &R->c->out[st->out];
+    fh_format(ob, sizeof ob, "%s (%s)", o->name, fusec_dtype_name[o->dtype]);
+    printf("%10s  %-7s  %-16s %10lld %8lld %12.3g %12.3g %9.2f\n", fh_fmt_n(st->n, nb, sizeof nb),
+           fh_version_name[st->version], ob, st->checked, st->fragile, st->max_abs, st->max_rel, st->max_ulp);
+}
+
+/* Verifies both versions at size n. Returns 1 pass, 0 fail, -1 skipped. */
+static int fh_verify_size(FhRun *R, size_t n)
+{
+    const FusecChain *c = R->c;
+    FhVerify v;
+    int version, run, k, ok = 1;
+    memset(&v, 0, sizeof v);
+    v.R = R;
+    v.n = n;
+    v.bufs = fh_prepare_size(R, n, 1);
+    if (!v.bufs)
+        return -1;
+    v.gens = (FhGen *)fh_alloc(sizeof(FhGen) * (size_t)(c->n_in + 1));
+    for (k = 0; k < c->n_in; k++)
+        v.gens[k] = fh_make_gen(c, k, n, R->o.seed);
+    fh_sample(&v, R->o.seed);
+    v.ref = (double *)fh_alloc(sizeof(double) * v.count * (size_t)(c->n_out + 1));
+    v.fragile = (unsigned char *)fh_alloc(v.count);
+    v.scale = (double *)fh_alloc(sizeof(double) * v.count);
+    v.seen = (unsigned char **)calloc((size_t)c->n_out + 1, sizeof(unsigned char *));
+    v.stats = (FhCheck *)calloc((size_t)c->n_out + 1, sizeof(FhCheck));
+    if (!v.seen || !v.stats)
+        fh_die("out of host memory");
+    FH_CHECK(cudaMallocHost((void **)&v.chunk, FH_CHUNK_BYTES));
+    for (version = 0; version < 2 && ok; version++) {
+        fh_reference(&v, version);
+        for (k = 0; k < c->n_out; k++) {
+            memset(&v.stats[k], 0, sizeof v.stats[k]);
+            v.stats[k].n = n;
+            v.stats[k].version = version;
+            v.stats[k].out = k;
+            free(v.seen[k]);
+            v.seen[k] = NULL;
+        }
+        for (run = 0; run < 2 && ok; run++)
+            ok = fh_verify_run(&v, version, run);
+        for (k = 0; k < c->n_out && ok; k++) {
+            fh_print_check(R, &v.stats[k]);
+            R->fragile_total += v.stats[k].fragile;
+            R->checks = (FhCheck *)fh_grow(R->checks, &R->cap_checks, R->nchecks + 1, sizeof *R->checks);
+            R->checks[R->nchecks++] = v.stats[k];
+        }
+    }
+    fflush(stdout);
+    for (k = 0; k < c->n_out; k++)
+        free(v.seen[k]);
+    FH_CHECK(cudaFreeHost(v.chunk));
+    free(v.seen);
+    free(v.stats);
+    free(v.fragile);
+    free(v.scale);
+    free(v.ref);
+    free(v.idx);
+    free(v.gens);
+    fh_buffers_free(c, v.bufs);
+    return ok;
+}
+
+
