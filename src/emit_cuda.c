@@ -212,7 +212,7 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
     const OpInfo *info = &op_info[op];
     switch (info->cls) {
     case K_CMP:
-        snprintf(buf, len, "(%s %s %s)", a[0], ir_op_name(op), a[1]);
+        snprintf(buf, len, "(%s %s %s)", a[0], op_name(op), a[1]);
         return;
     case K_WHERE:
         snprintf(buf, len, "(%s ? %s : %s)", a[0], a[1], a[2]);
@@ -250,7 +250,7 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
     else if (op == O_NEGATE)
         snprintf(buf, len, "(-%s)", a[0]);
     else if (info->name[0] == 0)
-        snprintf(buf, len, "(%s %s %s)", a[0], ir_op_name(op), a[1]);
+        snprintf(buf, len, "(%s %s %s)", a[0], op_name(op), a[1]);
     else if (in->nargs == 1)
         snprintf(buf, len, "fx_%s(%s)", info->name, a[0]);
     else if (in->nargs == 2)
@@ -780,7 +780,7 @@ static void emit_reference(Emitter *em)
             else if (info->cls == K_CAST || in->op == O_COPY)
                 snprintf(expr, sizeof expr, "%s", a[0]);
             else if (in->nargs == 2 && info->name[0] == 0) /* + - * /: watch for overflow */
-                snprintf(expr, sizeof expr, "ref_ovf(%s %s %s, %s, %s)", a[0], ir_op_name((Op)in->op), a[1], a[0],
+                snprintf(expr, sizeof expr, "ref_ovf(%s %s %s, %s, %s)", a[0], op_name((Op)in->op), a[1], a[0],
                          a[1]);
             else {
                 op_expr(expr, sizeof expr, in, FX_F64, a, false);

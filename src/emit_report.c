@@ -257,7 +257,7 @@ static void emit_json(FILE *f, const Chain *c)
         fprintf(f, "%s\n      {\"kernel\": ", k ? "," : "");
         json_str(f, text);
         fprintf(f, ", \"op\": ");
-        json_str(f, ir_op_name((Op)in->op));
+        json_str(f, op_name((Op)in->op));
         fprintf(f, ", \"dtype\": \"%s\", \"read_bytes\": ", fusec_dtype_name[in->dtype]);
         json_num(f, kr->read_bytes);
         fprintf(f, ", \"write_bytes\": ");
@@ -360,7 +360,7 @@ static void emit_dot(FILE *f, const Chain *c)
                     in->op == O_INPUT ? "invhouse" : "plaintext");
         else
             fprintf(f, "  v%d [label=\"%s\\n%s = %s\\n%s\", shape=box%s];\n", i,
-                    c->traffic.kernel_of[i] >= 0 ? "kernel" : "scalar", name, ir_op_name((Op)in->op),
+                    c->traffic.kernel_of[i] >= 0 ? "kernel" : "scalar", name, op_name((Op)in->op),
                     fusec_dtype_name[in->dtype], ir_value_name(p, i) && in->op != O_PARAM ? ", peripheries=2" : "");
         for (int a = 0; a < in->nargs; a++) {
             const Inst *arg = &p->inst[in->arg[a]];

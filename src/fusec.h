@@ -3,8 +3,9 @@
  *
  * The pipeline (main.c, fusec_compile in driver.c), top to bottom:
  *   read file -> lex + parse (lexer.re, fuse.y, parse.c) -> resolve names,
- *   check types, fold literals (ir.c) -> traffic model (traffic.c) ->
- *   time model (runtime/fusec_model.h, device.c) -> one backend (emit_*.c).
+ *   check types, fold literals (ir.c; the op table and its code: ops.def,
+ *   ops.c) -> traffic model (traffic.c) -> time model (runtime/fusec_model.h,
+ *   device.c) -> one backend (emit_*.c).
  * Every allocation of a compilation comes from one arena and dies with it.
  */
 #ifndef FUSEC_H
@@ -66,7 +67,7 @@ NORETURN void diag_internal(Diag *d, const char *fmt, ...);
 /* The name closest to s among n names (edit distance <= 2), or NULL. */
 const char *diag_suggest(const char *s, size_t len, const char *const *names, int n);
 
-/* ---- ops.def: the operation table ------------------------------------- */
+/* ---- ops.c: the operation table (ops.def) and its code ------------------ */
 typedef enum OpClass { K_ARITH, K_CMP, K_WHERE, K_SLOPE, K_CAST, K_LEAF } OpClass;
 
 typedef enum Op {
@@ -112,6 +113,11 @@ typedef enum PowForm {
 /* The builtin named s, or -1. */
 int op_lookup(const char *s, size_t len);
 bool op_is_builtin(Op op);
+const char *op_name(Op op);           /* "+", "relu", ... */
+double op_fold(Op op, const double *a); /* evaluates op on literals, in double */
+/* The form of pow(a, c) for a literal c: 0.5, -0.5 and -1 tested on c; 2, 3
+ * and -2 on r, c as the kernel's dtype rounds it. */
+PowForm op_pow_form(double c, double r);
 
 /* ---- the IR: a typed SSA DAG ------------------------------------------ */
 /* dtypes are FX_BOOL .. FX_F64 from fusec_model.h. */
@@ -226,11 +232,9 @@ void parse_stack_overflow(Parser *P);
 void ir_build(Program *p);
 int ir_add(Program *p, Inst in);
 Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off);
-double ir_fold(Op op, const double *a); /* evaluates op on literals, in double */
-/* The time model's cost of one instruction per element: op_info's row, or
- * the cheaper form a pow with a literal exponent runs as. */
-void ir_cost(const Inst *in, int *flops, int *trans);
-const char *ir_op_name(Op op);             /* "+", "relu", ... */
+/* The time model's cost of one instruction per element (ops.c): op_info's
+ * row, or the cheaper form a pow with a literal exponent runs as. */
+void op_cost(const Inst *in, int *flops, int *trans);
 const char *ir_value_name(const Program *p, int inst); /* "t3", or the assigned name */
 
 /* ---- traffic.c: what each version moves and computes ------------------ */

@@ -13,36 +13,6 @@
 #include "fusec.h"
 #include "fusec_ref.h"
 
-const OpInfo op_info[O_COUNT] = {
-    [O_CONST] = {"constant", 0, K_LEAF, 0, 0},
-    [O_NAME] = {"name", 0, K_LEAF, 0, 0},
-    [O_INPUT] = {"input", 0, K_LEAF, 0, 0},
-    [O_PARAM] = {"param", 0, K_LEAF, 0, 0},
-    [O_COPY] = {"copy", 1, K_ARITH, 0, 0},
-#define OP(e, s, ar, k, fl, tr) [O_##e] = {s, ar, k, fl, tr},
-#include "ops.def"
-#undef OP
-};
-
-/* Infix spellings, for messages and the emitted code. */
-static const char *const infix[O_COUNT] = {
-    [O_NEGATE] = "-", [O_ADD] = "+", [O_SUB] = "-", [O_MUL] = "*", [O_DIV] = "/", [O_LT] = "<",
-    [O_LE] = "<=",    [O_GT] = ">",  [O_GE] = ">=", [O_EQ] = "==", [O_NE] = "!=",
-};
-
-const char *ir_op_name(Op op) { return infix[op] ? infix[op] : op_info[op].name; }
-
-bool op_is_builtin(Op op) { return op > O_COPY && op_info[op].name[0] != 0; }
-
-int op_lookup(const char *s, size_t len)
-{
-    for (int i = 0; i < O_COUNT; i++)
-        if (op_info[i].name[0] == s[0] && op_is_builtin((Op)i) && strlen(op_info[i].name) == len &&
-            memcmp(op_info[i].name, s, len) == 0)
-            return i;
-    return -1;
-}
-
 int dtype_lookup(const char *s, size_t len)
 {
     for (int i = 0; i < FX_NDTYPES; i++)
@@ -120,75 +90,6 @@ Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off)
     return s;
 }
 
-/* Evaluates op on constants in double: what Python computes for a
- * literal-only subexpression. Casts round to the named dtype. */
-double ir_fold(Op op, const double *a)
-{
-    switch (op) {
-    case O_NEGATE: return -a[0];
-    case O_ADD: return a[0] + a[1];
-    case O_SUB: return a[0] - a[1];
-    case O_MUL: return a[0] * a[1];
-    case O_DIV: return a[0] / a[1];
-    case O_LT: return a[0] < a[1];
-    case O_LE: return a[0] <= a[1];
-    case O_GT: return a[0] > a[1];
-    case O_GE: return a[0] >= a[1];
-    case O_EQ: return a[0] == a[1];
-    case O_NE: return a[0] != a[1];
-    case O_CAST_F16: return ref_round(a[0], FX_F16);
-    case O_CAST_BF16: return ref_round(a[0], FX_BF16);
-    case O_CAST_F32: return ref_round(a[0], FX_F32);
-    case O_CAST_F64: return a[0];
-    case O_COPY: return a[0];
-#define U1(e, f) case O_##e: return ref_##f(a[0]);
-#define U2(e, f) case O_##e: return ref_##f(a[0], a[1]);
-    U1(ABS, abs) U1(NEG, neg) U1(RELU, relu) U1(SIGMOID, sigmoid) U1(TANH, tanh) U1(EXP, exp)
-    U1(EXP2, exp2) U1(EXPM1, expm1) U1(LOG, log) U1(LOG2, log2) U1(LOG1P, log1p) U1(SQRT, sqrt)
-    U1(RSQRT, rsqrt) U1(RECIPROCAL, reciprocal) U1(SIN, sin) U1(COS, cos) U1(ERF, erf)
-    U1(FLOOR, floor) U1(CEIL, ceil) U1(ROUND, roundeven) U1(TRUNC, trunc) U1(SIGN, sign) U1(GELU, gelu)
-    U1(GELU_TANH, gelu_tanh) U1(SILU, silu) U1(SOFTPLUS, softplus) U1(HARDSIGMOID, hardsigmoid)
-    U1(HARDSWISH, hardswish) U2(LEAKY_RELU, leaky_relu) U2(MIN, min) U2(MAX, max) U2(POW, pow)
-#undef U1
-#undef U2
-    case O_CLAMP: return ref_clamp(a[0], a[1], a[2]);
-    case O_WHERE: return a[0] != 0 ? a[1] : a[2];
-    default: return NAN;
-    }
-}
-
-/* What each form of pow(a, c) costs (PowForm). */
-static const struct {
-    int flops, trans;
-} pow_costs[] = {
-    [POW_SQUARE] = {1, 0},
-    [POW_CUBE] = {2, 0},
-    [POW_RECIPROCAL] = {1, 0},
-    [POW_RECIP_SQUARE] = {2, 0},
-    [POW_SQRT] = {0, 1},
-    [POW_RSQRT] = {0, 1},
-};
-
-/* The form of pow(a, c) for a literal c: 0.5, -0.5 and -1 tested on c, 2, 3
- * and -2 on r, c as the kernel's dtype rounds it (PowForm). */
-static PowForm pow_form(double c, double r)
-{
-    return c == 0.5    ? POW_SQRT
-           : c == -0.5 ? POW_RSQRT
-           : c == -1   ? POW_RECIPROCAL
-           : r == 2    ? POW_SQUARE
-           : r == 3    ? POW_CUBE
-           : r == -2   ? POW_RECIP_SQUARE
-                       : POW_NUMBER;
-}
-
-void ir_cost(const Inst *in, int *flops, int *trans)
-{
-    bool special = in->op == O_POW && in->form >= POW_SQUARE && in->form <= POW_RSQRT;
-    *flops = special ? pow_costs[in->form].flops : op_info[in->op].flops;
-    *trans = special ? pow_costs[in->form].trans : op_info[in->op].trans;
-}
-
 static Diag *diag(Program *p) { return p->diag; }
 
 /* Types instruction i (its operands are typed) and folds it when every
@@ -261,7 +162,7 @@ static void type_inst(Program *p, int i, const int *use)
             v[a] = p->inst[in->arg[a]].value;
         if (in->op == O_DIV && v[1] == 0)
             diag_error(diag(p), in->off, in->len, "division by zero in a constant expression");
-        in->value = ir_fold((Op)in->op, v);
+        in->value = op_fold((Op)in->op, v);
         in->op = O_CONST;
         in->nargs = 0;
         if (dt != FX_BOOL && info->cls != K_CAST)
@@ -387,8 +288,8 @@ void ir_build(Program *p)
             if (c && c->scalar && c->op != O_CONST)
                 in->form = in->uform = POW_SCALAR;
             else if (c && c->scalar) {
-                in->form = (uint8_t)pow_form(c->value, c->value);
-                in->uform = (uint8_t)pow_form(c->value, ref_round(c->value, in->dtype));
+                in->form = (uint8_t)op_pow_form(c->value, c->value);
+                in->uform = (uint8_t)op_pow_form(c->value, ref_round(c->value, in->dtype));
             }
             /* A cast to the dtype a value already has is a no-op (.to()
              * returns the tensor itself): no kernel. */

@@ -19,7 +19,7 @@ static bool is_kernel(const Inst *in)
 static void add_cost(FusecKernelCost *k, const Inst *in)
 {
     int flops, trans;
-    ir_cost(in, &flops, &trans);
+    op_cost(in, &flops, &trans);
     k->flops += flops;
     k->trans += trans;
     /* A kernel computes in double when any operand or its result is f64. */
@@ -223,7 +223,7 @@ void traffic_kernel_text(const Program *p, const Traffic *t, int k, char *const 
     value_text(p, t, i, scalar_name, res, sizeof res);
     for (int j = 0; j < in->nargs; j++)
         value_text(p, t, in->arg[j], scalar_name, a[j], sizeof a[j]);
-    const char *op = ir_op_name((Op)in->op);
+    const char *op = op_name((Op)in->op);
     if (in->op == O_NEGATE)
         snprintf(buf, len, "%s = -%s", res, a[0]);
     else if (in->nargs == 2 && op_info[in->op].name[0] == 0)
