@@ -2,38 +2,43 @@
  * diag.c: located diagnostics in the GCC format,
  *   file:line:col: error: message
  * then the source line and a caret under the column. Tokens keep byte
- * offsets; lines and columns are computed only when a message is printed.
+ * offsets; lines and columns are computed only when a message or a backend
+ * asks (diag_locate).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fusec.h"
 
-/* Line and column (1-based, columns count bytes) of offset off. The scan
- * resumes from the last message's place when off is after it. */
-static void locate(Diag *d, size_t off, int *line, int *col, size_t *bol)
+/* Line and column (1-based, columns count bytes) of offset off, by binary
+ * search in the offsets where lines start (built from the arena when first
+ * needed): messages and every backend locate through here. */
+void diag_locate(Diag *d, size_t off, int *line, int *col)
 {
     const Source *s = d->src;
+    if (!d->line_start) {
+        int n = 1;
+        for (size_t i = 0; i < s->len; i++)
+            n += s->text[i] == '\n';
+        d->line_start = arena_alloc(d->arena, sizeof(uint32_t) * (size_t)n);
+        d->nlines = 0;
+        d->line_start[d->nlines++] = 0;
+        for (size_t i = 0; i < s->len; i++)
+            if (s->text[i] == '\n')
+                d->line_start[d->nlines++] = (uint32_t)i + 1;
+    }
     if (off > s->len)
         off = s->len;
-    int l = 1;
-    size_t b = 0, i = 0;
-    if (d->seen_line > 0 && off >= d->seen_off) {
-        l = d->seen_line;
-        b = d->seen_bol;
-        i = d->seen_off;
+    int lo = 0, hi = d->nlines - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (d->line_start[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
     }
-    for (; i < off; i++)
-        if (s->text[i] == '\n') {
-            l++;
-            b = i + 1;
-        }
-    d->seen_off = off;
-    d->seen_line = l;
-    d->seen_bol = b;
-    *line = l;
-    *col = (int)(off - b) + 1;
-    *bol = b;
+    *line = lo + 1;
+    *col = (int)(off - d->line_start[lo]) + 1;
 }
 
 /* The source line with a caret under [off, off+len); long lines are cut
@@ -66,12 +71,11 @@ static void show_line(FILE *f, const Source *s, size_t off, size_t len, size_t b
 static void report(Diag *d, const char *kind, size_t off, size_t len, const char *fmt, va_list ap)
 {
     int line, col;
-    size_t bol;
-    locate(d, off, &line, &col, &bol);
+    diag_locate(d, off, &line, &col);
     fprintf(d->out, "%s:%d:%d: %s: ", d->src->name, line, col, kind);
     vfprintf(d->out, fmt, ap);
     fputc('\n', d->out);
-    show_line(d->out, d->src, off, len, bol);
+    show_line(d->out, d->src, off, len, d->line_start[line - 1]);
 }
 
 void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...)

@@ -44,8 +44,8 @@ static const Backend *backend_for(Emit e)
 int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_out)
 {
     jmp_buf bail;
-    Diag d = {src, diag_out, &bail, 0, opt->no_warnings};
     Arena *volatile a = arena_new();
+    Diag d = {src, diag_out, &bail, 0, opt->no_warnings, a, NULL, 0};
     volatile int rc = 1;
     if (setjmp(bail) == 0) {
         Program *p = arena_alloc(a, sizeof *p);
@@ -64,8 +64,6 @@ int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_o
         predict_prepare(&c);          /* the time model's crossovers */
         backend_for(opt->emit)->emit(out, &c);
         rc = 0;
-    } else {
-        parse_release();
     }
     arena_free(a);
     return rc;

@@ -37,7 +37,6 @@ typedef struct Emitter {
     const char **stmt_name;     /* instruction -> the name a statement gives it, or NULL */
     char *seen;                 /* scratch marks, one per instruction, kept all zero */
     int *elems; /* unfused kernel k -> its elements per thread; [nkernels]: the fused kernel's */
-    LineTable lines;
 } Emitter;
 
 /* A growing string in memory: the fused kernel's argument lists can have
@@ -131,35 +130,6 @@ static void constant(char *buf, size_t len, double v, int ct)
         bool dot = strpbrk(num, ".eE") != NULL;
         snprintf(buf, len, "%s%s%s", num, dot ? "" : ".0", ct == FX_F32 ? "f" : "");
     }
-}
-
-/* The compute type an instruction's arithmetic runs in. */
-static int op_ct(const Program *p, const Inst *in)
-{
-    if (op_info[in->op].cls == K_CMP) {
-        /* As eager: the tensor operands set the type, a scalar never widens
-         * it; a bool tensor against a number compares as f32. */
-        int dt = -1;
-        bool number = false;
-        for (int a = 0; a < in->nargs; a++) {
-            const Inst *x = &p->inst[in->arg[a]];
-            if (!x->scalar)
-                dt = dt < 0 ? x->dtype : dtype_promote(dt, x->dtype);
-            else if (x->dtype != FX_BOOL)
-                number = true;
-        }
-        if (dt < 0)
-            return FX_F64; /* scalars only: computed on the host, in double */
-        if (dt == FX_BOOL && number)
-            dt = FX_F32;
-        return dtype_compute(dt);
-    }
-    if (op_info[in->op].cls == K_CAST || in->op == O_COPY) {
-        int from = p->inst[in->arg[0]].dtype;
-        /* a bool cast to a number becomes 0 or 1 in the target's compute type */
-        return dtype_compute(from == FX_BOOL && in->dtype != FX_BOOL ? in->dtype : from);
-    }
-    return dtype_compute(in->dtype);
 }
 
 /* Converts an expression of compute type from to compute type to. */
@@ -379,13 +349,13 @@ static void kernel_comment(Emitter *em, int k, const char *what)
     const Kernel *kr = &em->t->kernels[k];
     const Inst *in = &em->p->inst[kr->inst];
     int line, col;
-    lines_locate(&em->lines, in->off, &line, &col);
+    diag_locate(em->p->diag, in->off, &line, &col);
     char rb[32], wb[32];
     out_num(rb, sizeof rb, kr->read_bytes);
     out_num(wb, sizeof wb, kr->write_bytes);
     fprintf(em->f, "\n/* k%d: %s (%s:%d:%d)\n * reads %s B and writes %s B per element; computes in %s */\n", k + 1,
             comment_safe(em, what), comment_safe(em, em->c->src->name), line, col, rb, wb,
-            compute_t[op_ct(em->p, in)]);
+            compute_t[in->ct]);
 }
 
 static void emit_unfused_kernel(Emitter *em, int k, const char *text)
@@ -394,7 +364,7 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     const Program *p = em->p;
     const Kernel *kr = &em->t->kernels[k];
     const Inst *in = &p->inst[kr->inst];
-    int ct = op_ct(p, in);
+    int ct = in->ct;
     Arrays ar = {0, 0, {0}, {0}};
     const char *lnames[3], *snames[1];
     for (int r = 0; r < kr->nread; r++) {
@@ -495,9 +465,9 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     /* Values: v<inst>, computed once per common subexpression. */
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
-        if (!in->live || in->scalar || t->canon[i] != i)
+        if (!in->live || in->scalar || in->canon != i)
             continue;
-        int ct = in->op == O_INPUT ? dtype_compute(in->dtype) : op_ct(p, in);
+        int ct = in->ct;
         if (in->op == O_INPUT) {
             fprintf(f, "            const %s v%d = fx_widen(%s_v[e]); /* %s */\n", compute_t[ct], i, em->cname[i],
                     p->sym[in->sym].name);
@@ -505,7 +475,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         }
         char a[3][640], expr[2200];
         for (int j = 0; j < in->nargs; j++) {
-            int x = t->canon[in->arg[j]];
+            int x = p->inst[in->arg[j]].canon;
             const Inst *arg = &p->inst[x];
             int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
             if (arg->scalar) {
@@ -527,7 +497,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nout; k++) {
         int v = store[k];
         fprintf(f, "            %s_v[e] = fx_to_%s(v%d);\n", snames[k], fusec_dtype_name[p->inst[v].dtype],
-                t->canon[v]);
+                p->inst[v].canon);
     }
     fprintf(f, "        }\n");
     for (int k = 0; k < nout; k++)
@@ -729,7 +699,6 @@ static void emit_reference(Emitter *em)
 {
     FILE *f = em->f;
     const Program *p = em->p;
-    const Traffic *t = em->t;
     fprintf(f, "\n/* The host reference for one element, in double. Unfused rounds every kernel's\n"
                " * result to its storage dtype, as eager does; fused rounds each value to its\n"
                " * compute type. Scalars are rounded to the type the op computes in. */\n");
@@ -752,12 +721,12 @@ static void emit_reference(Emitter *em)
         fprintf(f, "    %s {\n", fused ? "else" : "if (!fused)");
         for (int i = 0; i < p->ninst; i++) {
             const Inst *in = &p->inst[i];
-            if (!in->live || in->scalar || in->op == O_INPUT || (fused && t->canon[i] != i))
+            if (!in->live || in->scalar || in->op == O_INPUT || (fused && in->canon != i))
                 continue;
-            int ct = op_ct(p, in);
+            int ct = in->ct;
             char a[3][640], expr[2200];
             for (int j = 0; j < in->nargs; j++) {
-                int x = fused ? t->canon[in->arg[j]] : in->arg[j];
+                int x = fused ? p->inst[in->arg[j]].canon : in->arg[j];
                 const Inst *arg = &p->inst[x];
                 int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
                 if (arg->op == O_CONST)
@@ -804,7 +773,7 @@ static void emit_reference(Emitter *em)
         }
         for (int k = 0; k < p->n_out; k++) {
             int v = p->sym[p->outputs[k]].value;
-            fprintf(f, "        out[%d] = ref_round(v%d, %d); /* %s */\n", k, fused ? t->canon[v] : v,
+            fprintf(f, "        out[%d] = ref_round(v%d, %d); /* %s */\n", k, fused ? p->inst[v].canon : v,
                     p->inst[v].dtype, p->sym[p->outputs[k]].name);
         }
         fprintf(f, "    }\n");
@@ -936,7 +905,6 @@ static void emitter_init(Emitter *em, FILE *f, const Chain *c)
     for (int k = p->nstmt - 1; k >= 0; k--) /* the first statement wins */
         em->stmt_name[p->stmt[k].value] = p->sym[p->stmt[k].sym].name;
     em->seen = arena_alloc(p->arena, (size_t)p->ninst + 1);
-    lines_init(&em->lines, p->arena, c->src);
 }
 
 static void banner(Emitter *em, const char *what)
@@ -992,7 +960,7 @@ static void emit_cu(FILE *f, const Chain *c)
     int *live_kernel_insts = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
     int nk = 0;
     for (int i = 0; i < p->ninst; i++)
-        if (p->inst[i].live && !p->inst[i].scalar && t->canon[i] == i)
+        if (p->inst[i].live && !p->inst[i].scalar && p->inst[i].canon == i)
             live_kernel_insts[nk++] = i;
     int *fsc = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
     int nfsc = kernel_scalars(&em, live_kernel_insts, nk, fsc, em.seen);

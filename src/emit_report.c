@@ -10,19 +10,17 @@
 
 
 
-/* What the report backends look up per kernel: the source's lines. */
+/* What the report backends look up per kernel. */
 typedef struct Names {
     const Chain *c;
-    LineTable lines;
 } Names;
 
-static void names_init(Names *nm, const Chain *c)
-{
-    nm->c = c;
-    lines_init(&nm->lines, c->prog->arena, c->src);
-}
+static void names_init(Names *nm, const Chain *c) { nm->c = c; }
 
-static void locate(const Names *nm, uint32_t off, int *line, int *col) { lines_locate(&nm->lines, off, line, col); }
+static void locate(const Names *nm, uint32_t off, int *line, int *col)
+{
+    diag_locate(nm->c->prog->diag, off, line, col);
+}
 
 static void kernel_text(const Names *nm, int k, char *buf, size_t len)
 {

@@ -56,14 +56,18 @@ typedef struct Diag {
     jmp_buf *bail; /* diag_error jumps here */
     int warnings;
     bool no_warnings;
-    size_t seen_off, seen_bol; /* where the last message was: messages come in */
-    int seen_line;             /* file order, so locating them stays linear */
+    Arena *arena;  /* the compilation's: the line table comes from it */
+    uint32_t *line_start; /* offsets where source lines start, once located */
+    int nlines;
 } Diag;
 
 NORETURN void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...);
 void diag_warning(Diag *d, size_t off, size_t len, const char *fmt, ...);
 void diag_note(Diag *d, size_t off, size_t len, const char *fmt, ...);
 NORETURN void diag_internal(Diag *d, const char *fmt, ...);
+/* Line and column (1-based) of a source offset: the one way, for messages
+ * and backends alike. */
+void diag_locate(Diag *d, size_t off, int *line, int *col);
 /* The name closest to s among n names (edit distance <= 2), or NULL. */
 const char *diag_suggest(const char *s, size_t len, const char *const *names, int n);
 
@@ -128,6 +132,7 @@ int dtype_compute(int dt); /* FX_BOOL, FX_F32 or FX_F64 */
 typedef struct Inst {
     uint8_t op;     /* Op */
     uint8_t dtype;  /* result dtype */
+    uint8_t ct;     /* the compute type its arithmetic runs in (FX_BOOL, FX_F32, FX_F64) */
     uint8_t scalar; /* 1: no tensor operand (a literal or param expression) */
     uint8_t nargs;
     uint8_t live;   /* reaches an output */
@@ -136,6 +141,8 @@ typedef struct Inst {
     int32_t arg[3];
     int32_t sym;    /* O_NAME, O_INPUT, O_PARAM: the symbol */
     int32_t stmt;   /* the statement it belongs to */
+    int32_t canon;  /* the first live instruction equal to it (itself when none): the
+                     * fused kernel computes each common subexpression once */
     uint32_t off, len; /* source span: operator, function name or literal */
     double value;   /* O_CONST */
 } Inst;
@@ -213,7 +220,7 @@ typedef struct Parser {
 } Parser;
 
 void parse_program(Program *p);
-void parse_release(void); /* frees lemon's parser after an error */
+size_t parse_engine_size(void); /* fuse.y: the size of lemon's parser */
 int parse_binary(Parser *P, Op op, Token o, int a, int b);
 int parse_unary(Parser *P, Op op, Token o, int a);
 int parse_number(Parser *P, Token num, bool negative);
@@ -228,7 +235,8 @@ void parse_decl_param(Parser *P, Token name, Token dtype, Token value, bool nega
 void parse_syntax_error(Parser *P, int major);
 void parse_stack_overflow(Parser *P);
 
-/* ir.c: resolve names, check types, fold literals, find the outputs. */
+/* ir.c: resolve names, check types, fold literals, find the outputs and the
+ * common subexpressions. */
 void ir_build(Program *p);
 int ir_add(Program *p, Inst in);
 Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off);
@@ -257,7 +265,6 @@ typedef struct Traffic {
     double u_flops, u_trans, f_flops, f_trans;
     double ratio;
     int *kernel_of; /* unfused: instruction -> its kernel's index, -1 */
-    int *canon;     /* fused: instruction -> its common-subexpression leader */
     int nfused_ops; /* distinct tensor ops in the fused kernel */
 } Traffic;
 
@@ -342,12 +349,6 @@ void predict_prepare(Chain *c); /* computes the crossovers */
 void predict_explain(FILE *f, const Chain *c);
 
 /* ---- out.c: small printing helpers ----------------------------------- */
-typedef struct LineTable {
-    uint32_t *start; /* offsets where source lines start */
-    int n;
-} LineTable;
-void lines_init(LineTable *t, Arena *a, const Source *src);
-void lines_locate(const LineTable *t, uint32_t off, int *line, int *col);
 void out_bytes(char *buf, size_t len, double bytes); /* "32 B", "1.5 GiB" */
 void out_n(char *buf, size_t len, double n);         /* "4096", "2^20" */
 void out_num(char *buf, size_t len, double v);       /* shortest round-trip */

@@ -5,7 +5,8 @@
  * no recursion anywhere): resolve each name to its assignment, input or
  * param; give every instruction its dtype by PyTorch's promotion rules;
  * fold literal-only subexpressions, as Python does before eager sees them.
- * Then find the outputs and mark what reaches them.
+ * Then find the outputs, mark what reaches them and find the common
+ * subexpressions (Inst.canon) that the fused kernel computes once.
  */
 #include <math.h>
 #include <string.h>
@@ -99,12 +100,13 @@ static void type_inst(Program *p, int i, const int *use)
     Inst *in = &p->inst[i];
     const OpInfo *info = &op_info[in->op];
     int tensor_dt = -1, scalar_dt = -1, ntensor = 0;
-    bool all_const = true;
+    bool all_const = true, number = false;
     for (int a = 0; a < in->nargs; a++) {
         const Inst *x = &p->inst[in->arg[a]];
         if (x->scalar) {
             if (x->op != O_CONST)
                 scalar_dt = scalar_dt < 0 ? x->dtype : dtype_promote(scalar_dt, x->dtype);
+            number |= x->dtype != FX_BOOL;
         } else {
             ntensor++;
             if (!(info->cls == K_WHERE && a == 0))
@@ -118,6 +120,7 @@ static void type_inst(Program *p, int i, const int *use)
     int dt = tensor_dt >= 0 ? tensor_dt : scalar_dt >= 0 ? scalar_dt : FX_F64;
     if (in->scalar && info->cls == K_WHERE && ntensor == 0)
         dt = FX_F64;
+    int ct = -1; /* the compute type, when it is not the result's */
     switch (info->cls) {
     case K_ARITH:
         if ((in->op == O_NEGATE || in->op == O_NEG) && dt == FX_BOOL)
@@ -126,6 +129,10 @@ static void type_inst(Program *p, int i, const int *use)
             dt = FX_F32; /* arithmetic on bool computes in the default float dtype */
         break;
     case K_CMP:
+        /* As eager: the tensor operands set the compute type, a scalar never
+         * widens it; a bool tensor against a number compares as f32; scalars
+         * only compare on the host, in double. */
+        ct = tensor_dt < 0 ? FX_F64 : dtype_compute(tensor_dt == FX_BOOL && number ? FX_F32 : tensor_dt);
         dt = FX_BOOL;
         break;
     case K_WHERE: {
@@ -149,13 +156,18 @@ static void type_inst(Program *p, int i, const int *use)
             dt = FX_F32;
         break;
     }
-    case K_CAST:
+    case K_CAST: {
         dt = FX_F16 + (in->op - O_CAST_F16);
+        /* in the operand's compute type; a bool becomes 0 or 1 in the target's */
+        int from = p->inst[in->arg[0]].dtype;
+        ct = dtype_compute(from == FX_BOOL && dt != FX_BOOL ? dt : from);
         break;
+    }
     default:
         diag_internal(diag(p), "instruction %d has no type rule", i);
     }
     in->dtype = (uint8_t)dt;
+    in->ct = (uint8_t)(ct >= 0 ? ct : dtype_compute(dt));
     if (in->scalar && all_const) {
         double v[3] = {0, 0, 0};
         for (int a = 0; a < in->nargs; a++)
@@ -167,6 +179,7 @@ static void type_inst(Program *p, int i, const int *use)
         in->nargs = 0;
         if (dt != FX_BOOL && info->cls != K_CAST)
             in->dtype = FX_F64;
+        in->ct = (uint8_t)dtype_compute(in->dtype);
     }
 }
 
@@ -198,6 +211,7 @@ static void resolve_name(Program *p, int i, int *remap)
         s->value = i;
         in->op = s->kind == S_PARAM ? O_PARAM : O_INPUT;
         in->dtype = (uint8_t)s->dtype;
+        in->ct = (uint8_t)dtype_compute(s->dtype);
         in->scalar = s->kind == S_PARAM;
         return;
     }
@@ -210,6 +224,7 @@ static int add_copy(Program *p, Sym *s, int v)
     memset(&c, 0, sizeof c);
     c.op = O_COPY;
     c.dtype = p->inst[v].dtype;
+    c.ct = (uint8_t)dtype_compute(c.dtype);
     c.nargs = 1;
     c.arg[0] = v;
     c.sym = -1;
@@ -264,6 +279,54 @@ static void find_outputs(Program *p)
         if (p->inst[v].op == O_INPUT || claimed[v])
             v = s->value = add_copy(p, s, v);
         claimed[v] = 1;
+    }
+}
+
+/* Hash-consing key of an instruction over canonical operands. */
+static uint64_t inst_hash(const Program *p, const Inst *in)
+{
+    uint64_t h = 1469598103934665603ull ^ in->op ^ ((uint64_t)in->dtype << 8);
+    for (int a = 0; a < in->nargs; a++)
+        h = (h ^ (uint64_t)(uint32_t)p->inst[in->arg[a]].canon) * 1099511628211ull;
+    uint64_t bits;
+    memcpy(&bits, &in->value, sizeof bits);
+    h = (h ^ bits ^ (uint64_t)(uint32_t)in->sym) * 1099511628211ull;
+    return h;
+}
+
+static bool same_inst(const Program *p, const Inst *x, const Inst *y)
+{
+    if (x->op != y->op || x->dtype != y->dtype || x->nargs != y->nargs || x->sym != y->sym ||
+        memcmp(&x->value, &y->value, sizeof x->value) != 0)
+        return false;
+    for (int a = 0; a < x->nargs; a++)
+        if (p->inst[x->arg[a]].canon != p->inst[y->arg[a]].canon)
+            return false;
+    return true;
+}
+
+/* Common subexpressions: inst[i].canon is the first live instruction equal
+ * to i (itself when none), by hash-consing over canonical operands. */
+static void share(Program *p)
+{
+    int cap = 16;
+    while (cap < p->ninst * 2)
+        cap *= 2;
+    int *table = arena_alloc(p->arena, sizeof(int) * (size_t)cap);
+    memset(table, -1, sizeof(int) * (size_t)cap);
+    for (int i = 0; i < p->ninst; i++) {
+        Inst *in = &p->inst[i];
+        in->canon = i;
+        if (!in->live || in->op == O_COPY)
+            continue;
+        uint32_t j = (uint32_t)inst_hash(p, in) & (uint32_t)(cap - 1);
+        for (; table[j] >= 0; j = (j + 1) & (uint32_t)(cap - 1))
+            if (same_inst(p, &p->inst[table[j]], in)) {
+                in->canon = table[j];
+                break;
+            }
+        if (table[j] < 0)
+            table[j] = i;
     }
 }
 
@@ -326,7 +389,7 @@ void ir_build(Program *p)
         if (s->value < 0 || !p->inst[s->value].live)
             diag_warning(diag(p), s->decl_off, s->decl_len,
                          "input '%s' is never used by an output; it stays in the API but is not read", s->name);
-    }
+    }    share(p);
 }
 
 const char *ir_value_name(const Program *p, int inst)

@@ -44,32 +44,3 @@ void out_bytes(char *buf, size_t len, double b)
     else
         snprintf(buf, len, "%.3g GB", b / 1e9);
 }
-
-void lines_init(LineTable *t, Arena *a, const Source *src)
-{
-    int n = 1;
-    for (size_t i = 0; i < src->len; i++)
-        n += src->text[i] == '\n';
-    t->start = arena_alloc(a, sizeof(uint32_t) * (size_t)n);
-    t->n = 0;
-    t->start[t->n++] = 0;
-    for (size_t i = 0; i < src->len; i++)
-        if (src->text[i] == '\n')
-            t->start[t->n++] = (uint32_t)i + 1;
-}
-
-/* Line and column (1-based) of a source offset, by binary search: a report
- * of a long chain locates every kernel. */
-void lines_locate(const LineTable *t, uint32_t off, int *line, int *col)
-{
-    int lo = 0, hi = t->n - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (t->start[mid] <= off)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    *line = lo + 1;
-    *col = (int)(off - t->start[lo]) + 1;
-}

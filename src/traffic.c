@@ -5,7 +5,8 @@
  * application with a tensor operand, as written (no sharing). Each kernel
  * reads each distinct tensor operand once and writes its result once, in
  * the result's storage dtype. Fused is one kernel that reads each input
- * once, writes each output once and shares common subexpressions.
+ * once, writes each output once and computes each common subexpression once
+ * (Inst.canon, found by ir_build).
  */
 #include <string.h>
 
@@ -35,54 +36,6 @@ static bool operand_is_f64(const Program *p, const Inst *in)
         if (!p->inst[in->arg[a]].scalar && p->inst[in->arg[a]].dtype == FX_F64)
             return true;
     return false;
-}
-
-/* Hash-consing key of an instruction over canonical operands. */
-static uint64_t inst_hash(const Inst *in, const int *canon)
-{
-    uint64_t h = 1469598103934665603ull ^ in->op ^ ((uint64_t)in->dtype << 8);
-    for (int a = 0; a < in->nargs; a++)
-        h = (h ^ (uint64_t)(uint32_t)canon[in->arg[a]]) * 1099511628211ull;
-    uint64_t bits;
-    memcpy(&bits, &in->value, sizeof bits);
-    h = (h ^ bits ^ (uint64_t)(uint32_t)in->sym) * 1099511628211ull;
-    return h;
-}
-
-static bool same_inst(const Inst *x, const Inst *y, const int *canon)
-{
-    if (x->op != y->op || x->dtype != y->dtype || x->nargs != y->nargs || x->sym != y->sym ||
-        memcmp(&x->value, &y->value, sizeof x->value) != 0)
-        return false;
-    for (int a = 0; a < x->nargs; a++)
-        if (canon[x->arg[a]] != canon[y->arg[a]])
-            return false;
-    return true;
-}
-
-/* Common subexpressions: canon[i] is the first instruction equal to i. */
-static void share(Program *p, Traffic *t)
-{
-    int cap = 16;
-    while (cap < p->ninst * 2)
-        cap *= 2;
-    int *table = arena_alloc(p->arena, sizeof(int) * (size_t)cap);
-    memset(table, -1, sizeof(int) * (size_t)cap);
-    t->canon = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
-    for (int i = 0; i < p->ninst; i++) {
-        const Inst *in = &p->inst[i];
-        t->canon[i] = i;
-        if (!in->live || in->op == O_COPY)
-            continue;
-        uint32_t j = (uint32_t)inst_hash(in, t->canon) & (uint32_t)(cap - 1);
-        for (; table[j] >= 0; j = (j + 1) & (uint32_t)(cap - 1))
-            if (same_inst(&p->inst[table[j]], in, t->canon)) {
-                t->canon[i] = table[j];
-                break;
-            }
-        if (table[j] < 0)
-            table[j] = i;
-    }
 }
 
 void traffic_build(Program *p, Traffic *t)
@@ -141,7 +94,6 @@ void traffic_build(Program *p, Traffic *t)
         t->ucost[t->nkernels++] = k->cost;
     }
 
-    share(p, t);
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
         if (!in->live)
@@ -149,7 +101,7 @@ void traffic_build(Program *p, Traffic *t)
         if (in->op == O_INPUT) {
             t->f_read += fusec_dtype_size[in->dtype];
             t->fcost.in_bytes += fusec_dtype_size[in->dtype];
-        } else if (is_kernel(in) && t->canon[i] == i) {
+        } else if (is_kernel(in) && in->canon == i) {
             add_cost(&t->fcost, in);
             if (operand_is_f64(p, in))
                 t->fcost.fp64 = 1;

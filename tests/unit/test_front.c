@@ -28,8 +28,8 @@ static void compile(Compiled *c, const char *src, int dtype)
     memset(c, 0, sizeof *c);
     s = (Source){"t.fuse", src, strlen(src)};
     FILE *errf = fmemopen(c->err, sizeof c->err - 1, "w");
-    d = (Diag){&s, errf, &bail, 0, false};
     c->arena = arena_new();
+    d = (Diag){&s, errf, &bail, 0, false, c->arena, NULL, 0};
     if (setjmp(bail) == 0) {
         c->p = arena_alloc(c->arena, sizeof *c->p);
         c->p->arena = c->arena;
@@ -39,7 +39,6 @@ static void compile(Compiled *c, const char *src, int dtype)
         ir_build(c->p);
         traffic_build(c->p, &c->t);
     } else {
-        parse_release();
         c->rc = 1;
     }
     fclose(errf);
@@ -196,6 +195,50 @@ static void sharing_and_outputs(void **state)
     expect("in h: f16\ny = f32(h) * 2", FX_F32, 2, 6 + 8, 6);
 }
 
+/* The instruction that assigns name (through a copy, its operand). */
+static const Inst *value_of(const Compiled *c, const char *name)
+{
+    for (int i = 0; i < c->p->nsym; i++)
+        if (strcmp(c->p->sym[i].name, name) == 0)
+            return &c->p->inst[c->p->sym[i].value];
+    fail_msg("no symbol %s", name);
+    return NULL;
+}
+
+/* ir_build leaves each instruction's compute type and common-subexpression
+ * leader on it, for every later stage to read. */
+static void compute_types_and_sharing(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src;
+        int ct; /* the compute type of c, a comparison or a cast */
+    } cases[] = {
+        {"in h: f16\nc = h < 1\ny = where(c, h, 0)", FX_F32},
+        {"in d: f64\nc = d < 1\ny = where(c, d, 0)", FX_F64},
+        {"in d: f64\nin h: f16\nc = d < h\ny = where(c, d, 0)", FX_F64},
+        {"in m: bool\nc = m == 1\ny = where(c, x, 0)", FX_F32}, /* a bool against a number: f32 */
+        {"in m, n: bool\nc = m == n\ny = where(c, x, 0)", FX_BOOL},
+        {"in m: bool\nc = f64(m)\ny = c * x", FX_F64}, /* a bool cast: the target's */
+        {"in h: f16\nc = f64(h)\ny = c * x", FX_F32},  /* else the operand's */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Compiled c;
+        compile(&c, cases[k].src, FX_F32);
+        if (c.rc != 0)
+            fail_msg("%s: %s", cases[k].src, c.err);
+        if (value_of(&c, "c")->ct != cases[k].ct)
+            fail_msg("%s: compute type %d, want %d", cases[k].src, value_of(&c, "c")->ct, cases[k].ct);
+        done(&c);
+    }
+    Compiled c;
+    compile(&c, "a = exp(x)\nb = exp(x)\ny = a * b + exp(x * 1)", FX_F32);
+    const Inst *a = value_of(&c, "a"), *b = value_of(&c, "b");
+    assert_int_equal(a->canon, a - c.p->inst);
+    assert_int_equal(b->canon, a - c.p->inst);
+    done(&c);
+}
+
 static void literals_do_not_make_double(void **state)
 {
     (void)state;
@@ -292,7 +335,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_chain),          cmocka_unit_test(literal_folding),
-        cmocka_unit_test(promotion),           cmocka_unit_test(pow_forms),           cmocka_unit_test(sharing_and_outputs),
+        cmocka_unit_test(promotion),           cmocka_unit_test(pow_forms),           cmocka_unit_test(sharing_and_outputs), cmocka_unit_test(compute_types_and_sharing),
         cmocka_unit_test(declarations_anywhere), cmocka_unit_test(literals_do_not_make_double), cmocka_unit_test(diagnostics),
         cmocka_unit_test(deep_nesting_is_an_error_not_a_crash), cmocka_unit_test(long_chain_is_linear),
     };
