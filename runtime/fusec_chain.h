@@ -2,7 +2,7 @@
  * fusec_chain.h: what an emitted .cu tells the timing harness about its chain.
  *
  * fusec writes one FusecChain per .cu file (under #ifndef FUSEC_NO_HARNESS);
- * fusec_harness.cuh reads nothing else. Needs fusec_model.h first.
+ * fusec_harness.cuh reads nothing else. Needs fusec_dtype.h and fusec_model.h first.
  */
 #ifndef FUSEC_CHAIN_H
 #define FUSEC_CHAIN_H
@@ -11,14 +11,14 @@
 
 typedef struct FusecTensorArg {
     const char *name;
-    int dtype;     /* FX_BOOL .. FX_F64 */
+    int dtype;     /* FX_* (fusec_dtype.h) */
     int tol_dtype; /* the least precise float dtype of any value it depends on:
                     * its error is that dtype's, whatever it is stored in */
 } FusecTensorArg;
 
 typedef struct FusecParamArg {
     const char *name;
-    int dtype;    /* FX_F16 .. FX_F64; passed to kernels as float, or double for f64 */
+    int dtype;    /* a float FX_*; passed to kernels as float, or double for f64 */
     double value; /* the default from the .fuse file: what the harness uses */
 } FusecParamArg;
 

@@ -6,17 +6,13 @@
  * re-evaluates exactly the compiler's prediction with the profile it
  * calibrates on the GPU in hand. docs/model.md explains every term.
  *
- * Units: bytes, microseconds, GB/s (1e9 B/s), GFLOP/s.
+ * Units: bytes, microseconds, GB/s (1e9 B/s), GFLOP/s. The dtypes (FX_*) are
+ * fusec_dtype.h's, included first.
  */
 #ifndef FUSEC_MODEL_H
 #define FUSEC_MODEL_H
 
 #include <stdio.h>
-
-/* Storage dtypes. ORDER: fusec_dtype_name, fusec_dtype_size. */
-enum { FX_BOOL, FX_F16, FX_BF16, FX_F32, FX_F64, FX_NDTYPES };
-static const char *const fusec_dtype_name[FX_NDTYPES] = {"bool", "f16", "bf16", "f32", "f64"};
-static const int fusec_dtype_size[FX_NDTYPES] = {1, 2, 2, 4, 8};
 
 /* What one kernel costs per element. Reads of chain inputs and writes of chain
  * outputs always go to HBM; reads and writes of intermediates (buffers that one

@@ -4,7 +4,7 @@
  * Written apart from fusec_ops.cuh on purpose (libm in double, none of the
  * fx_ functions), so that a slip in one shows up as a mismatch against the
  * other. Plain C (C99 and later) that also compiles as C++ under nvcc. Needs
- * fusec_model.h first (the FX_* dtypes).
+ * fusec_dtype.h first (the FX_* dtypes).
  *
  * A chain's reference function (FusecChain.reference) is built from these:
  * ref_<name>(...) for each builtin, ref_lt .. ref_ne for the comparisons
@@ -116,7 +116,7 @@ static inline double ref_round_format(double v, int p, int emin, int emax, doubl
     return v < 0 ? -r : r;
 }
 
-/* The value v takes when stored as dtype (an FX_* of fusec_model.h), exactly
+/* The value v takes when stored as dtype (an FX_* of fusec_dtype.h), exactly
  * as the device's round-to-nearest-even conversion does it. A bool is v != 0
  * (NaN is true, as tensor.to(torch.bool)). */
 /* An arithmetic result that overflowed from finite operands is a jump too:
@@ -133,25 +133,21 @@ static inline double ref_round(double v, int dtype)
 {
     if (isfinite(v) && fabs(v) > fusec_ref_scale)
         fusec_ref_scale = fabs(v);
-    switch (dtype) {
-    case FX_BOOL: /* jumps at 0; an exact 0 (a false comparison) is safe */
+    const FusecDtype *d = &fusec_dtype[dtype];
+    if (d->kind == FX_KIND_BOOL) { /* jumps at 0; an exact 0 (a false comparison) is safe */
         if (v != 0 && fabs(v) <= fusec_ref_tiny)
             fusec_ref_fragile = 1;
         return v != 0 ? 1.0 : 0.0;
-    case FX_F16:
-        return ref_round_format(v, 11, -14, 15, 65504.0);
-    case FX_BF16:
-        return ref_round_format(v, 8, -126, 127, 3.3895313892515355e38);
-    case FX_F32: /* a cast is exact and fast, but only defined below FLT_MAX */
-        if (fabs(v) < FLT_MAX * (1 - fusec_ref_eps)) {
-            if (v != 0 && (float)v == 0)
-                fusec_ref_fragile = 1; /* underflow to zero */
-            return (double)(float)v;
-        }
-        return ref_round_format(v, 24, -126, 127, FLT_MAX);
-    default:
-        return v;
     }
+    if (d->prec >= 53)
+        return v; /* double itself */
+    /* f32: a cast is exact and fast, but only defined below FLT_MAX */
+    if (dtype == FX_F32 && fabs(v) < FLT_MAX * (1 - fusec_ref_eps)) {
+        if (v != 0 && (float)v == 0)
+            fusec_ref_fragile = 1; /* underflow to zero */
+        return (double)(float)v;
+    }
+    return ref_round_format(v, d->prec, d->emin, d->emax, d->max_finite);
 }
 
 /* ---- the builtins (same list and order as fusec_ops.cuh) ---- */

@@ -21,9 +21,20 @@
 #include "fusec.h"
 
 /* C spellings of the storage and compute types. */
-static const char *const store_t[FX_NDTYPES] = {"uint8_t", "__half", "__nv_bfloat16", "float", "double"};
-static const char *const api_t[FX_NDTYPES] = {"uint8_t", "uint16_t", "uint16_t", "float", "double"};
-static const char *const compute_t[FX_NDTYPES] = {"bool", "float", "float", "float", "double"};
+/* The C types of each dtype (runtime/fusec_dtype.h): in kernels, in the API,
+ * and of its arithmetic; and its enum's name. */
+#define DT_STORE(E, name, size, store, ...) #store,
+#define DT_API(E, name, size, store, api, ...) #api,
+#define DT_CTYPE(E, name, size, store, api, ctype, ...) #ctype,
+#define DT_ENUM(E, ...) "FX_" #E,
+static const char *const store_t[FX_NDTYPES] = {FUSEC_DTYPES(DT_STORE)};
+static const char *const api_t[FX_NDTYPES] = {FUSEC_DTYPES(DT_API)};
+static const char *const compute_t[FX_NDTYPES] = {FUSEC_DTYPES(DT_CTYPE)};
+static const char *const dt_enum[FX_NDTYPES] = {FUSEC_DTYPES(DT_ENUM)};
+#undef DT_STORE
+#undef DT_API
+#undef DT_CTYPE
+#undef DT_ENUM
 
 typedef struct Emitter {
     FILE *f;
@@ -51,11 +62,13 @@ static FILE *mem_open(char **buf, size_t *len)
     return f;
 }
 
-static void emit_runtime(FILE *f, const char *name)
+/* Pastes runtime file name, after a blank line unless it continues the
+ * runtime file just pasted (the chain's code reads the same either way). */
+static void emit_runtime(FILE *f, const char *name, bool blank)
 {
     for (const RuntimeFile *r = fusec_runtime; r->name; r++)
         if (strcmp(r->name, name) == 0) {
-            fprintf(f, "\n/* ---- runtime/%s ---- */\n", name);
+            fprintf(f, "%s/* ---- runtime/%s ---- */\n", blank ? "\n" : "", name);
             fwrite(r->text, 1, r->len, f);
             fprintf(f, "/* ---- end of runtime/%s ---- */\n", name);
             return;
@@ -781,6 +794,10 @@ static void emit_reference(Emitter *em)
     fprintf(f, "}\n");
 }
 
+/* The significant bits of a float dtype, for choosing the least precise;
+ * other dtypes carry no rounding error of their own. */
+static int tol_bits(int dt) { return fusec_dtype[dt].kind == FX_KIND_FLOAT ? fusec_dtype[dt].prec : 1 << 20; }
+
 static void emit_harness(Emitter *em)
 {
     FILE *f = em->f;
@@ -788,10 +805,11 @@ static void emit_harness(Emitter *em)
     const Traffic *t = em->t;
     const char *P = em->c->prefix;
     fprintf(f, "\n#ifndef FUSEC_NO_HARNESS\n");
-    emit_runtime(f, "fusec_model.h");
-    emit_runtime(f, "fusec_chain.h");
-    emit_runtime(f, "fusec_ref.h");
-    emit_runtime(f, "fusec_harness.cuh");
+    emit_runtime(f, "fusec_dtype.h", true);
+    emit_runtime(f, "fusec_model.h", false);
+    emit_runtime(f, "fusec_chain.h", true);
+    emit_runtime(f, "fusec_ref.h", true);
+    emit_runtime(f, "fusec_harness.cuh", true);
     fprintf(f, "\n/* ==== the chain, as the harness sees it ==== */\n");
     emit_reference(em);
     /* in, mid read, mid write, out (bytes per element), flops, transcendentals, fp64, kernels */
@@ -806,17 +824,16 @@ static void emit_harness(Emitter *em)
     fprintf(f, "};\nstatic const FusecKernelCost %s_fused_cost[] = {", P);
     cost_init(f, &t->fcost);
     fprintf(f, "};\n");
-    static const char *const dt_enum[] = {"FX_BOOL", "FX_F16", "FX_BF16", "FX_F32", "FX_F64"};
-    /* The least precise float dtype each value depends on (bf16 < f16 < f32 <
-     * f64; bools and literals carry none): the harness's tolerance. */
-    static const int rank[FX_NDTYPES] = {9, 1, 0, 2, 3};
+    /* The least precise float dtype each value depends on (the fewest
+     * significant bits: bf16 < f16 < f32 < f64; bools and literals carry
+     * none): the harness's tolerance. */
     int *low = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
         low[i] = in->op == O_CONST ? FX_BOOL : in->dtype;
         for (int a = 0; a < in->nargs; a++) {
             int d = low[in->arg[a]];
-            if (rank[d] < rank[low[i]])
+            if (tol_bits(d) < tol_bits(low[i]))
                 low[i] = d;
         }
     }
@@ -838,8 +855,7 @@ static void emit_harness(Emitter *em)
             const Sym *s = &p->sym[p->params[k]];
             char v[40];
             out_num(v, sizeof v, s->pvalue);
-            fprintf(f, "%s{\"%s\", FX_%s, %s}", k ? ", " : "", s->name,
-                    (const char *[]){"BOOL", "F16", "BF16", "F32", "F64"}[s->dtype], v);
+            fprintf(f, "%s{\"%s\", %s, %s}", k ? ", " : "", s->name, dt_enum[s->dtype], v);
         }
         fprintf(f, "};\n");
     }
@@ -949,8 +965,8 @@ static void emit_cu(FILE *f, const Chain *c)
     fprintf(f, " *\n * Harness:  nvcc -O3 -arch=sm_90 %s.cu -o %s && ./%s --help\n", c->prefix, c->prefix, c->prefix);
     fprintf(f, " * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c %s.cu   (API: fusec --emit=header)\n */\n",
             c->prefix);
-    emit_runtime(f, "fusec_kernel.cuh");
-    emit_runtime(f, "fusec_ops.cuh");
+    emit_runtime(f, "fusec_kernel.cuh", true);
+    emit_runtime(f, "fusec_ops.cuh", true);
     fprintf(f, "\n/* ==== the unfused kernels: one per eager op ==== */\n");
     for (int k = 0; k < t->nkernels; k++) {
         char text[1200];

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fusec_dtype.h"
 #include "fusec_model.h"
 
 #define FUSEC_VERSION "0.1.0"
@@ -124,7 +125,7 @@ double op_fold(Op op, const double *a); /* evaluates op on literals, in double *
 PowForm op_pow_form(double c, double r);
 
 /* ---- the IR: a typed SSA DAG ------------------------------------------ */
-/* dtypes are FX_BOOL .. FX_F64 from fusec_model.h. */
+/* dtypes are the FX_* of runtime/fusec_dtype.h (FUSEC_DTYPES). */
 int dtype_lookup(const char *s, size_t len); /* -1 when not a dtype */
 int dtype_promote(int a, int b);
 int dtype_compute(int dt); /* FX_BOOL, FX_F32 or FX_F64 */

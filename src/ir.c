@@ -22,22 +22,22 @@ int dtype_lookup(const char *s, size_t len)
     return -1;
 }
 
-/* torch.promote_types for our dtypes: bool yields to any float, f16 with
- * bf16 gives f32, otherwise the wider one. */
+/* torch.promote_types, from the dtypes' rows (runtime/fusec_dtype.h): bool
+ * yields to any number; two floats of the same size but different formats
+ * (f16 and bf16) give f32; otherwise the wider one. */
 int dtype_promote(int a, int b)
 {
-    if (a == b)
+    const FusecDtype *x = &fusec_dtype[a], *y = &fusec_dtype[b];
+    if (a == b || y->kind == FX_KIND_BOOL)
         return a;
-    if (a == FX_BOOL)
+    if (x->kind == FX_KIND_BOOL)
         return b;
-    if (b == FX_BOOL)
-        return a;
-    if (a == FX_F64 || b == FX_F64)
-        return FX_F64;
-    return FX_F32;
+    if (x->size == y->size)
+        return FX_F32;
+    return x->size > y->size ? a : b;
 }
 
-int dtype_compute(int dt) { return dt == FX_F64 ? FX_F64 : dt == FX_BOOL ? FX_BOOL : FX_F32; }
+int dtype_compute(int dt) { return fusec_dtype[dt].compute; }
 
 int ir_add(Program *p, Inst in)
 {
@@ -157,7 +157,7 @@ static void type_inst(Program *p, int i, const int *use)
         break;
     }
     case K_CAST: {
-        dt = FX_F16 + (in->op - O_CAST_F16);
+        dt = in->op - O_CAST_BOOL;
         /* in the operand's compute type; a bool becomes 0 or 1 in the target's */
         int from = p->inst[in->arg[0]].dtype;
         ct = dtype_compute(from == FX_BOOL && dt != FX_BOOL ? dt : from);

@@ -143,7 +143,6 @@ int main(int argc, char **argv)
 {
     static const char *const emits[] = {"cuda", "header", "report", "json", "csv", "dot"};
     static const char *const formats[] = {"text", "json", "csv"};
-    static const char *const dtypes[] = {"bool", "f16", "bf16", "f32", "f64"};
     enum { OPT_EMIT = 256, OPT_PREDICT, OPT_FORMAT, OPT_DTYPE, OPT_DEVICE, OPT_HOST, OPT_SIZES, OPT_NAME, OPT_HELP, OPT_VERSION };
     static const struct option longopts[] = {
         {"emit", required_argument, 0, OPT_EMIT},     {"predict", no_argument, 0, OPT_PREDICT},
@@ -172,8 +171,8 @@ int main(int argc, char **argv)
         case OPT_PREDICT: predict = true; break;
         case OPT_FORMAT: format = pick(optarg, formats, 3, "--format"); break;
         case OPT_DTYPE:
-            opt.dtype = pick(optarg, dtypes, 5, "--dtype");
-            if (opt.dtype == FX_BOOL)
+            opt.dtype = pick(optarg, fusec_dtype_name, FX_NDTYPES, "--dtype");
+            if (fusec_dtype[opt.dtype].kind != FX_KIND_FLOAT)
                 usage_error("--dtype %s: the default dtype must be a float type", optarg);
             break;
         case OPT_DEVICE:

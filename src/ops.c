@@ -55,10 +55,9 @@ double op_fold(Op op, const double *a)
     case O_GE: return a[0] >= a[1];
     case O_EQ: return a[0] == a[1];
     case O_NE: return a[0] != a[1];
-    case O_CAST_F16: return ref_round(a[0], FX_F16);
-    case O_CAST_BF16: return ref_round(a[0], FX_BF16);
-    case O_CAST_F32: return ref_round(a[0], FX_F32);
-    case O_CAST_F64: return a[0];
+#define DT_CAST(E, ...) case O_CAST_##E: return ref_round(a[0], FX_##E);
+    FUSEC_DTYPES(DT_CAST)
+#undef DT_CAST
     case O_COPY: return a[0];
 #define U1(e, f) case O_##e: return ref_##f(a[0]);
 #define U2(e, f) case O_##e: return ref_##f(a[0], a[1]);

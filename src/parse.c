@@ -187,22 +187,39 @@ static NameList *in_source_order(NameList *list)
     return rev;
 }
 
+/* The dtypes a declaration may name (a param: not bool), listed for
+ * messages as "f16, bf16, f32 and f64"; their names in names[]. */
+static int dtype_choices(bool allow_bool, const char **names, char *list, size_t len)
+{
+    int n = 0;
+    for (int i = 0; i < FX_NDTYPES; i++)
+        if (allow_bool || fusec_dtype[i].kind != FX_KIND_BOOL)
+            names[n++] = fusec_dtype_name[i];
+    list[0] = 0;
+    for (int i = 0; i < n; i++) {
+        size_t used = strlen(list);
+        snprintf(list + used, len - used, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", names[i]);
+    }
+    return n;
+}
+
 /* The dtype a declaration names, or def when it names none. */
 static int declared_dtype(Parser *P, Token t, int def, bool allow_bool)
 {
     if (t.len == 0)
         return def;
     int dt = dtype_lookup(text(P, t), t.len);
-    if (dt == FX_BOOL && !allow_bool)
-        diag_error(diag(P), t.off, t.len, "a param cannot be bool (the param dtypes are f16, bf16, f32 and f64)");
+    const char *names[FX_NDTYPES];
+    char list[256];
+    int n = dtype_choices(allow_bool, names, list, sizeof list);
+    if (dt >= 0 && fusec_dtype[dt].kind == FX_KIND_BOOL && !allow_bool)
+        diag_error(diag(P), t.off, t.len, "a param cannot be bool (the param dtypes are %s)", list);
     if (dt < 0) {
-        static const char *const names[] = {"bool", "f16", "bf16", "f32", "f64"};
-        const char *hint = diag_suggest(text(P, t), t.len, names + !allow_bool, 5 - !allow_bool);
+        const char *hint = diag_suggest(text(P, t), t.len, names, n);
         if (hint)
             diag_error(diag(P), t.off, t.len, "unknown dtype '%.*s'; did you mean '%s'?", (int)t.len, text(P, t),
                        hint);
-        diag_error(diag(P), t.off, t.len, "unknown dtype '%.*s' (the dtypes are %sf16, bf16, f32 and f64)",
-                   (int)t.len, text(P, t), allow_bool ? "bool, " : "");
+        diag_error(diag(P), t.off, t.len, "unknown dtype '%.*s' (the dtypes are %s)", (int)t.len, text(P, t), list);
     }
     return dt;
 }
@@ -269,10 +286,10 @@ void parse_decl_param(Parser *P, Token name, Token dtype, Token value, bool nega
     double v = number_value(P, value);
     if (negative)
         v = -v;
-    static const double maxv[FX_NDTYPES] = {1, 65504.0, 3.3895313892515355e38, 3.4028234663852886e38, 1.7976931348623157e308};
-    if (fabs(v) > maxv[dt])
+    double maxv = fusec_dtype[dt].max_finite;
+    if (fabs(v) > maxv)
         diag_error(diag(P), value.off, value.len, "%g is out of range for %s (largest %g)", v,
-                   fusec_dtype_name[dt], maxv[dt]);
+                   fusec_dtype_name[dt], maxv);
     s->kind = S_PARAM;
     s->dtype = dt;
     s->pvalue = v;

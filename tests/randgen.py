@@ -47,7 +47,7 @@ BUILTINS = {
     "log": 1, "log2": 1, "log1p": 1, "sqrt": 1, "rsqrt": 1, "reciprocal": 1, "sin": 1, "cos": 1,
     "erf": 1, "floor": 1, "ceil": 1, "round": 1, "trunc": 1, "sign": 1, "gelu": 1, "gelu_tanh": 1,
     "silu": 1, "softplus": 1, "leaky_relu": 2, "hardsigmoid": 1, "hardswish": 1, "min": 2, "max": 2,
-    "pow": 2, "clamp": 3, "where": 3, "f16": 1, "bf16": 1, "f32": 1, "f64": 1,
+    "pow": 2, "clamp": 3, "where": 3, "bool": 1, "f16": 1, "bf16": 1, "f32": 1, "f64": 1,
 }
 INFIX = ["+", "-", "*", "/", "neg_infix", "<", "<=", ">", ">=", "==", "!="]
 ALL_OPS = sorted(BUILTINS) + INFIX
@@ -455,6 +455,10 @@ class Program:
             if r.random() < 0.5:
                 a, b = b, a
             return self.call(f, [c, a, b], min(a.lo, b.lo), max(a.hi, b.hi))
+        if f == "bool":  # x != 0: on exact values, never a rounding away from 0
+            b = self.call(f, [self.exact_operand()], 0, 1)
+            b.kind = "bool"
+            return self.arith_of_bool(b)
         if f in DTYPES:
             a = self.squash(sub())
             if r.random() < 0.3:
@@ -637,6 +641,13 @@ def check_ops_def(path):
             m = re.match(r'OP\(\w+, "(\w*)", (\d+),', line)
             if m and m.group(1):
                 names[m.group(1)] = int(m.group(2))
+    # the casts: one per row of the dtype table (ops.def generates them)
+    table = os.path.join(os.path.dirname(path), "..", "runtime", "fusec_dtype.h")
+    with open(table, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r'\s*X\(\w+,\s*(\w+),', line)
+            if m:
+                names[m.group(1)] = 1
     if names != BUILTINS:
         missing = sorted(set(names) - set(BUILTINS))
         extra = sorted(set(BUILTINS) - set(names))
@@ -658,12 +669,13 @@ def main():
     master = random.Random(a.seed)
     queue = []
     seen = set()
+    share = -(-len(ALL_OPS) // 8)  # each program's share: 8 programs cover every operation
     for i in range(a.count):
-        if len(queue) < 6:
+        if len(queue) < share:
             more = list(ALL_OPS)
             master.shuffle(more)
             queue.extend(more)
-        must, queue = queue[:6], queue[6:]
+        must, queue = queue[:share], queue[share:]
         rng = random.Random("%d/%d" % (a.seed, i))
         p = Program(rng, must)
         lines = p.build()

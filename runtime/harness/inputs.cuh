@@ -59,11 +59,10 @@ static __global__ void fh_gen_kernel(void *p, size_t n, FhGen g)
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         double v = fh_gen_value(&g, i);
         switch (g.dtype) {
-        case FX_BOOL: ((uint8_t *)p)[i] = fx_to_bool(v); break;
-        case FX_F16: ((__half *)p)[i] = fx_to_f16(v); break;
-        case FX_BF16: ((__nv_bfloat16 *)p)[i] = fx_to_bf16(v); break;
-        case FX_F32: ((float *)p)[i] = fx_to_f32(v); break;
-        default: ((double *)p)[i] = v; break;
+#define FH_GEN_STORE(E, name, size, store, ...) \
+    case FX_##E: ((store *)p)[i] = fx_to_##name(v); break;
+            FUSEC_DTYPES(FH_GEN_STORE)
+#undef FH_GEN_STORE
         }
     }
 }
@@ -72,7 +71,7 @@ static __global__ void fh_gen_kernel(void *p, size_t n, FhGen g)
 static FhGen fh_make_gen(const FusecChain *c, int k, size_t n, unsigned long long seed)
 {
     FhGen g;
-    int dt = c->in[k].dtype, p = fh_prec[dt], emin = fh_emin[dt];
+    int dt = c->in[k].dtype, p = fusec_dtype[dt].prec, emin = fusec_dtype[dt].emin;
     unsigned long long combos = 1;
     int j;
     memset(&g, 0, sizeof g);
@@ -91,8 +90,8 @@ static FhGen fh_make_gen(const FusecChain *c, int k, size_t n, unsigned long lon
     if (dt != FX_BOOL) {
         double sub_min = ldexp(1.0, emin - p + 1), min_normal = ldexp(1.0, emin);
         double sp[FH_NSPECIAL] = {0,        NAN,         HUGE_VAL,  -HUGE_VAL,           0.0,
-                                  -0.0,     sub_min,     -(min_normal - sub_min), fh_max_finite[dt],
-                                  -fh_max_finite[dt], min_normal, 1.0,        -0.5};
+                                  -0.0,     sub_min,     -(min_normal - sub_min), fusec_dtype[dt].max_finite,
+                                  -fusec_dtype[dt].max_finite, min_normal, 1.0,        -0.5};
         memcpy(g.special, sp, sizeof sp);
     }
     return g;

@@ -15,14 +15,14 @@ static void fh_setup_reference(FhRun *R)
     for (k = 0; k < c->n_par && nd < 256; k++)
         dts[nd++] = c->par[k].dtype;
     /* fragility is judged at the least precise dtype of the chain */
-    fusec_ref_eps = fh_frag_eps[FX_F64];
+    fusec_ref_eps = fusec_dtype[FX_F64].frag_eps;
     for (k = 0; k < nd; k++) {
         if (dts[k] == FX_BOOL)
             continue;
-        if (fh_frag_eps[dts[k]] > fusec_ref_eps)
-            fusec_ref_eps = fh_frag_eps[dts[k]];
-        if (ldexp(1.0, fh_emin[dts[k]]) > tiny)
-            tiny = ldexp(1.0, fh_emin[dts[k]]);
+        if (fusec_dtype[dts[k]].frag_eps > fusec_ref_eps)
+            fusec_ref_eps = fusec_dtype[dts[k]].frag_eps;
+        if (ldexp(1.0, fusec_dtype[dts[k]].emin) > tiny)
+            tiny = ldexp(1.0, fusec_dtype[dts[k]].emin);
     }
     fusec_ref_tiny = tiny > 0 ? tiny : DBL_MIN;
     R->cancel = (double *)fh_alloc(sizeof(double) * (size_t)(c->n_out + 1));
@@ -32,11 +32,11 @@ static void fh_setup_reference(FhRun *R)
     for (k = 0; k < c->n_out; k++) {
         int dt = c->out[k].dtype, tol = c->out[k].tol_dtype;
         /* An f64 output computed from f32 values is as precise as f32. */
-        if (dt != FX_BOOL && fh_def_rtol[tol] > fh_def_rtol[dt])
+        if (dt != FX_BOOL && fusec_dtype[tol].rtol > fusec_dtype[dt].rtol)
             dt = tol;
-        R->cancel[k] = dt == FX_BOOL ? 0 : ldexp(2.0, 1 - fh_prec[dt]);
-        R->rtol[k] = R->o.rtol >= 0 ? R->o.rtol : fh_def_rtol[dt];
-        R->atol[k] = R->o.atol >= 0 ? R->o.atol : fh_def_atol[dt];
+        R->cancel[k] = dt == FX_BOOL ? 0 : ldexp(2.0, 1 - fusec_dtype[dt].prec);
+        R->rtol[k] = R->o.rtol >= 0 ? R->o.rtol : fusec_dtype[dt].rtol;
+        R->atol[k] = R->o.atol >= 0 ? R->o.atol : fusec_dtype[dt].atol;
         dt = c->out[k].dtype;
         R->io_bytes += fusec_dtype_size[dt];
     }

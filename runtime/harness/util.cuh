@@ -100,25 +100,10 @@ static double fh_host_available(void)
     return avail;
 }
 
-/* Per storage dtype: significant bits, smallest normal exponent, largest
- * finite value. ORDER: FX_BOOL .. FX_F64. */
-static const int fh_prec[FX_NDTYPES] = {1, 11, 8, 24, 53};
-static const int fh_emin[FX_NDTYPES] = {0, -14, -126, -126, -1022};
-static const double fh_max_finite[FX_NDTYPES] = {1, 65504.0, 3.3895313892515355e38, 3.4028234663852886e38,
-                                                 DBL_MAX};
-/* Relative distance to a jump under which the reference calls an element
- * fragile (fusec_ref_eps): about 4 ulps of the storage dtype, since an
- * unfused intermediate may round to the neighbouring value on the device. */
-static const double fh_frag_eps[FX_NDTYPES] = {0, 3.90625e-3 /* 2^-8 */, 3.125e-2 /* 2^-5 */,
-                                               9.5367431640625e-7 /* 2^-20 */, 3.552713678800501e-15 /* 2^-48 */};
-/* Default tolerances by output dtype: |got - ref| <= atol + rtol |ref|. */
-static const double fh_def_rtol[FX_NDTYPES] = {0, 2e-3, 1.6e-2, 1e-5, 1e-9};
-static const double fh_def_atol[FX_NDTYPES] = {0, 2e-3, 1.6e-2, 1e-5, 1e-9};
-
 /* The spacing of dtype's values at |v| (one ulp). */
 static double fh_ulp(double v, int dtype)
 {
-    int e, p = fh_prec[dtype], emin = fh_emin[dtype];
+    int e, p = fusec_dtype[dtype].prec, emin = fusec_dtype[dtype].emin;
     if (dtype == FX_BOOL)
         return 1;
     if (!(fabs(v) > 0))

@@ -66,38 +66,6 @@ static void fh_reference(FhVerify *v, int version)
     free(in);
 }
 
-/* A stored element as a double (a bool as its byte: 0, 1 or invalid). */
-static double fh_decode(const unsigned char *p, int dtype)
-{
-    uint16_t h;
-    uint32_t u;
-    float f;
-    double d;
-    switch (dtype) {
-    case FX_BOOL:
-        return p[0];
-    case FX_F16: {
-        int e, m;
-        memcpy(&h, p, 2);
-        e = (h >> 10) & 31;
-        m = h & 1023;
-        d = e == 31 ? (m ? NAN : HUGE_VAL) : e ? ldexp(1024.0 + m, e - 25) : ldexp((double)m, -24);
-        return h >> 15 ? -d : d;
-    }
-    case FX_BF16:
-        memcpy(&h, p, 2);
-        u = (uint32_t)h << 16;
-        memcpy(&f, &u, 4);
-        return f;
-    case FX_F32:
-        memcpy(&f, p, 4);
-        return f;
-    default:
-        memcpy(&d, p, 8);
-        return d;
-    }
-}
-
 static unsigned long long fh_bits(const unsigned char *p, int size)
 {
     unsigned long long b = 0;
@@ -105,6 +73,31 @@ static unsigned long long fh_bits(const unsigned char *p, int size)
     for (i = size - 1; i >= 0; i--)
         b = b << 8 | p[i]; /* little-endian, as the GPU and its hosts */
     return b;
+}
+
+/* A stored element as a double (a bool as its byte: 0, 1 or invalid). A
+ * float is decoded from its bits by its row of fusec_dtype.h: a sign bit,
+ * then 8 * size - prec exponent bits (bias 1 - emin), then prec - 1 bits of
+ * fraction; the top exponent is inf (fraction 0) or NaN. */
+static double fh_decode(const unsigned char *p, int dtype)
+{
+    const FusecDtype *d = &fusec_dtype[dtype];
+    unsigned long long b, frac;
+    int ebits, e, fbits = d->prec - 1;
+    double v;
+    if (d->kind == FX_KIND_BOOL)
+        return p[0];
+    b = fh_bits(p, d->size);
+    ebits = 8 * d->size - d->prec;
+    e = (int)((b >> fbits) & ((1ull << ebits) - 1));
+    frac = b & ((1ull << fbits) - 1);
+    if (e == (1 << ebits) - 1)
+        v = frac ? NAN : HUGE_VAL;
+    else if (e)
+        v = ldexp((double)(frac | 1ull << fbits), e + d->emin - 1 - fbits);
+    else
+        v = ldexp((double)frac, d->emin - fbits);
+    return b >> (8 * d->size - 1) ? -v : v;
 }
 
 static int fh_is_poison(const unsigned char *p, int size, unsigned char pat)

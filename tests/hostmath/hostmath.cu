@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fusec_dtype.h"
 #include "fusec_model.h"
 #include "fusec_kernel.cuh"
 #include "fusec_ops.cuh"

@@ -1,0 +1,78 @@
+/*
+ * fusec_dtype.h: every fact about a dtype, one row each.
+ *
+ * Compiled into the fusec compiler (C11) and embedded verbatim in every
+ * emitted .cu (C++): the compiler, the kernels' conversions, the host
+ * reference and the harness all read their dtype facts from the one table
+ * below, as src/ops.def is for the operations. Adding a dtype is one row
+ * here (and its conversions in fusec_kernel.cuh, its rounding rule where the
+ * row's numbers do not say it all).
+ *
+ * FUSEC_DTYPES(X) calls X once per dtype, in enum order (FX_BOOL, ...):
+ *   X(ENUM, name, size, store, api, ctype, compute, kind, prec, emin, emax, max_finite, frag_eps, rtol, atol)
+ *   name        its spelling in .fuse, messages and fx_to_<name> (a token)
+ *   size        bytes of one element in memory
+ *   store       the C type of an element in kernels (fusec_kernel.cuh)
+ *   api         the C type of the API's pointers (no CUDA header needed)
+ *   ctype       the C type its arithmetic runs in (ATen's opmath type)
+ *   compute     that compute type as a dtype (FX_<compute>)
+ *   kind        FX_KIND_BOOL or FX_KIND_FLOAT
+ *   prec        significant bits (the implicit one included; bool: 1)
+ *   emin, emax  smallest and largest normal exponent (bool: 0)
+ *   max_finite  the largest finite value
+ *   frag_eps    relative distance to a jump under which the reference
+ *               calls an element fragile: about 4 ulps, since an unfused
+ *               intermediate may round to the neighbouring value
+ *   rtol, atol  the harness's default tolerance for an output of the dtype
+ *               (|got - ref| <= atol + rtol |ref|)
+ * Columns that are tokens (name, store, api, ctype) are stringized (#name)
+ * by the compiler and pasted (fx_to_##name) by the CUDA side.
+ */
+#ifndef FUSEC_DTYPE_H
+#define FUSEC_DTYPE_H
+
+enum { FX_KIND_BOOL, FX_KIND_FLOAT };
+
+/* clang-format off */
+#define FUSEC_DTYPES(X) \
+  /* ENUM  name  size store          api       ctype   compute kind           prec  emin   emax  max_finite              frag_eps                       rtol    atol */ \
+    X(BOOL, bool, 1,   uint8_t,       uint8_t,  bool,   BOOL,   FX_KIND_BOOL,  1,    0,     0,    1.0,                    0.0,                           0.0,    0.0)    \
+    X(F16,  f16,  2,   __half,        uint16_t, float,  F32,    FX_KIND_FLOAT, 11,   -14,   15,   65504.0,                3.90625e-3 /* 2^-8 */,         2e-3,   2e-3)   \
+    X(BF16, bf16, 2,   __nv_bfloat16, uint16_t, float,  F32,    FX_KIND_FLOAT, 8,    -126,  127,  3.3895313892515355e38,  3.125e-2 /* 2^-5 */,           1.6e-2, 1.6e-2) \
+    X(F32,  f32,  4,   float,         float,    float,  F32,    FX_KIND_FLOAT, 24,   -126,  127,  3.4028234663852886e38,  9.5367431640625e-7 /* 2^-20 */, 1e-5,   1e-5)   \
+    X(F64,  f64,  8,   double,        double,   double, F64,    FX_KIND_FLOAT, 53,   -1022, 1023, 1.7976931348623157e308, 3.552713678800501e-15 /* 2^-48 */, 1e-9, 1e-9)
+/* clang-format on */
+
+enum {
+#define FX_DT_ENUM(E, ...) FX_##E,
+    FUSEC_DTYPES(FX_DT_ENUM)
+#undef FX_DT_ENUM
+    FX_NDTYPES
+};
+
+/* The numeric columns, for code that looks a dtype up at run time. */
+typedef struct FusecDtype {
+    const char *name;
+    int size;
+    int compute; /* FX_* */
+    int kind;    /* FX_KIND_* */
+    int prec, emin, emax;
+    double max_finite, frag_eps, rtol, atol;
+} FusecDtype;
+
+static const FusecDtype fusec_dtype[FX_NDTYPES] = {
+#define FX_DT_ROW(E, name, size, store, api, ctype, compute, kind, prec, emin, emax, maxf, eps, rtol, atol) \
+    {#name, size, FX_##compute, kind, prec, emin, emax, maxf, eps, rtol, atol},
+    FUSEC_DTYPES(FX_DT_ROW)
+#undef FX_DT_ROW
+};
+
+/* The two columns read most, by their old names. */
+#define FX_DT_NAME(E, name, ...) #name,
+#define FX_DT_SIZE(E, name, size, ...) size,
+static const char *const fusec_dtype_name[FX_NDTYPES] = {FUSEC_DTYPES(FX_DT_NAME)};
+static const int fusec_dtype_size[FX_NDTYPES] = {FUSEC_DTYPES(FX_DT_SIZE)};
+#undef FX_DT_NAME
+#undef FX_DT_SIZE
+
+#endif /* FUSEC_DTYPE_H */
