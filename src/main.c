@@ -1,12 +1,16 @@
 /*
- * main.c: the command line. Reads the program, runs the compilation into a
- * temporary file beside the output and renames it into place only when
- * everything succeeded, so an error never leaves a partial or damaged file.
+ * main.c: the command line. Reads the program and compiles it; -o replaces
+ * a regular file through a temporary file renamed into place only when
+ * everything succeeded, so an error never leaves a partial or damaged file,
+ * and writes through to anything else (a FIFO, a device). The input is never
+ * the output.
  * Exit status: 0 success, 1 an error in the program or in writing, 2 usage.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -90,20 +94,75 @@ static int pick(const char *arg, const char *const *names, int n, const char *wh
     usage_error(msg, arg);
 }
 
-/* Writes through a temporary file renamed into place on success. */
-static int run_to_file(const Options *opt, const Source *src)
+/* The temporary file being written, removed if a signal ends fusec. */
+static char *volatile tmp_path;
+
+static void on_signal(int sig)
 {
-    struct stat st;
-    if (stat(opt->output, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "fusec: error: cannot write '%s': it is a directory\n", opt->output);
-        return 1;
+    if (tmp_path)
+        unlink(tmp_path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Blocks (how = SIG_BLOCK) or unblocks the signals that remove tmp_path. */
+static void mask_signals(int how)
+{
+    static const int sigs[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < ARRAY_LEN(sigs); i++)
+        sigaddset(&set, sigs[i]);
+    sigprocmask(how, &set, NULL);
+    static bool installed;
+    if (installed)
+        return;
+    installed = true;
+    for (size_t i = 0; i < ARRAY_LEN(sigs); i++) {
+        struct sigaction old, sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        /* A signal ignored by whoever started fusec (nohup) stays ignored. */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
     }
-    size_t len = strlen(opt->output);
-    char *tmp = malloc(len + 16);
+}
+
+/* Compiles into memory: *buf (malloc'd) and *len. Returns the status. */
+static int compile_to_memory(const Options *opt, const Source *src, char **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    FILE *m = open_memstream(buf, len);
+    int rc = m ? fusec_compile(opt, src, m, stderr) : 1;
+    if (m && fclose(m) != 0)
+        rc = 1;
+    return rc;
+}
+
+/* Writes a regular file (or a new one) through a temporary file beside it,
+ * renamed into place on success: an error or a signal leaves the old file
+ * whole and no temporary behind. The temporary's name stays within
+ * NAME_MAX, however long the target's. */
+static int write_via_rename(const Options *opt, const Source *src, const char *path, const struct stat *old)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t baselen = strlen(path) - dirlen;
+    static const char suffix[] = ".tmpXXXXXX";
+    if (baselen > NAME_MAX - (sizeof suffix - 1))
+        baselen = NAME_MAX - (sizeof suffix - 1);
+    char *tmp = malloc(dirlen + baselen + sizeof suffix);
     if (!tmp)
         return 1;
-    snprintf(tmp, len + 16, "%s.tmpXXXXXX", opt->output);
+    memcpy(tmp, path, dirlen + baselen);
+    memcpy(tmp + dirlen + baselen, suffix, sizeof suffix);
+    mask_signals(SIG_BLOCK);
     int fd = mkstemp(tmp);
+    if (fd >= 0)
+        tmp_path = tmp;
+    mask_signals(SIG_UNBLOCK);
     if (fd < 0) {
         fprintf(stderr, "fusec: error: cannot write '%s': %s\n", opt->output, strerror(errno));
         free(tmp);
@@ -124,19 +183,92 @@ static int run_to_file(const Options *opt, const Source *src)
         close(fd);
     }
     if (rc == 0) {
-        /* mkstemp makes the file 0600; give it the usual mode. */
+        /* mkstemp makes the file 0600: give it the old file's mode, or the
+         * usual one. */
         mode_t mask = umask(0);
         umask(mask);
-        chmod(tmp, 0666 & ~mask);
-        if (rename(tmp, opt->output) != 0) {
-            fprintf(stderr, "fusec: error: cannot write '%s': %s\n", opt->output, strerror(errno));
-            rc = 1;
-        }
+        chmod(tmp, old ? old->st_mode & 07777 : 0666 & ~mask);
+    }
+    mask_signals(SIG_BLOCK);
+    if (rc == 0 && rename(tmp, path) != 0) {
+        fprintf(stderr, "fusec: error: cannot write '%s': %s\n", opt->output, strerror(errno));
+        rc = 1;
     }
     if (rc != 0)
         unlink(tmp);
+    tmp_path = NULL;
+    mask_signals(SIG_UNBLOCK);
     free(tmp);
     return rc;
+}
+
+/* Writes through to what is there: a FIFO, a device, a terminal, or the
+ * missing target of a symlink (as gcc does). The program is compiled first,
+ * so an error writes nothing. */
+static int write_through(const Options *opt, const Source *src)
+{
+    char *buf;
+    size_t len;
+    int rc = compile_to_memory(opt, src, &buf, &len);
+    if (rc == 0) {
+        FILE *f = fopen(opt->output, "w");
+        if (!f || fwrite(buf, 1, len, f) != len || fflush(f) != 0) {
+            fprintf(stderr, "fusec: error: cannot write '%s': %s\n", opt->output, strerror(errno));
+            rc = 1;
+        }
+        if (f && fclose(f) != 0 && rc == 0) {
+            fprintf(stderr, "fusec: error: writing '%s' failed: %s\n", opt->output, strerror(errno));
+            rc = 1;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* -o FILE: never the input; a regular file (through any symlinks) or a new
+ * one is replaced whole; anything else is written through. */
+static int run_to_file(const Options *opt, const Source *src)
+{
+    struct stat st, in;
+    bool exists = stat(opt->output, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "fusec: error: cannot write '%s': it is a directory\n", opt->output);
+        return 1;
+    }
+    if (exists && strcmp(opt->input, "-") != 0 && stat(opt->input, &in) == 0 && in.st_dev == st.st_dev &&
+        in.st_ino == st.st_ino) {
+        fprintf(stderr, "fusec: error: cannot write '%s': it is the input file\n", opt->output);
+        return 1;
+    }
+    struct stat link;
+    bool is_link = lstat(opt->output, &link) == 0 && S_ISLNK(link.st_mode);
+    if (exists ? !S_ISREG(st.st_mode) : is_link)
+        return write_through(opt, src);
+    if (!is_link)
+        return write_via_rename(opt, src, opt->output, exists ? &st : NULL);
+    char *real = realpath(opt->output, NULL);
+    if (!real) {
+        fprintf(stderr, "fusec: error: cannot write '%s': %s\n", opt->output, strerror(errno));
+        return 1;
+    }
+    int rc = write_via_rename(opt, src, real, &st);
+    free(real);
+    return rc;
+}
+
+/* Makes file descriptors 0-2 valid (on /dev/null), so that no file fusec
+ * opens becomes standard error by accident. (fcntl.h is not included: its
+ * O_ names collide with the op enum's.) */
+static bool standard_fds_valid(void)
+{
+    struct stat st;
+    for (int fd = 0; fd <= 2; fd++)
+        if (fstat(fd, &st) < 0 && errno == EBADF) {
+            FILE *f = fopen("/dev/null", fd ? "w" : "r"); /* takes the lowest free fd, kept open */
+            if (!f || fileno(f) != fd)
+                return false;
+        }
+    return true;
 }
 
 int main(int argc, char **argv)
@@ -152,6 +284,8 @@ int main(int argc, char **argv)
         {"help", no_argument, 0, OPT_HELP},           {"version", no_argument, 0, OPT_VERSION},
         {0, 0, 0, 0},
     };
+    if (!standard_fds_valid())
+        return 1;
     static Options opt;
     opt.emit = E_CUDA;
     opt.dtype = FX_F32;
@@ -228,12 +362,9 @@ int main(int argc, char **argv)
     int rc;
     if (!opt.output || strcmp(opt.output, "-") == 0) {
         /* To standard output: nothing to protect, but stop at an error. */
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&buf, &len);
-        rc = m ? fusec_compile(&opt, &src, m, stderr) : 1;
-        if (m)
-            fclose(m);
+        char *buf;
+        size_t len;
+        rc = compile_to_memory(&opt, &src, &buf, &len);
         if (rc == 0 && (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
             fprintf(stderr, "fusec: error: writing to standard output failed\n");
             rc = 1;

@@ -44,6 +44,73 @@ fi
 "$fusec" "$seed" -o "$tmp/seed.cu"; check "emit to file" 0 $?
 [ -s "$tmp/seed.cu" ]; check "output written" 0 $?
 
+# issue 15.1: -o never names the input, however it is spelled
+cp "$seed" "$tmp/s.fuse"
+ln -s s.fuse "$tmp/link.fuse"
+for o in "$tmp/s.fuse" "$tmp/./s.fuse" "$tmp/link.fuse"; do
+  "$fusec" "$tmp/s.fuse" -o "$o" 2>"$tmp/e"; check "-o the input ($o)" 1 $?
+  grep -q "it is the input file" "$tmp/e"; check "-o the input: message" 0 $?
+  cmp -s "$seed" "$tmp/s.fuse"; check "-o the input: source untouched" 0 $?
+done
+(cd "$tmp" && "$fusec" s.fuse -o ./s.fuse 2>/dev/null); check "-o ./the input, relative" 1 $?
+cmp -s "$seed" "$tmp/s.fuse"; check "-o ./the input, relative: source untouched" 0 $?
+
+# issue 15.2: a symlink is written through (it stays a link); a FIFO and a
+# character device are written to, not replaced by a regular file
+"$fusec" "$seed" -o "$tmp/ref.cu"
+echo old >"$tmp/target.cu"
+chmod 640 "$tmp/target.cu"
+ln -s target.cu "$tmp/sym.cu"
+"$fusec" "$seed" -o "$tmp/sym.cu"; check "-o a symlink" 0 $?
+[ -L "$tmp/sym.cu" ]; check "-o a symlink: still a symlink" 0 $?
+cmp -s "$tmp/ref.cu" "$tmp/target.cu"; check "-o a symlink: its target written" 0 $?
+[ "$(stat -c %a "$tmp/target.cu")" = 640 ]; check "-o an existing file keeps its mode" 0 $?
+ln -s new.cu "$tmp/dangling.cu"
+"$fusec" "$seed" -o "$tmp/dangling.cu"; check "-o a dangling symlink" 0 $?
+[ -L "$tmp/dangling.cu" ] && cmp -s "$tmp/ref.cu" "$tmp/new.cu"; check "-o a dangling symlink: creates its target" 0 $?
+mkfifo "$tmp/fifo"
+timeout 20 cat "$tmp/fifo" >"$tmp/fromfifo" &
+"$fusec" "$seed" -o "$tmp/fifo"; check "-o a FIFO" 0 $?
+wait
+[ -p "$tmp/fifo" ]; check "-o a FIFO: still a FIFO" 0 $?
+cmp -s "$tmp/ref.cu" "$tmp/fromfifo"; check "-o a FIFO: the reader gets the .cu" 0 $?
+# a character device of our own (a copy of /dev/null, where mknod is allowed):
+# a fusec that replaced it must not damage the real /dev/null
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+  "$fusec" "$seed" -o "$tmp/null"; check "-o a character device" 0 $?
+  [ -c "$tmp/null" ]; check "-o a character device: still a character device" 0 $?
+fi
+# /dev/stdout, as a link of our own to /proc/self/fd/1 (never the real one)
+ln -s /proc/self/fd/1 "$tmp/stdout"
+"$fusec" --predict "$seed" -o "$tmp/stdout" | cat >"$tmp/viastdout"
+[ -L "$tmp/stdout" ]; check "-o /dev/stdout: still a link" 0 $?
+grep -q 'traffic ratio' "$tmp/viastdout"; check "-o /dev/stdout: the report arrives" 0 $?
+
+# issue 15.3: with standard error closed, warnings do not land in the output
+printf 'in x, unused\ny = x * 2\n' >"$tmp/warn.fuse"
+"$fusec" "$tmp/warn.fuse" -o "$tmp/warn.cu" 2>&-; check "stderr closed" 0 $?
+grep -q 'warning' "$tmp/warn.cu"; check "stderr closed: no warning in the .cu" 1 $?
+head -c 2 "$tmp/warn.cu" | grep -q '^/[*/]'; check "stderr closed: the .cu starts as a .cu" 0 $?
+"$fusec" --predict "$seed" <&- >"$tmp/e"; check "stdin closed" 0 $?
+
+# issue 15.4: a 255-character output name (the temporary stays within
+# NAME_MAX), and SIGTERM during the write leaves no temporary behind
+long=$(awk 'BEGIN { for (i = 0; i < 252; i++) printf "o"; print ".cu" }')
+mkdir "$tmp/long"
+"$fusec" "$seed" -o "$tmp/long/$long"; check "-o a 255-character name" 0 $?
+cmp -s "$tmp/ref.cu" "$tmp/long/$long"; check "-o a 255-character name: written" 0 $?
+[ "$(ls "$tmp/long" | wc -l)" = 1 ]; check "-o a 255-character name: no temporary left" 0 $?
+awk 'BEGIN { print "v0 = x * 1.5"; for (i = 1; i < 300000; i++) printf "v%d = v%d * 0.5 + 1\n", i, i - 1 }' >"$tmp/big.fuse"
+mkdir "$tmp/sig"
+"$fusec" -w "$tmp/big.fuse" -o "$tmp/sig/big.cu" &
+pid=$!
+i=0
+while [ -z "$(ls "$tmp/sig")" ] && [ $i -lt 2000 ]; do i=$((i + 1)); sleep 0.01; done
+kill -TERM $pid
+wait $pid
+check "SIGTERM during the write" 143 $?
+[ -z "$(ls "$tmp/sig")" ]; check "SIGTERM during the write: no temporary left" 0 $?
+
 # a calibrated profile file round-trips through --device
 cat >"$tmp/dev.json" <<'JSON'
 {"name": "test-gpu", "note": "hand-written", "hbm_gbps": 1000.0, "l2_gbps": 2000.0, "l2_bytes": 1048576,
