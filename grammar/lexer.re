@@ -78,8 +78,8 @@ Token lex_next(Lexer *L)
                 diag_error(L->diag, L->open[L->depth - 1], 1, "'(' is never closed");
             return tok(L, 0, s);
         }
-        [ \t\r\f\v]+ { continue; }
-        "#" [^\n\x00]* {
+        [ \t\f\v]+ { continue; }
+        "#" [^\n\r\x00]* {
             for (const unsigned char *p = s; p < L->cur;) {
                 int n = utf8_len(p, L->cur);
                 if (n == 0)
@@ -88,7 +88,7 @@ Token lex_next(Lexer *L)
             }
             continue;
         }
-        "\n" {
+        "\n" | "\r\n" | "\r" { /* a lone CR ends a line too (old Mac files) */
             if (L->depth > 0)
                 continue; /* inside parentheses a newline is white space */
             return tok(L, TK_SEP, s);

@@ -19,12 +19,12 @@ void diag_locate(Diag *d, size_t off, int *line, int *col)
     if (!d->line_start) {
         int n = 1;
         for (size_t i = 0; i < s->len; i++)
-            n += s->text[i] == '\n';
+            n += line_ends_at(s->text, i, s->len);
         d->line_start = arena_alloc(d->arena, sizeof(uint32_t) * (size_t)n);
         d->nlines = 0;
         d->line_start[d->nlines++] = 0;
         for (size_t i = 0; i < s->len; i++)
-            if (s->text[i] == '\n')
+            if (line_ends_at(s->text, i, s->len))
                 d->line_start[d->nlines++] = (uint32_t)i + 1;
     }
     if (off > s->len)
@@ -46,10 +46,8 @@ void diag_locate(Diag *d, size_t off, int *line, int *col)
 static void show_line(FILE *f, const Source *s, size_t off, size_t len, size_t bol)
 {
     size_t eol = bol;
-    while (eol < s->len && s->text[eol] != '\n')
+    while (eol < s->len && s->text[eol] != '\n' && s->text[eol] != '\r')
         eol++;
-    if (eol > bol && s->text[eol - 1] == '\r') /* CRLF line endings */
-        eol--;
     if (off > eol)
         off = eol;
     size_t from = bol, to = eol;
@@ -78,12 +76,25 @@ static void report(Diag *d, const char *kind, size_t off, size_t len, const char
     show_line(d->out, d->src, off, len, d->line_start[line - 1]);
 }
 
+/* Prints the queued notes after the message they belong to. */
+static void flush_notes(Diag *d)
+{
+    for (int i = 0; i < d->nnotes; i++) {
+        int line, col;
+        diag_locate(d, d->notes[i].off, &line, &col);
+        fprintf(d->out, "%s:%d:%d: note: %s\n", d->src->name, line, col, d->notes[i].msg);
+        show_line(d->out, d->src, d->notes[i].off, d->notes[i].len, d->line_start[line - 1]);
+    }
+    d->nnotes = 0;
+}
+
 void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     report(d, "error", off, len, fmt, ap);
     va_end(ap);
+    flush_notes(d);
     longjmp(*d->bail, 1);
 }
 
@@ -96,14 +107,22 @@ void diag_warning(Diag *d, size_t off, size_t len, const char *fmt, ...)
     va_start(ap, fmt);
     report(d, "warning", off, len, fmt, ap);
     va_end(ap);
+    flush_notes(d);
 }
 
+/* A note is queued and printed after the error or warning that follows it,
+ * as clang prints them. */
 void diag_note(Diag *d, size_t off, size_t len, const char *fmt, ...)
 {
+    if (d->nnotes == (int)ARRAY_LEN(d->notes))
+        diag_internal(d, "more than %d notes for one message", (int)ARRAY_LEN(d->notes));
     va_list ap;
     va_start(ap, fmt);
-    report(d, "note", off, len, fmt, ap);
+    vsnprintf(d->notes[d->nnotes].msg, sizeof d->notes[0].msg, fmt, ap);
     va_end(ap);
+    d->notes[d->nnotes].off = off;
+    d->notes[d->nnotes].len = len;
+    d->nnotes++;
 }
 
 void diag_internal(Diag *d, const char *fmt, ...)

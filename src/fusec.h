@@ -60,11 +60,22 @@ typedef struct Diag {
     Arena *arena;  /* the compilation's: the line table comes from it */
     uint32_t *line_start; /* offsets where source lines start, once located */
     int nlines;
+    struct {
+        size_t off, len;
+        char msg[320];
+    } notes[2]; /* diag_note: printed after the next error or warning */
+    int nnotes;
 } Diag;
+
+/* Lines end at "\n", "\r\n" or a lone "\r": whether text[i] ends one. */
+static inline bool line_ends_at(const char *text, size_t i, size_t len)
+{
+    return text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'));
+}
 
 NORETURN void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...);
 void diag_warning(Diag *d, size_t off, size_t len, const char *fmt, ...);
-void diag_note(Diag *d, size_t off, size_t len, const char *fmt, ...);
+void diag_note(Diag *d, size_t off, size_t len, const char *fmt, ...); /* after the next message */
 NORETURN void diag_internal(Diag *d, const char *fmt, ...);
 /* Line and column (1-based) of a source offset: the one way, for messages
  * and backends alike. */
@@ -183,6 +194,7 @@ typedef struct Program {
     int nstmt, cap_stmt;
     int *inputs, *outputs, *params; /* symbol indices, in API order */
     int n_in, n_out, n_par;
+    int *out_sym; /* instruction -> the output symbol it is, -1 (outputs own distinct values) */
     bool any_out_decl;
     int *outdecl; /* out declarations, in order */
     int noutdecl, cap_outdecl;

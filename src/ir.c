@@ -280,6 +280,12 @@ static void find_outputs(Program *p)
             v = s->value = add_copy(p, s, v);
         claimed[v] = 1;
     }
+    /* Each output's value is its own: name lookups stay O(1). */
+    p->out_sym = arena_alloc(a, sizeof(int) * (size_t)(p->ninst + 1));
+    for (int i = 0; i < p->ninst; i++)
+        p->out_sym[i] = -1;
+    for (int k = 0; k < p->n_out; k++)
+        p->out_sym[p->sym[p->outputs[k]].value] = p->outputs[k];
 }
 
 /* Hash-consing key of an instruction over canonical operands. */
@@ -291,6 +297,12 @@ static uint64_t inst_hash(const Program *p, const Inst *in)
     uint64_t bits;
     memcpy(&bits, &in->value, sizeof bits);
     h = (h ^ bits ^ (uint64_t)(uint32_t)in->sym) * 1099511628211ull;
+    /* A multiply carries high bits only upwards, and integer-valued doubles
+     * differ only in high bits: fold them into the low bits the table reads
+     * (MurmurHash3's finaliser). */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
     return h;
 }
 
@@ -394,9 +406,8 @@ void ir_build(Program *p)
 
 const char *ir_value_name(const Program *p, int inst)
 {
-    for (int k = 0; k < p->n_out; k++)
-        if (p->sym[p->outputs[k]].value == inst)
-            return p->sym[p->outputs[k]].name;
+    if (p->out_sym[inst] >= 0)
+        return p->sym[p->out_sym[inst]].name;
     const Inst *in = &p->inst[inst];
     if (in->op == O_INPUT || in->op == O_PARAM)
         return p->sym[in->sym].name;

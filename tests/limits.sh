@@ -76,6 +76,13 @@ rm -f chain.*
 awk 'BEGIN { printf "in a0"; for (i = 1; i < 100000; i++) printf ", a%d", i; print ": f16"; print "y = a0 * 2" }' >inputs.fuse
 run 0 "100,000 declared inputs" -w --predict inputs.fuse && ok "100,000 declared inputs (--predict)"
 
+# ---- 200,000 integer literals: the common-subexpression table stays linear
+# (issue 15.8: literals with integer values all hashed to one bucket, and
+# 80,000 of them took 12.6 s) ----
+awk 'BEGIN { printf "y = x"; for (i = 0; i < 200000; i++) printf " + x * %d", i; print "" }' >literals.fuse
+run 0 "200,000 integer literals" -w --predict literals.fuse && ok "200,000 integer literals (--predict)"
+rm -f literals.fuse
+
 # ---- names: 255 characters are a name, 256 an error ----
 n255=$(awk 'BEGIN { for (i = 0; i < 255; i++) printf "a" }')
 printf 'y = %s * 2\n' "$n255" >name_max.fuse
