@@ -29,6 +29,7 @@
 #define LIMIT_IDENT_LEN 255
 #define LIMIT_PAREN_DEPTH 256
 #define LIMIT_STATEMENTS 1000000
+#define LIMIT_TENSORS 1024 /* inputs + outputs + params: the fused kernel's arguments */
 #define LIMIT_SIZES 4096
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -244,6 +244,24 @@ static int by_first_seen(Program *p, SymKind kind, int **out)
     return n;
 }
 
+/* The fused kernel takes every input, output and param as an argument:
+ * CUDA's kernel argument space (32,764 bytes) and nvcc's time bound them.
+ * The error is at the first appearance of the one over the limit. */
+static void check_tensor_limit(Program *p)
+{
+    if (p->n_in + p->n_out + p->n_par <= LIMIT_TENSORS)
+        return;
+    int n = 0;
+    for (int i = 0; i < p->nsym; i++) {
+        const Sym *s = &p->sym[i];
+        if ((s->kind == S_INPUT || s->kind == S_PARAM || s->is_output) && ++n > LIMIT_TENSORS)
+            diag_error(diag(p), s->decl_off, s->decl_len,
+                       "'%s' makes %d inputs, outputs and params; the limit is %d (the fused kernel takes each "
+                       "as an argument)", s->name, n, LIMIT_TENSORS);
+    }
+    diag_internal(diag(p), "%d tensors counted, none over the limit", p->n_in + p->n_out + p->n_par);
+}
+
 static void find_outputs(Program *p)
 {
     Arena *a = p->arena;
@@ -379,6 +397,7 @@ void ir_build(Program *p)
     find_outputs(p);
     p->n_in = by_first_seen(p, S_INPUT, &p->inputs);
     p->n_par = by_first_seen(p, S_PARAM, &p->params);
+    check_tensor_limit(p);
     if (p->n_in == 0)
         diag_error(diag(p), p->stmt[0].off, p->stmt[0].len,
                    "the program has no tensor input: every value is a constant or a param");

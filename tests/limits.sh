@@ -62,7 +62,11 @@ run 0 "1,000,000 statements" -w --predict stmt_max.fuse && ok "1,000,000 stateme
 { cat stmt_max.fuse; echo "w = v999999 + 1"; } >stmt_over.fuse
 run 1 "1,000,001 statements" -w --predict stmt_over.fuse &&
   expect_err "1,000,001 statements are a located error" "stmt_over.fuse:1000001:1: error: more than 1000000 statements"
-rm -f stmt_max.fuse stmt_over.fuse
+# blank lines and empty statements are not statements (issue 15.11)
+{ printf '\n\n;;\n# a comment\n\n'; cat stmt_max.fuse; printf '\n\n'; } >stmt_blank.fuse
+run 0 "1,000,000 statements among blank lines" -w --predict stmt_blank.fuse &&
+  ok "1,000,000 statements among blank lines and empty statements compile"
+rm -f stmt_max.fuse stmt_over.fuse stmt_blank.fuse
 
 # ---- a 100,000-statement chain compiles, to every backend ----
 awk 'BEGIN { print "v0 = x * 1.5"; for (i = 1; i < 100000; i++) printf "v%d = v%d * 0.5 + %d\n", i, i - 1, i % 7 }' >chain.fuse
@@ -72,9 +76,29 @@ for emit in report json csv dot header cuda; do
 done
 rm -f chain.*
 
-# ---- a long declaration list (100,000 inputs) ----
+# ---- inputs, outputs and params: 1024 in all, one more is a located error
+# (issue 15.6: 4100 outputs overflowed CUDA's kernel argument space). Many
+# outputs stay linear (issue 15.9: 100,000 outputs took 19 s to predict, each
+# operand's name was looked up by scanning every output); a long declaration
+# list is read in linear time up to the error ----
+awk 'BEGIN { printf "in a0"; for (i = 1; i < 1000; i++) printf ", a%d", i; print ": f16";
+  for (i = 0; i < 20; i++) printf "param p%d = %d.5\n", i, i;
+  print "v0 = a0 * p0"; for (i = 1; i < 20000; i++) printf "v%d = v%d * 0.5 + a%d\n", i, i - 1, i % 1000;
+  for (k = 0; k < 4; k++) printf "y%d = v%d + 1\n", k, 19999 - k }' >tensors_max.fuse
+for emit in report dot header cuda; do
+  run 0 "1024 tensors, --emit=$emit" -w --emit=$emit tensors_max.fuse -o tensors.$emit && ok "1024 inputs, outputs and params, --emit=$emit"
+done
+{ cat tensors_max.fuse; echo "param one_more = 1"; } >tensors_over.fuse
+run 1 "1025 tensors" -w --predict tensors_over.fuse &&
+  expect_err "1025 inputs, outputs and params are a located error" "tensors_over.fuse:20026:7: error: 'one_more' makes 1025 inputs, outputs and params; the limit is 1024 (the fused kernel takes each as an argument)"
 awk 'BEGIN { printf "in a0"; for (i = 1; i < 100000; i++) printf ", a%d", i; print ": f16"; print "y = a0 * 2" }' >inputs.fuse
-run 0 "100,000 declared inputs" -w --predict inputs.fuse && ok "100,000 declared inputs (--predict)"
+run 1 "100,000 declared inputs" -w --predict inputs.fuse && ok "100,000 declared inputs: a located error, in time"
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "y%d = x * %d.5\n", i, i }' >outputs.fuse
+run 1 "100,000 outputs" -w --predict outputs.fuse && ok "100,000 outputs: a located error, in time"
+awk 'BEGIN { print "v0 = x * 1.5"; for (i = 1; i < 200000; i++) printf "v%d = v%d * 0.5\n", i, i - 1;
+  for (k = 0; k < 1023; k++) printf "y%d = v%d + 1\n", k, 199999 - k }' >outputs_max.fuse
+run 0 "1023 outputs of a 200,000-statement chain" -w --predict outputs_max.fuse && ok "1023 outputs of a 200,000-statement chain (--predict)"
+rm -f tensors* inputs.fuse outputs*
 
 # ---- 200,000 integer literals: the common-subexpression table stays linear
 # (issue 15.8: literals with integer values all hashed to one bucket, and
