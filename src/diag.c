@@ -66,13 +66,16 @@ static void show_line(FILE *f, const Source *s, size_t off, size_t len, size_t b
     fputc('\n', f);
 }
 
+/* kind: "error", "warning" or "note"; a warning under -Werror prints as an
+ * error tagged [-Werror], as GCC does. */
 static void report(Diag *d, const char *kind, size_t off, size_t len, const char *fmt, va_list ap)
 {
     int line, col;
     diag_locate(d, off, &line, &col);
-    fprintf(d->out, "%s:%d:%d: %s: ", d->src->name, line, col, kind);
+    bool promoted = d->werror && strcmp(kind, "warning") == 0;
+    fprintf(d->out, "%s:%d:%d: %s: ", d->src->name, line, col, promoted ? "error" : kind);
     vfprintf(d->out, fmt, ap);
-    fputc('\n', d->out);
+    fputs(promoted ? " [-Werror]\n" : "\n", d->out);
     show_line(d->out, d->src, off, len, d->line_start[line - 1]);
 }
 
@@ -98,6 +101,8 @@ void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...)
     longjmp(*d->bail, 1);
 }
 
+/* Under -Werror a warning prints as an error and the compilation fails
+ * once the front end is done (diag_check_werror), so every one is shown. */
 void diag_warning(Diag *d, size_t off, size_t len, const char *fmt, ...)
 {
     d->warnings++;
@@ -108,6 +113,12 @@ void diag_warning(Diag *d, size_t off, size_t len, const char *fmt, ...)
     report(d, "warning", off, len, fmt, ap);
     va_end(ap);
     flush_notes(d);
+}
+
+void diag_check_werror(Diag *d)
+{
+    if (d->werror && !d->no_warnings && d->warnings > 0)
+        longjmp(*d->bail, 1);
 }
 
 /* A note is queued and printed after the error or warning that follows it,

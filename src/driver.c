@@ -45,7 +45,8 @@ int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_o
 {
     jmp_buf bail;
     Arena *volatile a = arena_new();
-    Diag d = {src, diag_out, &bail, 0, opt->no_warnings, a, NULL, 0};
+    Diag d = {.src = src, .out = diag_out, .bail = &bail, .no_warnings = opt->no_warnings, .werror = opt->werror,
+              .arena = a};
     volatile int rc = 1;
     if (setjmp(bail) == 0) {
         Program *p = arena_alloc(a, sizeof *p);
@@ -54,6 +55,7 @@ int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_o
         p->default_dtype = opt->dtype;
         parse_program(p);        /* bytes -> tokens -> instructions */
         ir_build(p);             /* names, types, folding, outputs */
+        diag_check_werror(&d);   /* -Werror: a warning fails here */
         Chain c;
         memset(&c, 0, sizeof c);
         c.opt = opt;

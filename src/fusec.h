@@ -58,6 +58,7 @@ typedef struct Diag {
     jmp_buf *bail; /* diag_error jumps here */
     int warnings;
     bool no_warnings;
+    bool werror; /* -Werror: warnings print as errors and fail the compilation */
     Arena *arena;  /* the compilation's: the line table comes from it */
     uint32_t *line_start; /* offsets where source lines start, once located */
     int nlines;
@@ -77,6 +78,8 @@ static inline bool line_ends_at(const char *text, size_t i, size_t len)
 NORETURN void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...);
 void diag_warning(Diag *d, size_t off, size_t len, const char *fmt, ...);
 void diag_note(Diag *d, size_t off, size_t len, const char *fmt, ...); /* after the next message */
+/* Under -Werror, fails the compilation (jumps to bail) if a warning was shown. */
+void diag_check_werror(Diag *d);
 NORETURN void diag_internal(Diag *d, const char *fmt, ...);
 /* Line and column (1-based) of a source offset: the one way, for messages
  * and backends alike. */
@@ -259,6 +262,9 @@ Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off);
 void op_cost(const Inst *in, int *flops, int *trans);
 const char *ir_value_name(const Program *p, int inst); /* "t3", or the assigned name */
 
+/* names.c: warns about an implicit input one typo from a known name. */
+void ir_warn_near_names(Program *p);
+
 /* ---- traffic.c: what each version moves and computes ------------------ */
 typedef struct Kernel {
     int inst;        /* the instruction it computes (unfused) */
@@ -316,6 +322,7 @@ typedef struct Options {
     FusecProfile device;
     SizeList sizes;
     bool no_warnings;
+    bool werror;
 } Options;
 
 /* Everything a backend reads. */

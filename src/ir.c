@@ -394,6 +394,7 @@ void ir_build(Program *p)
         p->stmt[k].value = remap[p->stmt[k].value];
         p->sym[p->stmt[k].sym].value = p->stmt[k].value;
     }
+    ir_warn_near_names(p);
     find_outputs(p);
     p->n_in = by_first_seen(p, S_INPUT, &p->inputs);
     p->n_par = by_first_seen(p, S_PARAM, &p->params);

@@ -28,7 +28,8 @@ static const char usage[] =
     "  -o FILE              write to FILE ('-': standard output, the default)\n"
     "  --emit=KIND          cuda (default), header, report, json, csv, dot\n"
     "  --predict            the static report (same as --emit=report; see --format)\n"
-    "  --format=FMT         text (default), json or csv: the form of --predict\n"
+    "  --format=FMT         text (default), json or csv: the form of the report; implies\n"
+    "                       --predict (with an --emit other than report, a usage error)\n"
     "  --dtype=DT           dtype of inputs that are not declared: f16, bf16, f32 (default), f64\n"
     "  --device=NAME|FILE   device profile: h200 (default), h100, a100, rtx4090, or a JSON\n"
     "                       file written by a harness's --calibrate\n"
@@ -37,7 +38,11 @@ static const char usage[] =
     "  --sizes=LIST         sizes to predict, e.g. 4096,1M,2^20..2^28 (default 2^12..2^28)\n"
     "  --name=PREFIX        C prefix of the generated API (default: the file's stem)\n"
     "  -w                   no warnings\n"
-    "  --help, --version\n"
+    "  -Werror              warnings are errors: exit 1 and no output\n"
+    "  -h, --help           this text;  -V, --version: the version\n"
+    "\n"
+    "Exit status: 0 success (warnings may have been printed), 1 an error in the program\n"
+    "or in reading or writing a file (nothing written), 2 a usage error.\n"
     "\n"
     "Docs: docs/language.md (the language), docs/model.md (the model), docs/harness.md.\n";
 
@@ -293,15 +298,20 @@ int main(int argc, char **argv)
     opt.device = device_builtin[0];
     sizes_default(&opt.sizes);
     bool predict = false;
-    int format = 0;
+    int format = -1, emit = -1;
     char err[512];
     int ch;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "o:w", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "o:wW:hV", longopts, NULL)) != -1) {
         switch (ch) {
         case 'o': opt.output = optarg; break;
         case 'w': opt.no_warnings = true; break;
-        case OPT_EMIT: opt.emit = (Emit)pick(optarg, emits, 6, "--emit kind"); break;
+        case 'W':
+            if (strcmp(optarg, "error") != 0)
+                usage_error("unknown option '-W%s' (-Werror is the one -W option)", optarg);
+            opt.werror = true;
+            break;
+        case OPT_EMIT: emit = pick(optarg, emits, 6, "--emit kind"); break;
         case OPT_PREDICT: predict = true; break;
         case OPT_FORMAT: format = pick(optarg, formats, 3, "--format"); break;
         case OPT_DTYPE:
@@ -328,14 +338,25 @@ int main(int argc, char **argv)
             opt.name = optarg;
             break;
         }
+        case 'h':
         case OPT_HELP: fputs(usage, stdout); return 0;
+        case 'V':
         case OPT_VERSION: printf("fusec %s\n", FUSEC_VERSION); return 0;
         default:
             usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    if (predict)
+    /* --predict and --format choose the report; an --emit of something else
+     * beside them is a contradiction, never silently resolved. */
+    if ((predict || format >= 0) && emit >= 0 && emit != E_REPORT) {
+        snprintf(err, sizeof err, "--%s asks for the report; it cannot be combined with --emit=%%s",
+                 format >= 0 ? "format" : "predict");
+        usage_error(err, emits[emit]);
+    }
+    if (predict || format >= 0)
         opt.emit = format == 1 ? E_JSON : format == 2 ? E_CSV : E_REPORT;
+    else if (emit >= 0)
+        opt.emit = (Emit)emit;
     if (optind != argc - 1)
         usage_error("%s", optind >= argc ? "no input file" : "more than one input file");
     opt.input = argv[optind];

@@ -12,7 +12,10 @@ check() { # check NAME EXPECTED_RC ACTUAL_RC
 }
 
 "$fusec" --help >/dev/null; check "--help" 0 $?
+"$fusec" -h | grep -q '^usage: fusec'; check "-h" 0 $?
+"$fusec" --help | tr '\n' ' ' | grep -q 'Exit status: 0 success.* 1 an error.* 2 a usage error'; check "--help lists the exit statuses" 0 $?
 "$fusec" --version | grep -q '^fusec [0-9]'; check "--version" 0 $?
+"$fusec" -V | grep -q '^fusec [0-9]'; check "-V" 0 $?
 "$fusec" --bogus "$seed" 2>/dev/null; check "unknown option" 2 $?
 "$fusec" 2>/dev/null; check "no input" 2 $?
 "$fusec" --emit=wat "$seed" 2>/dev/null; check "bad --emit" 2 $?
@@ -22,6 +25,29 @@ check() { # check NAME EXPECTED_RC ACTUAL_RC
 grep -q "did you mean 'h200'" "$tmp/e"; check "device suggestion" 0 $?
 "$fusec" --name=9bad "$seed" 2>/dev/null; check "bad --name" 2 $?
 "$fusec" "$tmp/missing.fuse" 2>/dev/null; check "missing file" 1 $?
+"$fusec" -Wall "$seed" 2>/dev/null; check "-W other than -Werror" 2 $?
+
+# --format chooses the report's form: alone it implies --predict; beside an
+# --emit of something else it is a usage error, never silently ignored
+"$fusec" --format=json "$seed" >"$tmp/f.json"; check "--format alone" 0 $?
+grep -q '"traffic_ratio": 4,' "$tmp/f.json"; check "--format=json alone writes the JSON report" 0 $?
+"$fusec" --format=csv "$seed" | head -1 | grep -q '^n,'; check "--format=csv alone writes the CSV report" 0 $?
+"$fusec" --format=json --emit=cuda "$seed" >"$tmp/o" 2>"$tmp/e"; check "--format with --emit=cuda" 2 $?
+grep -q "cannot be combined with --emit=cuda" "$tmp/e" && [ ! -s "$tmp/o" ]; check "--format/--emit message" 0 $?
+"$fusec" --predict --emit=header "$seed" >/dev/null 2>&1; check "--predict with --emit=header" 2 $?
+"$fusec" --emit=report --format=json "$seed" | grep -q '"traffic_ratio"'; check "--emit=report --format=json" 0 $?
+
+# an implicit input one typo from a known name warns; -Werror makes it fatal
+printf 'in x\nh = x*2\ny = h2 + 1\n' >"$tmp/near.fuse"
+"$fusec" --predict "$tmp/near.fuse" >"$tmp/o" 2>"$tmp/e"; check "near-miss name: warning only" 0 $?
+grep -q "near.fuse:3:5: warning: 'h2' is never assigned or declared, so it is a new input; did you mean 'h'?" "$tmp/e"
+check "near-miss name: located warning" 0 $?
+"$fusec" -Werror "$tmp/near.fuse" -o "$tmp/near.cu" 2>"$tmp/e"; check "-Werror" 1 $?
+[ ! -e "$tmp/near.cu" ] && grep -q "error: .*did you mean 'h'? \[-Werror\]" "$tmp/e"; check "-Werror: error, no output" 0 $?
+"$fusec" -w -Werror --predict "$tmp/near.fuse" >/dev/null 2>"$tmp/e"; check "-w -Werror" 0 $?
+[ ! -s "$tmp/e" ]; check "-w silences the warning" 0 $?
+printf 'y1 = x1 * 2\ny2 = y1 + x2\nz = y1 * ab\n' >"$tmp/family.fuse"
+"$fusec" -Werror --predict "$tmp/family.fuse" >/dev/null; check "name families do not warn" 0 $?
 
 # stdin, and the JSON contract of the seed chain
 "$fusec" --predict --format=json - <"$seed" >"$tmp/seed.json"; check "stdin" 0 $?

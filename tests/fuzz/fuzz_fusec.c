@@ -9,6 +9,7 @@
  *   byte / 6 % 4    the default dtype: f16, bf16, f32, f64
  *   byte / 24 % 3   the host: c, graph, pytorch
  *   byte & 0x80     -w (no warnings)
+ *   byte & 0x40     -Werror
  * Diagnostics go to /dev/null. Built by tests/fuzz/CMakeLists.txt and run by
  * tests/fuzz/run.sh.
  */
@@ -41,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.dtype = FX_F16 + (int)(sel / 6 % 4);
     opt.host = (int)(sel / 24 % FUSEC_NHOSTS);
     opt.no_warnings = (sel & 0x80) != 0;
+    opt.werror = (sel & 0x40) != 0;
     opt.device = device_builtin[0];
     sizes_default(&opt.sizes);
 

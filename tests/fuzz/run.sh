@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer target with clang, ASan and UBSan in a separate build
 # directory, and fuzzes the whole pipeline for SECONDS (default 60) with the
-# dictionary and a copy of the seed corpus (the repository is not modified).
+# dictionary and a copy of the seed programs (the repository is not modified).
 # Fails (non-zero) on any crash, leak, sanitizer report or timeout.
 #   tests/fuzz/run.sh [SECONDS [LIBFUZZER_ARGS...]]
 # e.g. tests/fuzz/run.sh 3600 -jobs=2 -workers=2 -runs=5000000
@@ -41,7 +41,17 @@ fuzzer=$build/tests/fuzz/fuzz_fusec
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/corpus" "$build/fuzz-artifacts"
+# The seeds: the fuzzer's own (tests/fuzz/corpus) and, read at run time so
+# that new ones join at once, every program of tests/errors, tests/golden,
+# tests/sass and examples.
 cp "$root"/tests/fuzz/corpus/* "$tmp/corpus/"
+for dir in tests/errors tests/golden tests/sass examples; do
+  tag=$(basename "$dir")
+  for f in "$root/$dir"/*.fuse; do
+    cp "$f" "$tmp/corpus/${tag}_$(basename "$f")"
+  done
+done
+echo "run.sh: $(ls "$tmp/corpus" | wc -l) seed programs"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

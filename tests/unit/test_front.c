@@ -29,7 +29,7 @@ static void compile(Compiled *c, const char *src, int dtype)
     s = (Source){"t.fuse", src, strlen(src)};
     FILE *errf = fmemopen(c->err, sizeof c->err - 1, "w");
     c->arena = arena_new();
-    d = (Diag){&s, errf, &bail, 0, false, c->arena, NULL, 0};
+    d = (Diag){.src = &s, .out = errf, .bail = &bail, .arena = c->arena};
     if (setjmp(bail) == 0) {
         c->p = arena_alloc(c->arena, sizeof *c->p);
         c->p->arena = c->arena;
