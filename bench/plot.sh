@@ -17,11 +17,30 @@
 #       h200-calibrated.json beside the sweep.csv), PyTorch's eager /
 #       torch.compile, and the traffic ratio. Where several runs have the same
 #       chain, the last one given wins (for the harness and torch apart).
-# FUSEC (default build/fusec) is the fusec binary.
+# FUSEC (default build/fusec) is the fusec binary; GNUPLOT (default gnuplot)
+# reads the script on standard input (tests/bench.sh replaces it to read the
+# script and its data).
 set -eu
 fusec=${FUSEC:-build/fusec}
+gnuplot=${GNUPLOT:-gnuplot}
+usage='usage: bench/plot.sh RESULTS_DIR [OUT_DIR]
+       bench/plot.sh --predict FILE.fuse OUT.png [fusec options...]
+       bench/plot.sh --examples OUT.png SWEEP.csv...
+(the comment at the top of bench/plot.sh says what each draws)'
+[ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
+case $1 in
+  -h | --help) echo "$usage"; exit 0 ;;
+  -*) [ "$1" = --predict ] || [ "$1" = --examples ] || { echo "bench/plot.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2; } ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# gp_text TEXT: TEXT as a literal in gnuplot's enhanced text, where _ ^ @ &
+# ~ { } are markup (two_out.fuse would show as "two" and a subscript "out").
+# The backslash is doubled: the text goes inside a double-quoted string.
+gp_text() {
+  printf '%s' "$1" | sed 's/[][_^@&~{}]/\\\\&/g'
+}
 
 head='set terminal pngcairo size 900,620 font "DejaVu Sans,11"
 set datafile separator ","
@@ -45,16 +64,25 @@ if [ "${1:-}" = --predict ]; then
   [ $# -ge 3 ] || { echo "usage: bench/plot.sh --predict FILE.fuse OUT.png [fusec options...]" >&2; exit 2; }
   src=$2 png=$3
   shift 3
+  # The chart draws every host over its own sizes: options that would
+  # change which host or sizes a curve shows are refused, not overridden.
+  for o in "$@"; do
+    case $o in
+      --host* | --sizes* | --format* | --emit* | --predict | -o*)
+        echo "bench/plot.sh --predict: '$o' is not allowed: the chart draws --host=c, graph and pytorch over 2^10..2^30" >&2
+        exit 2 ;;
+    esac
+  done
   for h in c graph pytorch; do
     "$fusec" --predict --format=csv --sizes=2^10..2^30 --host=$h "$@" "$src" >"$tmp/$h.csv"
   done
   ratio=$("$fusec" --predict --format=json --sizes=2^20 "$@" "$src" |
     sed -n 's/.*"traffic_ratio": *\([0-9.]*\).*/\1/p' | head -n 1)
-  gnuplot <<GP
+  "$gnuplot" <<GP
 $head
 $(shade "$tmp/c.csv")
 set output "$png"
-set title "$(basename "$src"): predicted fusion speedup against n\n{/*0.8 fusec --predict --format=csv $* (no GPU involved)}"
+set title "$(gp_text "$(basename "$src")"): predicted fusion speedup against n\n{/*0.8 fusec --predict --format=csv $(gp_text "$*") (no GPU involved)}"
 set ylabel "predicted speedup (unfused / fused)"
 set yrange [0:*]
 plot ${ratio:-0} title "traffic ratio ${ratio:-?}" lc rgb "#999999" dt 2 lw 1.5, \
@@ -106,7 +134,7 @@ plot $ratio notitle lc rgb \"#999999\" dt 2, \\
      \"$tmp/p$k.csv\" using 1:4 every ::1 with lines lw 2 lc rgb \"#1f77b4\" title \"predicted\", \\
      \"$tmp/f$k.csv\" using 2:3 with points pt 7 ps 0.9 lc rgb \"#d62728\" title \"fusec measured\" $torch"
   done <"$tmp/pairs"
-  gnuplot <<GP
+  "$gnuplot" <<GP
 set terminal pngcairo size 1200,$((330 * rows + 60)) font "DejaVu Sans,10"
 set output "$png"
 set datafile separator ","
@@ -128,6 +156,7 @@ res=$1 out=${2:-docs/img}
 mkdir -p "$out"
 when=$(sed -n 's/^# date_utc,//p' "$res/seed.csv")
 gpu=$(sed -n 's/^# gpu,"\(.*\)"/\1/p' "$res/seed.csv")
+gpu=$(gp_text "$gpu")
 copy=$(sed -n 's/^  "hbm_gbps": \([0-9.]*\),/\1/p' "$res/h200-calibrated.json")
 torch=$res/torch.csv
 tprof=$res/h200-calibrated-torch.json
@@ -156,7 +185,7 @@ if [ -f "$tprof" ]; then
   sp_pytorch=", \"$tmp/pytorch.csv\" using 1:4 every ::1 with lines lw 2.5 lc rgb \"#9467bd\" title \"--host=pytorch predicted (host costs from the sweep)\""
 fi
 
-gnuplot <<GP
+"$gnuplot" <<GP
 $head
 set xrange [2**10:2**30]
 

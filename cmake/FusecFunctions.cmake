@@ -107,6 +107,12 @@ function(fusec_add_chain target fuse)
     # does); adding CUDA::cudart too would put two runtimes on the link line.
     target_link_libraries(${target} PUBLIC CUDA::toolkit)
   endif()
+  # Without a build type CMake passes nvcc no -O, and the first timing a user
+  # makes would be of unoptimised host code: default to the README's -O3.
+  # A build type, or an -O in CMAKE_CUDA_FLAGS, is the user's choice and wins.
+  if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES AND NOT CMAKE_CUDA_FLAGS MATCHES "(^| )-O")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O3>)
+  endif()
   set_target_properties(${target} PROPERTIES FUSEC_CU "${cu}" FUSEC_HEADER "${h}")
 endfunction()
 

@@ -31,9 +31,12 @@ install(FILES
   ${CMAKE_CURRENT_LIST_DIR}/FusecFunctions.cmake
   DESTINATION ${FUSEC_INSTALL_CMAKEDIR})
 
-# The emitted .cu embeds its runtime: nothing else is needed to use it. The docs
-# and the examples go along.
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
-        FILES_MATCHING PATTERN "*.md")
+# The emitted .cu embeds its runtime: nothing else is needed to use it. The
+# README, the docs with their images and the examples go along, laid out as in
+# the source tree so that every link between them (README.md to
+# docs/img/seed-speedup.png, docs/model.md to img/hosts.png) still works.
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.png")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
         FILES_MATCHING PATTERN "*.fuse" PATTERN "*.c" PATTERN "*.md" PATTERN "CMakeLists.txt" PATTERN "Makefile")

@@ -84,6 +84,31 @@ if command -v gnuplot >/dev/null; then
   done
 fi
 
+# plot.sh's gnuplot script and data, read through a stand-in gnuplot that
+# keeps them (no gnuplot needed): titles show '_' as itself, the three host
+# curves are of three hosts, a user's --host is refused, no arguments print
+# the usage.
+cat >"$work/gnuplot" <<'SH'
+#!/bin/sh
+cat >"$PLOT_KEEP/script.gp"
+for f in $(grep -o '"/[^"]*\.csv"' "$PLOT_KEEP/script.gp" | tr -d '"' | sort -u); do cp "$f" "$PLOT_KEEP/"; done
+SH
+chmod +x "$work/gnuplot"
+mkdir -p "$work/keep"
+PLOT_KEEP=$work/keep GNUPLOT=$work/gnuplot FUSEC=$fusec sh bench/plot.sh --predict examples/two_out.fuse \
+  "$work/two.png" --dtype=f16 >/dev/null || fail "plot.sh --predict (script) exit status"
+grep -q '^set title "two\\\\_out\.fuse: predicted' "$work/keep/script.gp" ||
+  fail "plot.sh --predict: '_' in the title is escaped for gnuplot's enhanced text"
+for h in c graph pytorch; do
+  [ "$(awk -F, 'NR > 1 { print $14 }' "$work/keep/$h.csv" | sort -u)" = $h ] || fail "plot.sh --predict: the $h curve is --host=$h"
+  grep -q "\"[^\"]*/$h.csv\" using 1:4 .*title \"--host=$h " "$work/keep/script.gp" || fail "plot.sh --predict: $h.csv has the $h title"
+done
+FUSEC=$fusec sh bench/plot.sh --predict examples/seed.fuse "$work/x.png" --host=graph 2>"$work/e" &&
+  fail "plot.sh --predict --host=graph: refused"
+grep -q "'--host=graph' is not allowed" "$work/e" || fail "plot.sh --predict --host: message"
+sh bench/plot.sh >/dev/null 2>"$work/e" && fail "plot.sh without arguments: exit 2"
+grep -q '^usage: bench/plot.sh RESULTS_DIR' "$work/e" || fail "plot.sh without arguments: the usage"
+
 # torch_bench.py without torch: the plan, and the pure functions.
 python3 bench/torch_bench.py --dry-run --chain seed --dtype f32,f16 >"$work/plan.txt"
 grep -q '^136 rows, 3 passes, 102 compiles$' "$work/plan.txt" || fail "torch_bench.py --dry-run"

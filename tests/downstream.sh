@@ -47,6 +47,15 @@ quiet "$work/fusec-build.log" cmake --build "$work/fusec"
 quiet "$work/fusec-install.log" cmake --install "$work/fusec" --prefix "$prefix"
 exists "$prefix/bin/fusec" "$prefix/lib/cmake/fusec/fusecConfig.cmake" \
   "$prefix/lib/cmake/fusec/fusecConfigVersion.cmake" "$prefix/lib/cmake/fusec/FusecFunctions.cmake"
+# The installed docs keep the source tree's layout: every image a page shows is there.
+doc=$prefix/share/doc/fusec
+exists "$doc/README.md" "$doc/docs/model.md" "$doc/examples/seed.fuse"
+for page in "$doc/README.md" "$doc"/docs/*.md; do
+  for img in $(grep -o '([a-z/]*img/[a-z-]*\.png)' "$page" | tr -d '()'); do
+    exists "$(dirname "$page")/$img"
+  done
+done
+echo "ok: installed docs and their images"
 
 # check_project DIR GENERATOR: the outputs of examples/cmake's targets, a no-op
 # rebuild, then an edit of the (copied) .fuse file.
@@ -82,9 +91,28 @@ for gen in Ninja "Unix Makefiles"; do
   mkdir -p "$dir"
   cp -R "$src/examples/cmake" "$dir/src"
   quiet "$dir/configure.log" cmake -S "$dir/src" -B "$dir/build" -G "$gen" \
-    -DCMAKE_PREFIX_PATH="$prefix" $cudaopts -DSEED_HARNESS=$harness
+    -DCMAKE_PREFIX_PATH="$prefix" $cudaopts -DSEED_HARNESS=$harness -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
   check_project "$dir" "$gen"
 done
+
+# optimised CMD_JSON FILE: the compile command of FILE in CMD_JSON has -O3.
+optimised() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+cmds = [c["command"] for c in json.load(open(sys.argv[1])) if c["file"].endswith(sys.argv[2])]
+sys.exit(0 if cmds and all(" -O3 " in c + " " for c in cmds) else 1)
+PY
+}
+echo "== no build type: the chains compile with -O3; a build type is left alone"
+cc=$work/example-Ninja/build/compile_commands.json
+optimised "$cc" seedlib.fusec/seed.cu || fail "no build type: seedlib's seed.cu is compiled without -O3"
+[ $harness = OFF ] || optimised "$cc" seed_harness.fusec/seed_h.cu || fail "no build type: the harness is compiled without -O3"
+dir=$work/example-debug
+cp -R "$src/examples/cmake" "$dir"
+quiet "$dir/configure.log" cmake -S "$dir" -B "$dir/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" $cudaopts \
+  -DSEED_HARNESS=$harness -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DCMAKE_BUILD_TYPE=Debug
+optimised "$dir/build/compile_commands.json" seedlib.fusec/seed.cu && fail "CMAKE_BUILD_TYPE=Debug: -O3 was added"
+echo "ok: optimisation flags"
 
 echo "== configuration errors"
 # expect_error NAME TEXT CMAKE-LINES: configuring must fail and print TEXT.
