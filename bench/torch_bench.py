@@ -177,33 +177,39 @@ NOTE_MARK = "torch host"                     # starts what this script appends t
 # Pure Python: sizes, bytes, the profile file, formatting.
 # --------------------------------------------------------------------------------------
 
+# The grammar of runtime/fusec_sizes.h, fusec's and the harness's --sizes (that
+# file says it in full); tests/bench.sh checks this copy case by case against
+# fusec. A..B is A, 2A, 4A, ... up to B; the sizes come in the order written.
+SIZE_COUNT = re.compile(r"2\^([0-9]+)|([0-9]+)([kKmMgG]?)")
+SIZES_MAX_N = 1 << 40
+
+
 def parse_size(text):
-    """One size: 4096, 4K / 1M / 1G (2^10, 2^20, 2^30 times), or 2^k."""
-    m = re.fullmatch(r"\s*(\d+)\s*\^\s*(\d+)\s*", text)
-    if m:
-        return int(m.group(1)) ** int(m.group(2))
-    m = re.fullmatch(r"\s*(\d+)\s*([kKmMgG]?)\s*", text)
-    if not m:
-        raise ValueError("bad size %r (use 4096, 64K, 16M, 1G, 2^20 or A..B)" % text)
-    return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
+    """One count: 4096, 4K / 1M / 1G (2^10, 2^20, 2^30 times), or 2^k; 1 to 2^40."""
+    m = SIZE_COUNT.fullmatch(text)
+    if m and m.group(1) is not None:
+        if int(m.group(1)) <= 40:
+            return 1 << int(m.group(1))
+    elif m:
+        n = int(m.group(2)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(3).lower()]
+        if 1 <= n <= SIZES_MAX_N:
+            return n
+    raise ValueError("bad size %r (write e.g. 4096,1M,2^20..2^28)" % text)
 
 
 def parse_sizes(text):
-    """A comma list of sizes; A..B stands for every power of two from A to B."""
-    sizes = set()
+    """A comma list of counts; A..B stands for A, 2A, 4A, ... while not above B."""
+    sizes = []
     for item in text.split(","):
-        if ".." in item:
-            lo, hi = (parse_size(s) for s in item.split("..", 1))
-            p = 1
-            while p <= hi:
-                if p >= lo:
-                    sizes.add(p)
-                p *= 2
-        else:
-            sizes.add(parse_size(item))
-    if not sizes or min(sizes) < 1:
-        raise ValueError("no sizes (or a size < 1) in %r" % text)
-    return sorted(sizes)
+        lo, dots, hi = item.partition("..")
+        a = parse_size(lo)
+        b = parse_size(hi) if dots else a
+        if b < a:
+            raise ValueError("bad size range %r (the end is below the start)" % item)
+        while a <= b:
+            sizes.append(a)
+            a *= 2
+    return sizes
 
 
 def parse_list(text, allowed, what):
@@ -797,7 +803,7 @@ def dry_run(args):
             per = ", ".join("%s %d" % (v, bytes_per_elem(chain, v, dtype)) for v in args.versions)
             print("%-10s %-5s %-28s %s; %.2f GiB at n=%s" % (
                 chain, dtype, CHAINS[chain]["text"], per,
-                bytes_needed(chain, args.sizes[-1], dtype) / 2**30, fmt_n(args.sizes[-1])))
+                bytes_needed(chain, max(args.sizes), dtype) / 2**30, fmt_n(max(args.sizes))))
     n_rows = sum(len(chain_dtypes(c, args)) for c in args.chains) * len(args.sizes) * len(args.versions) \
         * len(args.modes)
     print("%d rows, %d passes, %d compiles" % (n_rows, args.passes, args.passes * (
@@ -823,7 +829,7 @@ def parse_args(argv=None):
     ap.add_argument("--dtype", default="f32,f16", help="comma list of f32, f16, bf16 (default f32,f16)")
     ap.add_argument("--sizes", default=None,
                     help="comma list of element counts: 4096, 64K, 16M, 1G (K/M/G = 2^10/2^20/2^30), "
-                         "2^k, or A..B for the powers of two from A to B (default %s)" % DEFAULT_SIZES)
+                         "2^k, or A..B for A, 2A, 4A, ... up to B, as fusec --sizes (default %s)" % DEFAULT_SIZES)
     ap.add_argument("--quick", action="store_true", help="sizes %s (unless --sizes is given)" % QUICK_SIZES)
     ap.add_argument("--modes", default="hot,cold", help="comma list of hot, cold (default both)")
     ap.add_argument("--reduce-overhead", action="store_true",

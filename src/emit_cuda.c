@@ -4,8 +4,9 @@
  *   the unfused kernels, one per eager op, each storing its result in the
  *   storage dtype as eager does; the fused kernel; the host API
  *   P_fused / P_unfused; and, unless FUSEC_NO_HARNESS, the model
- *   (fusec_model.h), the chain's description, its double reference and the
- *   timing harness (fusec_harness.cuh) with its main.
+ *   (fusec_model.h), the size lists (fusec_sizes.h), the chain's description,
+ *   its double reference and the timing harness (fusec_harness.cuh) with its
+ *   main.
  * Also the matching C header (--emit=header).
  *
  * Every kernel has the same shape: each thread moves E elements, 16 bytes of
@@ -807,6 +808,7 @@ static void emit_harness(Emitter *em)
     fprintf(f, "\n#ifndef FUSEC_NO_HARNESS\n");
     emit_runtime(f, "fusec_dtype.h", true);
     emit_runtime(f, "fusec_model.h", false);
+    emit_runtime(f, "fusec_sizes.h", false);
     emit_runtime(f, "fusec_chain.h", true);
     emit_runtime(f, "fusec_ref.h", true);
     emit_runtime(f, "fusec_harness.cuh", true);

@@ -109,6 +109,20 @@ grep -q "'--host=graph' is not allowed" "$work/e" || fail "plot.sh --predict --h
 sh bench/plot.sh >/dev/null 2>"$work/e" && fail "plot.sh without arguments: exit 2"
 grep -q '^usage: bench/plot.sh RESULTS_DIR' "$work/e" || fail "plot.sh without arguments: the usage"
 
+# One size grammar (runtime/fusec_sizes.h): torch_bench.py's parse_sizes
+# expands every list as fusec --sizes does, and refuses the lists fusec refuses.
+for list in 4096 3000..20000 2^12..2^14,5 1K,1k,1M..4M 2^40 1099511627776 5,5,3..3 1G..2G 7..6 3^5 2^41 \
+  1099511627777 0 4096, ,4096 1,,2 2^ 1..2..4 ' 4096' 4096x 1T 2^3K 0x10 -4; do
+  fs=$("$fusec" --predict --format=csv "--sizes=$list" examples/seed.fuse 2>/dev/null | awk -F, 'NR > 1 { printf "%s ", $1 }')
+  ps=$(python3 -c 'import sys; sys.path.insert(0, "bench"); sys.dont_write_bytecode = True
+import torch_bench as t
+try: print(" ".join(str(n) for n in t.parse_sizes(sys.argv[1])), end=" ")
+except ValueError: pass' "$list")
+  [ "$fs" = "$ps" ] || fail "sizes '$list': fusec gives '$fs', torch_bench.py '$ps'"
+done
+[ "$("$fusec" --predict --format=csv --sizes=3000..20000 examples/seed.fuse | awk -F, 'NR > 1 { printf "%s ", $1 }')" = \
+  "3000 6000 12000 " ] || fail "sizes: 3000..20000 is 3000, 6000, 12000"
+
 # torch_bench.py without torch: the plan, and the pure functions.
 python3 bench/torch_bench.py --dry-run --chain seed --dtype f32,f16 >"$work/plan.txt"
 grep -q '^136 rows, 3 passes, 102 compiles$' "$work/plan.txt" || fail "torch_bench.py --dry-run"
@@ -122,7 +136,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 sys.dont_write_bytecode = True
 import torch_bench as t
-assert t.parse_sizes("2^12..2^14,5") == [5, 4096, 8192, 16384]
+assert t.parse_sizes("2^12..2^14,5") == [4096, 8192, 16384, 5]
 def row(v, us, n=4096, mode="hot"):
     return dict(chain="seed", dtype="f32", version=v, mode=mode, n=n, us=us, us_min=us, us_max=us,
                 samples=9, calls=10, bytes_per_elem=32 if v == "eager" else 8, gb_s=0,

@@ -4,7 +4,6 @@ enum { FH_MODE_COLD, FH_MODE_HOT, FH_MODE_GRAPH, FH_NMODES };
 static const char *const fh_mode_name[FH_NMODES] = {"cold", "hot", "graph"};
 
 #define FH_MAX_SIZES 256
-#define FH_MAX_N (1ull << 40)
 
 typedef struct FhOptions {
     size_t sizes[FH_MAX_SIZES];
@@ -70,77 +69,18 @@ static int fh_usage_error(const char *what, const char *arg)
     return 2;
 }
 
-/* One count: "1234", "4K", "16M", "1G" or "2^20"; 1 <= count <= 2^40. */
-static int fh_parse_count(const char *s, unsigned long long *out)
-{
-    unsigned long long v, mul = 1;
-    char *end;
-    if (s[0] == '2' && s[1] == '^') {
-        if (!isdigit((unsigned char)s[2]))
-            return 0;
-        errno = 0;
-        v = strtoull(s + 2, &end, 10);
-        if (errno || *end || v > 40)
-            return 0;
-        *out = 1ull << v;
-        return 1;
-    }
-    if (!isdigit((unsigned char)s[0]))
-        return 0;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno)
-        return 0;
-    if (*end == 'K' || *end == 'k')
-        mul = 1ull << 10, end++;
-    else if (*end == 'M' || *end == 'm')
-        mul = 1ull << 20, end++;
-    else if (*end == 'G' || *end == 'g')
-        mul = 1ull << 30, end++;
-    if (*end || v == 0 || v > FH_MAX_N / mul)
-        return 0;
-    *out = v * mul;
-    return 1;
-}
-
-static int fh_add_size(FhOptions *o, unsigned long long n)
-{
-    if (o->nsizes == FH_MAX_SIZES)
-        return 0;
-    o->sizes[o->nsizes++] = (size_t)n;
-    return 1;
-}
-
-/* "4096,2^20,1M..1G": items separated by commas; A..B doubles from A to B. */
+/* --sizes: the grammar and its parser are runtime/fusec_sizes.h, fusec's own. */
 static int fh_parse_sizes(FhOptions *o, const char *list)
 {
-    char item[64];
-    const char *p = list;
-    o->nsizes = 0;
-    for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        char *dots;
-        unsigned long long a, b;
-        if (len == 0 || len >= sizeof item)
-            return 0;
-        memcpy(item, p, len);
-        item[len] = 0;
-        dots = strstr(item, "..");
-        if (dots) {
-            *dots = 0;
-            if (!fh_parse_count(item, &a) || !fh_parse_count(dots + 2, &b) || a > b)
-                return 0;
-            for (; a <= b; a *= 2)
-                if (!fh_add_size(o, a))
-                    return 0;
-        } else if (!fh_parse_count(item, &a) || !fh_add_size(o, a)) {
-            return 0;
-        }
-        if (!comma)
-            return 1;
-        p = comma + 1;
-    }
+    unsigned long long v[FH_MAX_SIZES];
+    const char *bad;
+    int i, n = fusec_sizes_parse(list, v, FH_MAX_SIZES, &bad);
+    if (n < 0)
+        return 0;
+    for (i = 0; i < n; i++)
+        o->sizes[i] = (size_t)v[i];
+    o->nsizes = n;
+    return 1;
 }
 
 static int fh_parse_modes(FhOptions *o, const char *list)

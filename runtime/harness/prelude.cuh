@@ -15,7 +15,8 @@
  * Exit status: 0 all good; 1 a verification failure, a CUDA error or an
  * output file that could not be written; 2 a usage error.
  *
- * Needs fusec_dtype.h, fusec_model.h, fusec_kernel.cuh, fusec_chain.h and fusec_ref.h first.
+ * Needs fusec_dtype.h, fusec_model.h, fusec_sizes.h, fusec_kernel.cuh,
+ * fusec_chain.h and fusec_ref.h first.
  */
 #ifndef FUSEC_HARNESS_CUH
 #define FUSEC_HARNESS_CUH

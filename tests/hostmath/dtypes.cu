@@ -13,6 +13,7 @@
 
 #include "fusec_dtype.h"
 #include "fusec_model.h"
+#include "fusec_sizes.h"
 #include "fusec_kernel.cuh"
 #include "fusec_chain.h"
 #include "fusec_ref.h"

@@ -92,6 +92,19 @@ static void size_lists(void **state)
     assert_int_equal(sizes_parse("2^", &s, err, sizeof err), -1);
     assert_int_equal(sizes_parse("8..4", &s, err, sizeof err), -1);
     assert_int_equal(sizes_parse("1,,2", &s, err, sizeof err), -1);
+    /* runtime/fusec_sizes.h: A..B doubles from A; 2^k only; 1 to 2^40 */
+    assert_int_equal(sizes_parse("3000..20000", &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 3);
+    assert_true(s.v[0] == 3000 && s.v[1] == 6000 && s.v[2] == 12000);
+    assert_int_equal(sizes_parse("2^40,1099511627776", &s, err, sizeof err), 0);
+    assert_int_equal(sizes_parse("2^41", &s, err, sizeof err), -1);
+    assert_int_equal(sizes_parse("1099511627777", &s, err, sizeof err), -1);
+    assert_int_equal(sizes_parse("3^5", &s, err, sizeof err), -1);
+    assert_int_equal(sizes_parse("2^3K", &s, err, sizeof err), -1);
+    assert_int_equal(sizes_parse("99999999999999999999999", &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "near '99999"));
+    assert_int_equal(sizes_parse("1..2^40,1..2^40,1", &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 83);
     sizes_default(&s);
     assert_int_equal(s.n, 17);
 }
