@@ -109,6 +109,15 @@ grep -q "'--host=graph' is not allowed" "$work/e" || fail "plot.sh --predict --h
 sh bench/plot.sh >/dev/null 2>"$work/e" && fail "plot.sh without arguments: exit 2"
 grep -q '^usage: bench/plot.sh RESULTS_DIR' "$work/e" || fail "plot.sh without arguments: the usage"
 
+# bench/results keeps the runs the docs cite: every folder of result files
+# has a README.md, and every bench/results path the docs name exists.
+for d in $(find bench/results -mindepth 2 -type f ! -name README.md -exec dirname {} \; | sort -u); do
+  [ -f "$d/README.md" ] || fail "$d has no README.md saying which run it is"
+done
+for path in $(cat README.md docs/*.md | grep -o 'bench/results/[A-Za-z0-9_./-]*' | sed 's/[.]$//' | sort -u); do
+  ls -d "$path"* >/dev/null 2>&1 || fail "the docs cite $path, which is not kept" # "run-*" is cut at the *
+done
+
 # One size grammar (runtime/fusec_sizes.h): torch_bench.py's parse_sizes
 # expands every list as fusec --sizes does, and refuses the lists fusec refuses.
 for list in 4096 3000..20000 2^12..2^14,5 1K,1k,1M..4M 2^40 1099511627776 5,5,3..3 1G..2G 7..6 3^5 2^41 \
