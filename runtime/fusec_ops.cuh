@@ -159,6 +159,13 @@ FX_OP double fx_gelu_tanh(double x)
 FX_OP float fx_softplus(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
 FX_OP double fx_softplus(double x) { return x > 20.0 ? x : log1p(exp(x)); }
 
+/* mish: x * tanh(softplus(x)), written as ATen writes it
+ * (ActivationMishKernel.cu): x * tanh(log1p(exp(x))) in the compute type,
+ * without softplus's threshold. For large x, exp overflows to inf and
+ * tanh(inf) = 1, so mish(x) = x; mish(-inf) = -inf * 0 = NaN, as in torch. */
+FX_OP float fx_mish(float x) { return x * tanhf(log1pf(expf(x))); }
+FX_OP double fx_mish(double x) { return x * tanh(log1p(exp(x))); }
+
 /* ATen: std::min(std::max(x + 3, 0), 6) * one_sixth. std::max(a, b) is
  * a < b ? b : a and std::min(a, b) is b < a ? b : a, so NaN propagates.
  * (ATen's f64 kernel multiplies by (double)(1.0f / 6.0f); we use 1.0 / 6.0

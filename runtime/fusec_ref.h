@@ -237,6 +237,10 @@ static inline double ref_gelu_tanh(double x)
 
 static inline double ref_softplus(double x) { return x > 20 ? x : log1p(exp(x)); }
 
+/* x * tanh(softplus(x)) without a threshold: in double, exp(x) overflows
+ * only above 709, where tanh is 1 long before; mish(-inf) = NaN, as torch. */
+static inline double ref_mish(double x) { return x * tanh(log1p(exp(x))); }
+
 static inline double ref_hardsigmoid(double x)
 {
     if (isnan(x))

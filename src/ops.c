@@ -65,7 +65,7 @@ double op_fold(Op op, const double *a)
     U1(EXP2, exp2) U1(EXPM1, expm1) U1(LOG, log) U1(LOG2, log2) U1(LOG1P, log1p) U1(SQRT, sqrt)
     U1(RSQRT, rsqrt) U1(RECIPROCAL, reciprocal) U1(SIN, sin) U1(COS, cos) U1(ERF, erf)
     U1(FLOOR, floor) U1(CEIL, ceil) U1(ROUND, roundeven) U1(TRUNC, trunc) U1(SIGN, sign) U1(GELU, gelu)
-    U1(GELU_TANH, gelu_tanh) U1(SILU, silu) U1(SOFTPLUS, softplus) U1(HARDSIGMOID, hardsigmoid)
+    U1(GELU_TANH, gelu_tanh) U1(SILU, silu) U1(SOFTPLUS, softplus) U1(MISH, mish) U1(HARDSIGMOID, hardsigmoid)
     U1(HARDSWISH, hardswish) U2(LEAKY_RELU, leaky_relu) U2(MIN, min) U2(MAX, max) U2(POW, pow)
 #undef U1
 #undef U2

@@ -46,8 +46,8 @@ BUILTINS = {
     "abs": 1, "neg": 1, "relu": 1, "sigmoid": 1, "tanh": 1, "exp": 1, "exp2": 1, "expm1": 1,
     "log": 1, "log2": 1, "log1p": 1, "sqrt": 1, "rsqrt": 1, "reciprocal": 1, "sin": 1, "cos": 1,
     "erf": 1, "floor": 1, "ceil": 1, "round": 1, "trunc": 1, "sign": 1, "gelu": 1, "gelu_tanh": 1,
-    "silu": 1, "softplus": 1, "leaky_relu": 2, "hardsigmoid": 1, "hardswish": 1, "min": 2, "max": 2,
-    "pow": 2, "clamp": 3, "where": 3, "bool": 1, "f16": 1, "bf16": 1, "f32": 1, "f64": 1,
+    "silu": 1, "softplus": 1, "mish": 1, "leaky_relu": 2, "hardsigmoid": 1, "hardswish": 1, "min": 2,
+    "max": 2, "pow": 2, "clamp": 3, "where": 3, "bool": 1, "f16": 1, "bf16": 1, "f32": 1, "f64": 1,
 }
 INFIX = ["+", "-", "*", "/", "neg_infix", "<", "<=", ">", ">=", "==", "!="]
 ALL_OPS = sorted(BUILTINS) + INFIX
@@ -405,6 +405,9 @@ class Program:
         if f == "silu":
             a = self.squash(sub())
             return self.call(f, [a], -0.3, max(a.hi, 0))
+        if f == "mish":  # its minimum is -0.309 (at x = -1.19); below x for x > 0
+            a = self.squash(sub())
+            return self.call(f, [a], -0.31, max(a.hi, 0))
         if f == "softplus":
             a = self.squash(sub())
             return self.call(f, [a], softplus(a.lo), softplus(a.hi))

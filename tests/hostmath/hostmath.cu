@@ -83,7 +83,7 @@ int main(void)
     UNARY(abs) UNARY(neg) UNARY(relu) UNARY(sign) UNARY(exp) UNARY(exp2) UNARY(expm1) UNARY(log)
     UNARY(log2) UNARY(log1p) UNARY(sqrt) UNARY(rsqrt) UNARY(reciprocal) UNARY(sin) UNARY(cos) UNARY(tanh)
     UNARY(erf) UNARY(floor) UNARY(ceil) UNARY(trunc) UNARY(sigmoid) UNARY(silu) UNARY(gelu)
-    UNARY(gelu_tanh) UNARY(softplus) UNARY(hardsigmoid) UNARY(hardswish)
+    UNARY(gelu_tanh) UNARY(softplus) UNARY(mish) UNARY(hardsigmoid) UNARY(hardswish)
     BINARY(leaky_relu) BINARY(min) BINARY(max) BINARY(pow)
     /* pow with a number exponent runs as PyTorch runs it: for a literal, the
      * forms fusec emits (PowForm in src/fusec.h); for a param, fx_pow_scalar.
