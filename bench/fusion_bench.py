@@ -1,0 +1,637 @@
+#!/usr/bin/env python3
+"""fusion_bench.py: fusec's kernels beside PyTorch's, in one process, on the same inputs.
+
+For every chain file given (a .fuse file whose comment holds a `# torch:` line, the
+same chain written as a PyTorch user would), this script
+
+  * compiles the chain with fusec into a library (the emitted .cu built with
+    -DFUSEC_NO_HARNESS -shared, nvcc -O3 -arch=sm_90) and calls its C API through
+    ctypes, on torch tensors, on torch's current stream;
+  * times, interleaved call by call: a device-to-device copy of the fused
+    version's bytes (the ceiling), torch eager (one kernel per op), torch.compile
+    (Inductor, static shapes, compiled per size), fusec fused and fusec unfused
+    (and fusec's CUB version where the .cu has one, -DFUSEC_CUB);
+  * checks accuracy against a float64 evaluation (the torch line run on inputs
+    upcast to float64), in ulps of the output dtype, on random inputs with special
+    values (0, -0, +-inf, NaN, huge, tiny) planted at the start.
+
+Timing, cold (the default; what the tables compare): before every timed call a
+torch.cuda._sleep of about 0.5 ms and an L2 flush (a write of twice the L2) are
+queued, then the start event, the call, the end event. The host queues the call
+while the GPU sleeps, so the host's dispatch (Python, ctypes, torch.compile's
+guards) does not count: the events see the GPU's time only, the first kernel's
+launch latency included. Hot (the user's view from Python): back-to-back calls
+between two events, divided by the calls; the host's dispatch counts there.
+Each row is the median over --reps calls; --passes repeats the sweep, and the
+row kept is the median of the passes' medians.
+
+Outputs under --out: results.csv (every row), accuracy.csv, table.txt (what is
+printed), inductor/ (Inductor's generated code, when --keep-inductor).
+
+Needs torch with CUDA, nvcc and a built fusec (--fusec). --dry-run works without.
+"""
+import argparse
+import ctypes
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+torch = None
+
+DTYPES = {  # fusec dtype -> (torch dtype name, C type for a param)
+    "bool": ("bool", None),
+    "f16": ("float16", None),
+    "bf16": ("bfloat16", None),
+    "f32": ("float32", ctypes.c_float),
+    "f64": ("float64", ctypes.c_double),
+}
+SIZES_DEFAULT = "2^12,2^16,2^20,2^22,2^24,2^26,2^28"
+VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
+
+# --variants: the fused kernel rebuilt with a changed launch shape, each timed as a
+# version of its own ("fused@x2"). A study tool: the shapes fusec emits are chosen
+# from what these measure (docs/cuda.md).
+#   xK  K times the elements per thread (K 16-byte vectors of the widest array)
+#   dK  1/K of them (small n: more threads, less serial work each)
+#   lb  __launch_bounds__ asks for full occupancy (2048 threads per SM)
+#   tN  N threads per block
+def variant_source(src, api, var):
+    kname = api + "_fused_kernel"
+    head = "__global__ void __launch_bounds__(FX_THREADS) " + kname
+
+    def edit_kernel(src, fn):
+        start = src.index(head)
+        end = src.index("\n}\n", start)
+        return src[:start] + fn(src[start:end]) + src[end:]
+
+    for tok in re.findall(r"[a-z]+\d*", var):
+        if tok == "lb":
+            src = edit_kernel(src, lambda body: body.replace(
+                "__launch_bounds__(FX_THREADS)", "__launch_bounds__(FX_THREADS, 2048 / FX_THREADS)", 1))
+            head = "__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) " + kname
+        elif tok[0] in "xd" and tok[1:].isdigit():
+            k = int(tok[1:])
+            start = src.index(head)
+            e = int(re.search(r"constexpr int E = (\d+);", src[start:]).group(1))
+            e2 = e * k if tok[0] == "x" else max(e // k, 1)
+            src = edit_kernel(src, lambda body: body.replace("constexpr int E = %d;" % e, "constexpr int E = %d;" % e2, 1))
+            # the API's vector alignment is per 16-byte access, so it holds for any E
+            src = re.sub(r"(%s<(?:unsigned|size_t)><<<fx_blocks\(n, )%d\)" % (kname, e),
+                         lambda m: m.group(1) + "%d)" % e2, src)
+        elif tok[0] == "t" and tok[1:].isdigit():
+            src = src.replace("#define FX_THREADS 128", "#define FX_THREADS %d" % int(tok[1:]), 1)
+        else:
+            raise SystemExit("fusion_bench: unknown variant part '%s' in '%s'" % (tok, var))
+    return src
+
+
+def parse_sizes(text):
+    """A comma list of counts: 4096, 2^20, 1M (binary suffixes K, M, G)."""
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"2\^(\d+)", part)
+        if m:
+            out.append(1 << int(m.group(1)))
+            continue
+        m = re.fullmatch(r"(\d+)([KMG]?)", part)
+        if not m:
+            raise SystemExit("fusion_bench: bad size '%s'" % part)
+        out.append(int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)])
+    return out
+
+
+def log(msg):
+    print("[%7.1fs] %s" % (time.perf_counter() - START, msg), file=sys.stderr, flush=True)
+
+
+START = time.perf_counter()
+
+
+# ---------------------------------------------------------------------------------
+# Chains: the .fuse file, its signature from fusec's JSON report, its torch line.
+# ---------------------------------------------------------------------------------
+
+def torch_line(path):
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s*#\s*torch:\s*(.*)$", line)
+            if m:
+                return m.group(1)
+    return None
+
+
+def load_chain(path, fusec, build, variants=()):
+    import json
+    name = os.path.splitext(os.path.basename(path))[0]
+    rep = json.loads(subprocess.check_output([fusec, "--emit=json", "-w", path]))
+    cu = os.path.join(build, name + ".cu")
+    subprocess.check_call([fusec, "-w", path, "-o", cu])
+    src = open(cu).read()
+    has_cub = "FUSEC_CUB" in src
+    vars_ = {}
+    for v in variants:
+        vcu = os.path.join(build, "%s@%s.cu" % (name, v))
+        with open(vcu, "w") as f:
+            f.write(variant_source(src, rep["name"], v))
+        vars_[v] = {"cu": vcu, "so": os.path.join(build, "lib%s@%s.so" % (name, v)), "has_cub": False}
+    return {"variants": vars_, "name": name, "path": path, "api": rep["name"], "torch": torch_line(path), "cu": cu,
+            "so": os.path.join(build, "lib%s.so" % name), "has_cub": has_cub,
+            "inputs": rep["inputs"], "outputs": rep["outputs"], "params": rep["params"],
+            "fused_bpe": rep["fused"]["bytes_per_element"] if "bytes_per_element" in rep["fused"]
+            else None, "report": rep}
+
+
+def nvcc_build(c, arch):
+    cmd = ["nvcc", "-O3", "-arch=" + arch, "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared",
+           c["cu"], "-o", c["so"]]
+    if c["has_cub"]:
+        cmd.insert(1, "-DFUSEC_CUB")
+    subprocess.check_call(cmd)
+    return c
+
+
+def bind(c):
+    for v, d in c["variants"].items():
+        lib = ctypes.CDLL(d["so"])
+        fn = getattr(lib, "%s_fused" % c["api"])
+        fn.argtypes = signature(c)
+        fn.restype = ctypes.c_int
+        c["fused@" + v] = fn
+    lib = ctypes.CDLL(c["so"])
+    for ver in ("fused", "unfused", "cub"):
+        sym = "%s_%s" % (c["api"], ver)
+        if not hasattr(lib, sym):
+            continue
+        fn = getattr(lib, sym)
+        fn.argtypes = signature(c)
+        fn.restype = ctypes.c_int
+        c[ver] = fn
+    return c
+
+
+def signature(c):
+    args = [ctypes.c_void_p] * (len(c["inputs"]) + len(c["outputs"]))
+    args += [DTYPES[p["dtype"]][1] for p in c["params"]]
+    return args + [ctypes.c_size_t, ctypes.c_void_p]
+
+
+def tdtype(name):
+    return getattr(torch, DTYPES[name][0])
+
+
+def make_inputs(c, n, seed, special=False):
+    """Random inputs, never zeros: N(0, 1) floats (scaled by 3), random bools.
+    special: plant 0, -0, +-inf, NaN, huge and tiny values at the start."""
+    g = torch.Generator(device="cuda")
+    out = []
+    for i, t in enumerate(c["inputs"]):
+        g.manual_seed(seed * 1000 + i)
+        if t["dtype"] == "bool":
+            out.append(torch.rand(n, generator=g, device="cuda") < 0.5)
+            continue
+        v = torch.randn(n, generator=g, device="cuda", dtype=torch.float64) * 3
+        if special:
+            fin = torch.finfo(tdtype(t["dtype"]))
+            sp = [0.0, -0.0, math.inf, -math.inf, math.nan, fin.max, -fin.max, fin.tiny, -fin.tiny,
+                  fin.tiny * fin.eps, 88.0, -88.0, 20.0, -20.0, 1e4, -1e4, 0.5, -0.5, 1.0, -1.0]
+            k = min(len(sp), n)
+            v[:k] = torch.tensor(sp[:k], dtype=torch.float64)
+            v[k:2 * k] = -v[:k]
+        out.append(v.to(tdtype(t["dtype"])))
+    return out
+
+
+def torch_fn(c):
+    """The chain's torch line as a function of the inputs, returning the outputs in
+    the chain's output order."""
+    names = [t["name"] for t in c["inputs"]]
+    params = {p["name"]: p["value"] for p in c["params"]}
+    outs = [t["name"] for t in c["outputs"]]
+    src = "def chain(%s):\n" % ", ".join(names)
+    for k, v in params.items():
+        src += "    %s = %r\n" % (k, v)
+    for stmt in c["torch"].split(";"):
+        src += "    %s\n" % stmt.strip()
+    src += "    return (%s,)\n" % ", ".join(outs)
+    env = {"torch": torch}
+    exec(compile(src, c["path"] + ":torch", "exec"), env)
+    return env["chain"]
+
+
+def fusec_call(c, ver, ins, outs):
+    fn = c[ver]
+    par = [p["value"] for p in c["params"]]
+    n = ins[0].numel()
+    stream = torch.cuda.current_stream().cuda_stream
+
+    def call():
+        rc = fn(*[t.data_ptr() for t in ins], *[t.data_ptr() for t in outs], *par, n, stream)
+        if rc != 0:
+            raise RuntimeError("%s_%s returned CUDA error %d" % (c["api"], ver, rc))
+        return outs
+    return call
+
+
+def alloc_outputs(c, n):
+    return [torch.empty(n, dtype=tdtype(t["dtype"]), device="cuda") for t in c["outputs"]]
+
+
+# ---------------------------------------------------------------------------------
+# Accuracy: ulps of the output dtype against a float64 evaluation.
+# ---------------------------------------------------------------------------------
+
+MANT = {"float16": 10, "bfloat16": 7, "float32": 23, "float64": 52}
+
+
+def ulp_error(got, ref, ins):
+    """(max ulps, worst input, specials): the largest error in ulps of the output
+    dtype where both the result and the float64 reference are finite; the input
+    where it occurs; and how many elements are non-finite where the reference
+    is finite or the other way round (overflow of an intermediate in the
+    tensor's dtype shows here, for every implementation alike). Bool outputs:
+    the count of mismatches."""
+    if got.dtype == torch.bool:
+        bad = got != ref.bool()
+        return float(bad.sum().item()), first_input(ins, bad), 0
+    g = got.double()
+    fin = torch.finfo(got.dtype)
+    rr = ref.double().to(got.dtype).double()  # the reference correctly rounded
+    ok = torch.isfinite(g) & torch.isfinite(rr)
+    specials = int((~ok & ~(torch.isnan(g) & torch.isnan(rr)) & (g != rr)).sum().item())
+    if not ok.any():
+        return 0.0, None, specials
+    r = ref.double()
+    a = r.abs().clamp_min(fin.tiny)
+    ulp = torch.exp2(torch.floor(torch.log2(a)) - MANT[DTYPES_T[got.dtype]])
+    err = torch.where(ok, (g - r).abs() / ulp, torch.zeros_like(g))
+    k = int(torch.argmax(err).item())
+    return float(err[k].item()), [float(t[k].double().item()) for t in ins] + [float(g[k].item()), float(r[k].item())], specials
+
+
+def first_input(ins, bad):
+    idx = torch.nonzero(bad)
+    if idx.numel() == 0:
+        return None
+    k = int(idx[0].item())
+    return [float(t[k].double().item()) for t in ins]
+
+
+DTYPES_T = {}
+
+
+def accuracy(c, fns, n, seed):
+    ins = make_inputs(c, n, seed, special=True)
+    ref_ins = [t.double() if t.dtype != torch.bool else t for t in ins]
+    ref = c["eager"](*ref_ins)
+    res = {}
+    for ver, fn in fns.items():
+        if ver == "copy":
+            continue
+        outs = fn(ins)
+        res[ver] = [ulp_error(o, r, ins) for o, r in zip(outs, ref)]
+    return res
+
+
+# ---------------------------------------------------------------------------------
+# Timing.
+# ---------------------------------------------------------------------------------
+
+def sleep_cycles(us, flush):
+    """Cycles of torch.cuda._sleep that take about `us` microseconds, measured with
+    the clocks up (after a second of work: an idle GPU's clock is several times
+    lower, and a sleep calibrated then would be too short once it runs fast)."""
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < 1.0:
+        for _ in range(20):
+            flush.zero_()
+        torch.cuda.synchronize()
+    best = None
+    for _ in range(3):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        torch.cuda._sleep(1000000)
+        end.record()
+        end.synchronize()
+        t = start.elapsed_time(end) * 1e3 / 1000000
+        best = t if best is None else min(best, t)
+    return int(us / best)
+
+
+def time_cold(calls, flush, reps, cycles):
+    """calls: version -> zero-argument callable. Interleaved: each rep times every
+    version once, in turn, each alone after a sleep and an L2 flush."""
+    samples = {v: [] for v in calls}
+    order = list(calls)
+    for r in range(reps):
+        pairs = []
+        for v in (order if r % 2 == 0 else order[::-1]):
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda._sleep(cycles)
+            flush.zero_()
+            s.record()
+            calls[v]()
+            e.record()
+            pairs.append((v, s, e))
+        torch.cuda.synchronize()
+        for v, s, e in pairs:
+            samples[v].append(s.elapsed_time(e) * 1e3)
+    return {v: statistics.median(x) for v, x in samples.items()}
+
+
+def time_hot(calls, loops, est_us):
+    out = {v: [] for v in calls}
+    order = list(calls)
+    for loop in range(loops):
+        for v in (order if loop % 2 == 0 else order[::-1]):
+            k = int(min(max(20000.0 / max(est_us[v], 1.0), 20), 2000))
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            for _ in range(k):
+                calls[v]()
+            e.record()
+            e.synchronize()
+            out[v].append(s.elapsed_time(e) * 1e3 / k)
+    return {v: statistics.median(x) for v, x in out.items()}
+
+
+def bytes_fused(c, n):
+    b = 0
+    for t in c["inputs"] + c["outputs"]:
+        b += n * torch.empty(0, dtype=tdtype(t["dtype"])).element_size()
+    return b
+
+
+def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
+    eager = torch_fn(c)
+    c["eager"] = eager
+    log("chain %s" % c["name"])
+    for n in sizes:
+        ins = make_inputs(c, n, args.seed)
+        need = bytes_fused(c, n)
+        try:
+            outs_f = alloc_outputs(c, n)
+            outs_u = alloc_outputs(c, n)
+            outs_c = alloc_outputs(c, n)
+            src = torch.empty(need // 2, dtype=torch.uint8, device="cuda").fill_(7)
+            dst = torch.empty_like(src)
+        except torch.OutOfMemoryError:
+            log("  n=%d: out of memory, skipped" % n)
+            continue
+        torch._dynamo.reset()
+        compiled = torch.compile(eager, dynamic=False)
+        t0 = time.perf_counter()
+        compiled(*ins)
+        torch.cuda.synchronize()
+        compile_s = time.perf_counter() - t0
+        calls = {
+            "copy": lambda: dst.copy_(src),
+            "eager": lambda: eager(*ins),
+            "compile": lambda: compiled(*ins),
+            "fused": fusec_call(c, "fused", ins, outs_f),
+            "unfused": fusec_call(c, "unfused", ins, outs_u),
+        }
+        if "cub" in c:
+            calls["cub"] = fusec_call(c, "cub", ins, outs_c)
+        for v in c["variants"]:
+            calls["fused@" + v] = fusec_call(c, "fused@" + v, ins, outs_c)
+        # every fusec version writes what the fused kernel writes
+        ref_out = [o.clone() for o in calls["fused"]()]
+        for v in [k for k in calls if k.startswith("fused@") or k == "cub"]:
+            got = calls[v]()
+            for a, b in zip(got, ref_out):
+                if not torch.equal(a, b) and not (a.is_floating_point() and torch.equal(torch.isnan(a), torch.isnan(b))
+                                                  and torch.equal(a[~torch.isnan(a)], b[~torch.isnan(b)])):
+                    raise SystemExit("fusion_bench: %s %s differs from fused at n=%d" % (c["name"], v, n))
+        del ref_out
+        torch.cuda.synchronize()
+        for _ in range(3):
+            for f in calls.values():
+                f()
+        torch.cuda.synchronize()
+        est = {}
+        for v, f in calls.items():
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            f()
+            e.record()
+            e.synchronize()
+            est[v] = s.elapsed_time(e) * 1e3
+        for p in range(args.passes):
+            cold = time_cold(calls, flush, args.reps, cycles)
+            for v, us in cold.items():
+                rows.append((c["name"], n, v, "cold", p, us))
+            if "hot" in args.modes:
+                hot = time_hot(calls, 5, est)
+                for v, us in hot.items():
+                    rows.append((c["name"], n, v, "hot", p, us))
+        log("  n=%d done (compile %.1f s)" % (n, compile_s))
+        del ins, outs_f, outs_u, outs_c, src, dst, calls, compiled
+    # accuracy at one size, every version on the same inputs with special values
+    n = 1 << 20
+    ins_probe = make_inputs(c, n, args.seed + 1, special=True)
+    torch._dynamo.reset()
+    compiled = torch.compile(eager, dynamic=False)
+    fns = {
+        "eager": lambda ins: eager(*ins),
+        "compile": lambda ins: compiled(*ins),
+        "fused": lambda ins: fusec_call(c, "fused", ins, alloc_outputs(c, n))(),
+        "unfused": lambda ins: fusec_call(c, "unfused", ins, alloc_outputs(c, n))(),
+    }
+    if "cub" in c:
+        fns["cub"] = lambda ins: fusec_call(c, "cub", ins, alloc_outputs(c, n))()
+    del ins_probe
+    if args.kernels:
+        kt = kernel_times(c, parse_sizes(args.kernels)[0], args.seed)
+        c["kernel_times"] = kt
+    res = accuracy(c, fns, n, args.seed + 1)
+    for v, errs in res.items():
+        for o, (e, where, sp) in zip(c["outputs"], errs):
+            acc_rows.append((c["name"], o["name"], o["dtype"], v, e, sp, where))
+
+
+def kernel_times(c, n, seed):
+    """Each kernel of eager's run and of fusec's unfused version at size n, timed by
+    CUPTI (torch.profiler): (name, us) in launch order, the median over 10 calls."""
+    from torch.profiler import profile, ProfilerActivity
+    ins = make_inputs(c, n, seed)
+    outs = alloc_outputs(c, n)
+    res = {}
+    for ver, f in (("eager", lambda: c["eager"](*ins)), ("unfused", fusec_call(c, "unfused", ins, outs))):
+        for _ in range(3):
+            f()
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(10):
+                f()
+            torch.cuda.synchronize()
+        ks = [(e.name, e.time_range.elapsed_us()) for e in prof.events()
+              if e.device_type == torch.autograd.DeviceType.CUDA and not e.name.startswith(("Memcpy", "Memset"))]
+        per = len(ks) // 10
+        res[ver] = [(ks[i][0], statistics.median(ks[j * per + i][1] for j in range(10))) for i in range(per)]
+    return res
+
+
+def summarize(rows, acc_rows, chains, out):
+    med = {}
+    for name, n, v, mode, p, us in rows:
+        med.setdefault((name, n, v, mode), []).append(us)
+    med = {k: statistics.median(x) for k, x in med.items()}
+    lines = []
+    lines.append("cold, GPU time with host dispatch hidden; us; ratio = other / fused (>= 1: fused wins)")
+    lines.append("%-12s %6s %9s %9s %9s %9s %9s %9s  %7s %7s %8s %6s" % (
+        "chain", "n", "copy", "eager", "compile", "unfused", "fused", "cub", "ind/fu", "cub/fu",
+        "eag/unf", "%copy"))
+    worst = []
+    for c in chains:
+        sizes = sorted({k[1] for k in med if k[0] == c["name"]})
+        for n in sizes:
+            g = lambda v: med.get((c["name"], n, v, "cold"))
+            fu, ind, cub, eag, unf, cp = g("fused"), g("compile"), g("cub"), g("eager"), g("unfused"), g("copy")
+            r_ind = ind / fu if fu and ind else None
+            r_cub = cub / fu if fu and cub else None
+            r_eag = eag / unf if unf and eag else None
+            pc = 100.0 * cp / fu if fu and cp else None
+            f = lambda x, w=9, d=1: ("%*.*f" % (w, d, x)) if x is not None else " " * (w - 1) + "-"
+            lines.append("%-12s %6s %s %s %s %s %s %s  %s %s %s %s" % (
+                c["name"], fmt_n(n), f(cp), f(eag), f(ind), f(unf), f(fu), f(cub), f(r_ind, 7, 3),
+                f(r_cub, 7, 3), f(r_eag, 8, 3), f(pc, 6, 1)))
+            if r_ind is not None:
+                worst.append((r_ind, c["name"], n))
+    if any(k[3] == "hot" for k in med):
+        lines.append("")
+        lines.append("hot, back to back from Python (the user's view); us per call")
+        lines.append("%-12s %6s %9s %9s %9s %9s %9s" % ("chain", "n", "eager", "compile", "unfused", "fused", "cub"))
+        for c in chains:
+            sizes = sorted({k[1] for k in med if k[0] == c["name"] and k[3] == "hot"})
+            for n in sizes:
+                g = lambda v: med.get((c["name"], n, v, "hot"))
+                f = lambda x: ("%9.1f" % x) if x is not None else "        -"
+                lines.append("%-12s %6s %s %s %s %s %s" % (c["name"], fmt_n(n), f(g("eager")), f(g("compile")),
+                                                         f(g("unfused")), f(g("fused")), f(g("cub"))))
+    lines.append("")
+    lines.append("accuracy: max error in ulps of the output dtype against float64 where both are finite "
+                 "(bool: mismatches), /N: N elements non-finite on one side only; 2^20 random inputs with special values")
+    lines.append("%-12s %-6s %-5s %12s %12s %12s %12s %12s" % ("chain", "out", "dtype", "eager", "compile", "unfused",
+                                                          "fused", "cub"))
+    acc = {}
+    for name, o, dt, v, e, sp, where in acc_rows:
+        acc.setdefault((name, o, dt), {})[v] = e if not sp else "%.3g/%d" % (e, sp)
+    for (name, o, dt), d in acc.items():
+        f = lambda v: ("%12s" % (d[v] if isinstance(d[v], str) else "%.3g" % d[v])) if v in d else "           -"
+        lines.append("%-12s %-6s %-5s %s %s %s %s %s" % (name, o, dt, f("eager"), f("compile"), f("unfused"),
+                                                      f("fused"), f("cub")))
+    for c in chains:
+        kt = c.get("kernel_times")
+        if not kt:
+            continue
+        lines.append("")
+        lines.append("%s: each kernel, eager's and fusec's unfused, us (CUPTI); ratio = eager / fusec (>= 0.97 wanted)" % c["name"])
+        for i in range(max(len(kt["eager"]), len(kt["unfused"]))):
+            e = kt["eager"][i] if i < len(kt["eager"]) else ("-", None)
+            u = kt["unfused"][i] if i < len(kt["unfused"]) else ("-", None)
+            r = "%.3f" % (e[1] / u[1]) if e[1] and u[1] else "-"
+            lines.append("  %-60.60s %9s | %-28.28s %9s  %s" % (e[0], "%.1f" % e[1] if e[1] else "-", u[0],
+                                                            "%.1f" % u[1] if u[1] else "-", r))
+    if worst:
+        worst.sort()
+        lines.append("")
+        lines.append("worst fused vs Inductor (compile us / fused us): " +
+                     ", ".join("%s@%s %.3f" % (nm, fmt_n(n), r) for r, nm, n in worst[:8]))
+    text = "\n".join(lines)
+    print(text)
+    if out:
+        with open(os.path.join(out, "table.txt"), "w") as f:
+            f.write(text + "\n")
+
+
+def fmt_n(n):
+    return "2^%d" % (n.bit_length() - 1) if n & (n - 1) == 0 else str(n)
+
+
+def main():
+    global torch
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 epilog=__doc__.split("\n", 2)[2],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("chains", nargs="+", help=".fuse files with a '# torch:' line")
+    ap.add_argument("--fusec", default="build/fusec")
+    ap.add_argument("--sizes", default=SIZES_DEFAULT)
+    ap.add_argument("--passes", type=int, default=3)
+    ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--modes", default="cold,hot")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--sleep-us", type=float, default=1000.0,
+                    help="GPU sleep queued before each cold call, so the host is ahead (default 1000)")
+    ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--out", default=None, help="folder for results.csv, accuracy.csv, table.txt")
+    ap.add_argument("--build", default=None, help="folder for the .cu and .so files (default: OUT/build)")
+    ap.add_argument("--keep-inductor", action="store_true", help="copy Inductor's generated code into OUT")
+    ap.add_argument("--variants", default="", help="comma list of fused-kernel shapes to time too (x2, lb, x2lb, d2, t256)")
+    ap.add_argument("--kernels", default=None, metavar="N",
+                    help="also time each kernel of eager and of fusec's unfused version at size N (torch.profiler)")
+    ap.add_argument("--dry-run", action="store_true", help="compile the chains with fusec and stop")
+    args = ap.parse_args()
+    sizes = parse_sizes(args.sizes)
+    out = args.out
+    if out:
+        os.makedirs(out, exist_ok=True)
+    build = args.build or os.path.join(out or ".", "build")
+    os.makedirs(build, exist_ok=True)
+    chains = []
+    for p in args.chains:
+        if torch_line(p) is None:
+            log("skipped %s: no '# torch:' line" % p)
+            continue
+        chains.append(load_chain(p, args.fusec, build, [v for v in args.variants.split(",") if v]))
+    if args.dry_run:
+        for c in chains:
+            print("%s: %s" % (c["name"], c["torch"]))
+        return 0
+    jobs = chains + [v for c in chains for v in c["variants"].values()]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
+        list(ex.map(lambda c: nvcc_build(c, args.arch), jobs))
+    log("built %d libraries" % len(chains))
+    import torch as t
+    torch = t
+    for k, v in DTYPES.items():
+        if v[0] != "bool":
+            DTYPES_T[getattr(torch, v[0])] = v[0]
+    for c in chains:
+        bind(c)
+    props = torch.cuda.get_device_properties(0)
+    l2 = getattr(props, "L2_cache_size", 0) or 60 << 20
+    flush = torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda")
+    cycles = sleep_cycles(args.sleep_us, flush)
+    log("sleep before each cold call: %d cycles (%.0f us)" % (cycles, args.sleep_us))
+    rows, acc_rows = [], []
+    for c in chains:
+        run_chain(c, sizes, args, flush, cycles, rows, acc_rows)
+    if out:
+        with open(os.path.join(out, "results.csv"), "w") as f:
+            f.write("chain,n,version,mode,pass,us\n")
+            for r in rows:
+                f.write("%s,%d,%s,%s,%d,%.3f\n" % r)
+        with open(os.path.join(out, "accuracy.csv"), "w") as f:
+            f.write("chain,output,dtype,version,max_ulps,specials,worst\n")
+            for r in acc_rows:
+                f.write("%s,%s,%s,%s,%.6g,%d,%s\n" % (r[:6] + (" ".join("%.9g" % x for x in r[6]) if r[6] else "",)))
+    summarize(rows, acc_rows, chains, out)
+    if out and args.keep_inductor:
+        cache = os.environ.get("TORCHINDUCTOR_CACHE_DIR") or "/tmp/torchinductor_%s" % os.environ.get("USER", "root")
+        if os.path.isdir(cache):
+            subprocess.call(["tar", "czf", os.path.join(out, "inductor.tgz"), "-C", cache, "."])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+/*
+ * launchcost.cu: what launches cost in each way the harness times a chain.
+ *
+ * A "chain" here is k dependent copy kernels of n floats each (the shape of
+ * fusec's kernels: 128 threads, one 16-byte vector per thread), timed
+ *   cold   after an L2 flush, one call alone between two events, with a GPU
+ *          spin queued before the flush so that every launch of the call is
+ *          already queued when the start event runs (host dispatch hidden);
+ *   cold0  the same without the spin: the harness's cold mode as it is;
+ *   hot    calls back to back, events around R calls, divided by R;
+ *   graph  the k kernels captured in one CUDA graph, replayed back to back;
+ *   graph1 one replay alone, after a flush and a spin.
+ * for k = 1..8 at n = 4096 (launch-bound), then k = 1 and 4 across n = 2^12..2^28
+ * (the ramp from launch-bound to bandwidth-bound). Prints CSV: mode,k,n,us.
+ *
+ *   nvcc -O3 -arch=sm_90 bench/launchcost.cu -o launchcost && ./launchcost > launch.csv
+ */
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(x)                                                                                        \
+    do {                                                                                                \
+        cudaError_t e_ = (x);                                                                           \
+        if (e_ != cudaSuccess) {                                                                        \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                 \
+            exit(1);                                                                                    \
+        }                                                                                               \
+    } while (0)
+
+__global__ void __launch_bounds__(128) copy_kernel(const float4 *__restrict__ a, float4 *__restrict__ b, unsigned n4)
+{
+    unsigned i = blockIdx.x * 128 + threadIdx.x;
+    if (i < n4)
+        b[i] = a[i];
+}
+
+__global__ void spin_kernel(long long cycles)
+{
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
+
+__global__ void flush_kernel(uint4 *p, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        p[i] = make_uint4((unsigned)i, 1, 2, 3);
+}
+
+static float4 *bufs[2];
+static uint4 *flushbuf;
+static size_t flush_n;
+static cudaStream_t s;
+
+static void chain(int k, size_t n)
+{
+    unsigned n4 = (unsigned)(n / 4), blocks = (n4 + 127) / 128;
+    for (int j = 0; j < k; j++)
+        copy_kernel<<<blocks, 128, 0, s>>>(bufs[j & 1], bufs[~j & 1], n4);
+}
+
+static void flush(bool spin)
+{
+    if (spin)
+        spin_kernel<<<1, 1, 0, s>>>(2000000); /* about 1 ms */
+    flush_kernel<<<132 * 8, 256, 0, s>>>(flushbuf, flush_n);
+}
+
+static double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+static double time_cold(int k, size_t n, bool spin)
+{
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    std::vector<double> t;
+    for (int r = 0; r < 25; r++) {
+        float ms;
+        flush(spin);
+        CHECK(cudaEventRecord(e0, s));
+        chain(k, n);
+        CHECK(cudaEventRecord(e1, s));
+        CHECK(cudaEventSynchronize(e1));
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 5)
+            t.push_back(ms * 1e3);
+    }
+    CHECK(cudaEventDestroy(e0));
+    CHECK(cudaEventDestroy(e1));
+    return median(t);
+}
+
+static double time_hot(int k, size_t n)
+{
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    std::vector<double> t;
+    const int R = 200;
+    for (int r = 0; r < 7; r++) {
+        float ms;
+        CHECK(cudaEventRecord(e0, s));
+        for (int c = 0; c < R; c++)
+            chain(k, n);
+        CHECK(cudaEventRecord(e1, s));
+        CHECK(cudaEventSynchronize(e1));
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        t.push_back(ms * 1e3 / R);
+    }
+    return median(t);
+}
+
+static double time_graph(int k, size_t n, bool single)
+{
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    chain(k, n);
+    CHECK(cudaStreamEndCapture(s, &g));
+    CHECK(cudaGraphInstantiate(&ge, g, 0));
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    std::vector<double> t;
+    const int R = single ? 1 : 200;
+    for (int r = 0; r < (single ? 25 : 7); r++) {
+        float ms;
+        if (single)
+            flush(true);
+        CHECK(cudaEventRecord(e0, s));
+        for (int c = 0; c < R; c++)
+            CHECK(cudaGraphLaunch(ge, s));
+        CHECK(cudaEventRecord(e1, s));
+        CHECK(cudaEventSynchronize(e1));
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        if (!single || r >= 5)
+            t.push_back(ms * 1e3 / R);
+    }
+    CHECK(cudaGraphExecDestroy(ge));
+    CHECK(cudaGraphDestroy(g));
+    return median(t);
+}
+
+int main()
+{
+    size_t maxn = (size_t)1 << 28;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CHECK(cudaMalloc(&bufs[0], maxn * 4));
+    CHECK(cudaMalloc(&bufs[1], maxn * 4));
+    CHECK(cudaMemset(bufs[0], 1, maxn * 4));
+    CHECK(cudaMemset(bufs[1], 2, maxn * 4));
+    flush_n = ((size_t)256 << 20) / sizeof(uint4);
+    CHECK(cudaMalloc(&flushbuf, flush_n * sizeof(uint4)));
+    for (int w = 0; w < 50; w++) /* clocks up */
+        flush(false);
+    CHECK(cudaStreamSynchronize(s));
+    printf("mode,k,n,us\n");
+    for (int k = 1; k <= 8; k++) {
+        size_t n = 4096;
+        printf("cold,%d,%zu,%.3f\n", k, n, time_cold(k, n, true));
+        printf("cold0,%d,%zu,%.3f\n", k, n, time_cold(k, n, false));
+        printf("hot,%d,%zu,%.3f\n", k, n, time_hot(k, n));
+        printf("graph,%d,%zu,%.3f\n", k, n, time_graph(k, n, false));
+        printf("graph1,%d,%zu,%.3f\n", k, n, time_graph(k, n, true));
+    }
+    for (int lg = 12; lg <= 28; lg++) {
+        size_t n = (size_t)1 << lg;
+        for (int k : {1, 4}) {
+            printf("cold,%d,%zu,%.3f\n", k, n, time_cold(k, n, true));
+            printf("hot,%d,%zu,%.3f\n", k, n, time_hot(k, n));
+            printf("graph,%d,%zu,%.3f\n", k, n, time_graph(k, n, false));
+        }
+    }
+    return 0;
+}
