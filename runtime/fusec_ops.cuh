@@ -131,13 +131,17 @@ FX_OP double fx_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 FX_OP float fx_silu(float x) { return x / (1.0f + expf(-x)); }
 FX_OP double fx_silu(double x) { return x / (1.0 + exp(-x)); }
 
-/* gelu, erf form: 0.5 * x * (1 + erf(x / sqrt(2))). ATen writes exactly
- * that, and 1 + erf(z) cancels for negative x (float error 2e-5 relative at
- * x = -3, all of it at x = -6); 1 + erf(z) = erfc(-z) is the same function
- * without the cancellation. Special values as ATen: gelu(-inf) = -inf * 0 =
- * NaN, gelu(inf) = inf, gelu(-0) = -0. */
-FX_OP float fx_gelu(float x) { return x * 0.5f * erfcf(x * -0.70710678118654752440f); }
-FX_OP double fx_gelu(double x) { return x * 0.5 * erfc(x * -0.70710678118654752440); }
+/* gelu, erf form, exactly as ATen's GeluCUDAKernelImpl writes it:
+ * x * 0.5 * (1 + erf(x * M_SQRT1_2)). 1 + erf(z) cancels for negative x
+ * (float error up to 2e-5 relative at x = -3, all of it below x = -5.5),
+ * and erfc(-z) would not, but erfcf costs 1.9 times erff on the H200 (50
+ * against 27 FMA slots, bench/opcost.cu, run 1 of 2026-12-01), which made
+ * the fused bf16 gelu compute-bound at 49% of the copy rate: the ATen form
+ * is the same function with eager's own rounding, at half the cost.
+ * Special values as ATen: gelu(-inf) = -inf * 0 = NaN, gelu(inf) = inf,
+ * gelu(-0) = -0. */
+FX_OP float fx_gelu(float x) { return x * 0.5f * (1.0f + erff(x * 0.70710678118654752440f)); }
+FX_OP double fx_gelu(double x) { return x * 0.5 * (1.0 + erf(x * 0.70710678118654752440)); }
 
 /* gelu, tanh form (approximate="tanh"): 0.5 * x * (1 + tanh(u)) with
  * u = sqrt(2/pi) * (x + 0.044715 * x^3). 1 + tanh(u) = 2 / (1 + exp(-2u)),
