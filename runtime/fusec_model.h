@@ -12,18 +12,22 @@
 #ifndef FUSEC_MODEL_H
 #define FUSEC_MODEL_H
 
+#include <math.h>
 #include <stdio.h>
 
 /* What one kernel costs per element. Reads of chain inputs and writes of chain
- * outputs always go to HBM; reads and writes of intermediates (buffers that one
- * kernel writes and a later one reads) stay in L2 when they fit. */
+ * outputs go to HBM when cold; intermediates (buffers that one kernel writes
+ * and a later one reads) stay in L2 as far as they fit. */
 typedef struct FusecKernelCost {
     double in_bytes;  /* reads of chain inputs */
     double mid_read;  /* reads of intermediates */
     double mid_write; /* writes of intermediates */
     double out_bytes; /* writes of chain outputs */
-    double flops;     /* simple arithmetic */
-    double trans;     /* transcendental functions (exp, log, erf, ...) */
+    double flops;     /* simple arithmetic, as the language counts it (the report) */
+    double trans;     /* transcendental functions (exp, log, erf, ...), likewise */
+    double slots32;   /* issue slots the emitted code takes per element in float
+                         ops, counted in fp32 FMAs (src/opcost.def: measured per op) */
+    double slots64;   /* the same for its double ops, in fp64 FMAs */
     int fp64;         /* 1 when the kernel computes in double */
     int count;        /* how many kernels cost exactly this (0 is read as 1) */
 } FusecKernelCost;
@@ -37,21 +41,36 @@ typedef struct FusecVersion {
     double footprint;
 } FusecVersion;
 
+/* The fields of a device profile: X(name, printf format, lowest, highest,
+ * meaning). One table for the struct, the JSON writer, fusec's reader (which
+ * refuses a value outside [lowest, highest], naming the range) and the
+ * report. docs/model.md says how the harness calibrates each. */
+#define FUSEC_PROFILE_FIELDS(X)                                                                                   \
+    X(hbm_gbps, "%.1f", 1.0, 1e6, "device-to-device copy, read + write bytes, GB/s")                              \
+    X(l2_gbps, "%.1f", 1.0, 1e7, "the same for buffers that fit in L2, GB/s")                                     \
+    X(l2_bytes, "%.0f", 1024.0, 1e12, "L2 capacity, bytes")                                                       \
+    X(ramp_us, "%.3f", 0.0, 1e3, "what a kernel's memory pipeline adds once its bytes pass ramp_bytes, us")      \
+    X(ramp_bytes, "%.0f", 1.0, 1e13, "the bytes at which the ramp reaches 63% of ramp_us")                       \
+    X(launch_first_us, "%.3f", 0.01, 1e4, "cold: a call's first kernel, start event to its end, no work, us")    \
+    X(launch_second_us, "%.3f", 0.0, 1e4, "cold: what the second kernel of a call adds, no work, us")            \
+    X(launch_next_us, "%.3f", 0.0, 1e4, "cold: what each later, queued kernel adds, no work, us")               \
+    X(host_call_us, "%.3f", 0.0, 1e4, "hot: host time of a call besides its launches (the timing event), us")   \
+    X(host_launch_us, "%.3f", 0.0, 1e4, "hot: host time of each kernel launch, back to back, us")               \
+    X(graph_launch_us, "%.3f", 0.0, 1e4, "graph: a replay of one node, back to back, us")                       \
+    X(graph_node_us, "%.3f", 0.0, 1e4, "graph: what each further dependent node adds, us")                     \
+    X(fp32_gflops, "%.0f", 1.0, 1e9, "fp32 FMA rate, 2 flops each, GFLOP/s")                                      \
+    X(fp64_gflops, "%.0f", 1.0, 1e9, "fp64 FMA rate, 2 flops each, GFLOP/s")                                      \
+    X(eager_op_us, "%.3f", 0.0, 1e5, "host cost of one PyTorch eager op, us")                                     \
+    X(compiled_call_us, "%.3f", 0.0, 1e6, "host cost of one torch.compile'd call, us")
+
 /* A device profile. fusec has built-in ones; the harness writes calibrated
  * ones with --calibrate, in the JSON that fusec --device FILE reads. */
 typedef struct FusecProfile {
     char name[64];
     char note[256];
-    double hbm_gbps;         /* device-to-device copy, read + write bytes */
-    double l2_gbps;          /* the same, for buffers that fit in L2 */
-    double l2_bytes;         /* L2 capacity */
-    double launch_us;        /* one kernel launched from C, back to back */
-    double graph_node_us;    /* one dependent kernel node in a CUDA graph */
-    double fp32_gflops;      /* plain fp32 arithmetic (no tensor cores) */
-    double fp64_gflops;      /* plain fp64 arithmetic */
-    double sfu_gops;         /* fp32 transcendentals (special function units) */
-    double eager_op_us;      /* host cost of one PyTorch eager op */
-    double compiled_call_us; /* host cost of one torch.compile'd call */
+#define FUSEC_PROFILE_MEMBER(f, fmt, lo, hi, doc) double f;
+    FUSEC_PROFILE_FIELDS(FUSEC_PROFILE_MEMBER)
+#undef FUSEC_PROFILE_MEMBER
 } FusecProfile;
 
 /* How the chain is launched: plain C launches (the emitted harness), one CUDA
@@ -66,51 +85,114 @@ static const char *const fusec_regime_name[3] = {"overhead", "memory", "compute"
 typedef struct FusecTime {
     double us;
     double overhead_us; /* launches, graph nodes or host dispatch */
-    double mem_us;
-    double compute_us;
+    double mem_us;      /* bytes over bandwidth, and the ramp */
+    double ramp_us;     /* the ramp's share of mem_us */
+    double l2_bytes;    /* bytes per element served by L2 (for the explanation) */
+    double compute_us;  /* issue slots over the FMA rate */
+    double overlap_us;  /* what memory and compute add beyond the larger of the two */
     int regime;
 } FusecTime;
 
-/* A double-precision transcendental (exp, log, erf, ... in software) costs
- * about this many fp64 flops: fitted to examples/softplus_f64.fuse on the
- * H200 (5 transcendentals and 7 flops per element, compute-bound: 115 flops
- * each in run K of docs/results.md, 2026-11-30). */
-#define FUSEC_FP64_TRANS_FLOPS 115.0
+/* A kernel whose bytes and instructions both take time runs longer than the
+ * larger of the two: the smooth maximum (mem^3 + comp^3)^(1/3), fitted on the
+ * H200 to the fused kernels of bench/chains (run 3 of docs/results.md). */
+static inline double fusec_overlap(double mem, double comp)
+{
+    double hi = mem > comp ? mem : comp, lo = mem > comp ? comp : mem;
+    if (hi <= 0)
+        return 0;
+    double r = lo / hi;
+    return hi * cbrt(1 + r * r * r);
+}
+
+/* The share of `bytes` that L2 (of l2 bytes) keeps: 1 up to (end - 0.25) *
+ * l2, 0 from end * l2 on, linear between. Fitted to chains of copy kernels
+ * on the H200 (bench/launchcost.cu, run 2 of 2026-12-01). */
+static inline double fusec_l2_share(double bytes, double l2, double end)
+{
+    double h = (end * l2 - bytes) / (0.25 * l2);
+    return h > 1 ? 1 : h < 0 ? 0 : h;
+}
+
+/* Cold launch overhead of a call of k kernels: the first, the second, and
+ * each later one (measured by the harness with k = 1..8 tiny kernels). */
+static inline double fusec_cold_launches(const FusecProfile *p, int k)
+{
+    return k <= 0 ? 0 : p->launch_first_us + (k >= 2 ? p->launch_second_us : 0) + (k > 2 ? (k - 2) * p->launch_next_us : 0);
+}
+
+/* What a call of k kernels costs with no work: its launches (cold, hot or
+ * graph replays), and from C, hot, the host's issue time when it is slower. */
+static inline double fusec_launch_floor(const FusecProfile *p, int k, int host, int hot)
+{
+    if (k <= 0)
+        return 0;
+    if (host == FUSEC_HOST_GRAPH)
+        return p->graph_launch_us + (k - 1) * p->graph_node_us;
+    if (!hot)
+        return fusec_cold_launches(p, k);
+    double gpu = k * p->launch_next_us, h = p->host_call_us + k * p->host_launch_us;
+    return host == FUSEC_HOST_C && h > gpu ? h : gpu;
+}
 
 /* Predicted time of one call of version v at size n. hot: calls back to back
- * on the same buffers (the whole footprint may sit in L2); otherwise cold: L2
- * flushed before the call, so only intermediates can hit in L2. */
+ * on the same buffers (what fits of the footprint stays in L2); otherwise
+ * cold: L2 flushed before the call, so only intermediates can hit in L2. */
 static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersion *v, double n,
                                   int host, int fused, int hot)
 {
-    FusecTime t = {0, 0, 0, 0, FUSEC_MEMORY};
-    int all_l2 = hot && n * v->footprint <= p->l2_bytes;
-    double gpu_us = 0, launch = host == FUSEC_HOST_GRAPH ? p->graph_node_us : p->launch_us;
+    FusecTime t = {0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
+    /* hot: the share of the whole footprint that L2 keeps from one call to
+     * the next: all of it up to 0.85 of the L2, none from 1.1 on */
+    double hot_hit = hot ? fusec_l2_share(n * v->footprint, p->l2_bytes, 1.1) : 0;
+    double work = 0;
     int nk = 0;
     for (int i = 0; i < v->nkernels; i++) {
         const FusecKernelCost *k = &v->kernels[i];
         double m = k->count > 0 ? k->count : 1;
-        double mid = k->mid_read + k->mid_write;
-        int mid_l2 = all_l2 || n * mid <= p->l2_bytes;
-        double hbm = all_l2 ? 0 : k->in_bytes + k->out_bytes;
-        double l2 = (all_l2 ? k->in_bytes + k->out_bytes : 0) + (mid_l2 ? mid : 0);
-        if (!mid_l2)
-            hbm += mid;
-        double mem = n * hbm / (p->hbm_gbps * 1e3) + n * l2 / (p->l2_gbps * 1e3);
-        double comp = k->fp64 ? n * (k->flops + FUSEC_FP64_TRANS_FLOPS * k->trans) / (p->fp64_gflops * 1e3)
-                              : n * k->flops / (p->fp32_gflops * 1e3) + n * k->trans / (p->sfu_gops * 1e3);
+        double io = k->in_bytes + k->out_bytes, mid = k->mid_read + k->mid_write;
+        /* an intermediate stays in L2 for the next kernel while it is small
+         * beside the L2 (the next kernel's output streams in meanwhile): all
+         * of it hits up to a quarter of the L2, none from half of it on
+         * (the largest intermediate array the kernel touches stands for its
+         * buffers) */
+        double buf = n * (k->mid_read > k->mid_write ? k->mid_read : k->mid_write);
+        double mid_hit = mid > 0 ? fusec_l2_share(buf, p->l2_bytes, 0.5) : 0;
+        if (mid_hit < hot_hit)
+            mid_hit = hot_hit;
+        double l2 = io * hot_hit + mid * mid_hit;
+        double hbm = io + mid - l2;
+        double bytes = n * (hbm + l2);
+        double ramp = p->ramp_us * (1 - exp(-bytes / p->ramp_bytes));
+        double mem = n * hbm / (p->hbm_gbps * 1e3) + n * l2 / (p->l2_gbps * 1e3) + ramp;
+        /* FMAs per us: the rates count 2 flops per FMA */
+        double comp = n * (k->slots32 / (p->fp32_gflops * 500) + k->slots64 / (p->fp64_gflops * 500));
+        double w = fusec_overlap(mem, comp);
         t.mem_us += m * mem;
+        t.ramp_us += m * ramp;
+        t.l2_bytes += m * l2;
         t.compute_us += m * comp;
-        t.overhead_us += m * launch;
-        gpu_us += m * (launch + (mem > comp ? mem : comp));
+        t.overlap_us += m * (w - (mem > comp ? mem : comp));
+        work += m * w;
         nk += (int)m;
     }
-    if (host == FUSEC_HOST_GRAPH && nk > 0) {
-        /* A graph replay is one launch; its later kernels cost a node each. */
-        t.overhead_us += p->launch_us - p->graph_node_us;
-        gpu_us += p->launch_us - p->graph_node_us;
-    }
+    if (host == FUSEC_HOST_GRAPH)
+        t.overhead_us = nk > 0 ? p->graph_launch_us + (nk - 1) * p->graph_node_us : 0;
+    else if (hot)
+        t.overhead_us = nk * p->launch_next_us; /* every kernel queued behind the last call's */
+    else
+        t.overhead_us = fusec_cold_launches(p, nk);
+    double gpu_us = t.overhead_us + work;
     t.us = gpu_us;
+    if (host == FUSEC_HOST_C && hot) {
+        /* back to back, the host may be slower than the GPU: a call costs the
+         * larger of the host's issue time and the GPU's */
+        double h = p->host_call_us + nk * p->host_launch_us;
+        if (h > gpu_us) {
+            t.overhead_us += h - gpu_us;
+            t.us = h;
+        }
+    }
     if (host == FUSEC_HOST_PYTORCH) {
         /* The host dispatches asynchronously: a call costs the larger of the
          * host's work and the GPU's. */
@@ -137,14 +219,11 @@ static inline int fusec_kernel_count(const FusecVersion *v)
 /* The profile as JSON: the format fusec --device FILE reads. */
 static inline void fusec_profile_write_json(FILE *f, const FusecProfile *p)
 {
-    fprintf(f, "{\n  \"name\": \"%s\",\n  \"note\": \"%s\",\n", p->name, p->note);
-    fprintf(f, "  \"hbm_gbps\": %.1f,\n  \"l2_gbps\": %.1f,\n  \"l2_bytes\": %.0f,\n", p->hbm_gbps,
-            p->l2_gbps, p->l2_bytes);
-    fprintf(f, "  \"launch_us\": %.3f,\n  \"graph_node_us\": %.3f,\n", p->launch_us, p->graph_node_us);
-    fprintf(f, "  \"fp32_gflops\": %.0f,\n  \"fp64_gflops\": %.0f,\n  \"sfu_gops\": %.0f,\n",
-            p->fp32_gflops, p->fp64_gflops, p->sfu_gops);
-    fprintf(f, "  \"eager_op_us\": %.3f,\n  \"compiled_call_us\": %.3f\n}\n", p->eager_op_us,
-            p->compiled_call_us);
+    fprintf(f, "{\n  \"name\": \"%s\",\n  \"note\": \"%s\"", p->name, p->note);
+#define FUSEC_PROFILE_JSON(fl, fmt, lo, hi, doc) fprintf(f, ",\n  \"" #fl "\": " fmt, p->fl);
+    FUSEC_PROFILE_FIELDS(FUSEC_PROFILE_JSON)
+#undef FUSEC_PROFILE_JSON
+    fprintf(f, "\n}\n");
 }
 
 #endif /* FUSEC_MODEL_H */

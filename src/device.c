@@ -8,24 +8,28 @@
 
 #include "fusec.h"
 
-/* h200: measured (bench/results/h200-reference.md, 2026-11-30, H200 SXM,
- * driver 580, CUDA 13.0); l2_gbps fitted to its cold 2^22 unfused timing;
- * arithmetic rates from the datasheet. The others: datasheet figures only,
- * with this machine's launch costs assumed; calibrate for real ones. */
+/* h200: measured on an H200 SXM (driver 580, CUDA 13.0): copy rate from
+ * bench/results/h200-reference.md (2026-11-30), L2 rate fitted to its cold
+ * 2^22 unfused timing; launch terms, ramp and FMA rates from runs 1-3 of
+ * 2026-12-01 (docs/model.md: bench/launchcost.cu, bench/opcost.cu, the
+ * harness's calibration). The others: datasheet bandwidths and rates, with
+ * the H200's launch terms assumed; calibrate for real ones.
+ * Fields in FUSEC_PROFILE_FIELDS order (runtime/fusec_model.h). */
+#define H200_LAUNCH 1.3, 2e7, 3.55, 2.72, 1.62, 1.0, 3.3, 1.79, 0.98
 const FusecProfile device_builtin[] = {
-    {"h200", "NVIDIA H200 SXM: copy, launch and graph costs measured (h200-reference.md, 2026-11-30); "
-             "L2 rate fitted; arithmetic rates from the datasheet",
-     4247.0, 9000.0, 62914560.0, 4.3, 2.0, 67000.0, 34000.0, 4181.0, 12.5, 65.0},
+    {"h200", "NVIDIA H200 SXM: copy, launch, graph, ramp and FMA rates measured (docs/model.md); L2 rate fitted",
+     4247.0, 9000.0, 62914560.0, H200_LAUNCH, 63072.0, 32582.0, 12.5, 65.0},
     {"h100", "NVIDIA H100 SXM: datasheet (3350 GB/s HBM3, 50 MiB L2); launch costs assumed equal to the H200's",
-     3350.0, 7500.0, 52428800.0, 4.3, 2.0, 67000.0, 34000.0, 4181.0, 12.5, 65.0},
+     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 63072.0, 32582.0, 12.5, 65.0},
     {"a100", "NVIDIA A100 SXM 80GB: datasheet (2039 GB/s HBM2e, 40 MiB L2); launch costs assumed",
-     2039.0, 5000.0, 41943040.0, 4.3, 2.0, 19500.0, 9700.0, 2437.0, 12.5, 65.0},
+     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0},
     {"rtx4090", "NVIDIA GeForce RTX 4090: datasheet (1008 GB/s GDDR6X, 72 MiB L2); launch costs assumed",
-     1008.0, 5000.0, 75497472.0, 4.3, 2.0, 82600.0, 1290.0, 5161.0, 12.5, 65.0},
+     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0},
 };
+#undef H200_LAUNCH
 const int device_nbuiltin = (int)ARRAY_LEN(device_builtin);
 
-static int get_number(json_t *o, const char *key, double *out, char *err, size_t errlen)
+static int get_number(json_t *o, const char *key, double lo, double hi, double *out, char *err, size_t errlen)
 {
     json_t *v = json_object_get(o, key);
     if (!v || !json_is_number(v)) {
@@ -33,11 +37,47 @@ static int get_number(json_t *o, const char *key, double *out, char *err, size_t
         return -1;
     }
     *out = json_number_value(v);
-    if (!(*out > 0) || *out > 1e18) {
-        snprintf(err, errlen, "key \"%s\" must be a positive number", key);
+    if (!(*out >= lo && *out <= hi)) {
+        snprintf(err, errlen, "key \"%s\" is %g, outside its range [%g, %g]", key, *out, lo, hi);
         return -1;
     }
     return 0;
+}
+
+/* Every field of FUSEC_PROFILE_FIELDS, each within its range. */
+static int read_fields(json_t *root, FusecProfile *p, char *why, size_t len)
+{
+#define READ_FIELD(f, fmt, lo, hi, doc)                                                                      \
+    if (get_number(root, #f, lo, hi, &p->f, why, len) < 0)                                                   \
+        return -1;
+    FUSEC_PROFILE_FIELDS(READ_FIELD)
+#undef READ_FIELD
+    return 0;
+}
+
+/* A profile of fusec 0.1's model (one launch_us, graph_node_us, sfu_gops;
+ * no launch terms, no ramp) still loads: its launch_us becomes every cold
+ * and hot launch term and the graph's first node, as that model charged it,
+ * with no ramp. Returns 1, or -1 with the reason in why. */
+static int read_legacy(json_t *root, FusecProfile *p, char *why, size_t len)
+{
+    double launch, node;
+    if (get_number(root, "hbm_gbps", 1.0, 1e6, &p->hbm_gbps, why, len) < 0 ||
+        get_number(root, "l2_gbps", 1.0, 1e7, &p->l2_gbps, why, len) < 0 ||
+        get_number(root, "l2_bytes", 1024.0, 1e12, &p->l2_bytes, why, len) < 0 ||
+        get_number(root, "launch_us", 0.01, 1e4, &launch, why, len) < 0 ||
+        get_number(root, "graph_node_us", 0.0, 1e4, &node, why, len) < 0 ||
+        get_number(root, "fp32_gflops", 1.0, 1e9, &p->fp32_gflops, why, len) < 0 ||
+        get_number(root, "fp64_gflops", 1.0, 1e9, &p->fp64_gflops, why, len) < 0 ||
+        get_number(root, "eager_op_us", 0.0, 1e5, &p->eager_op_us, why, len) < 0 ||
+        get_number(root, "compiled_call_us", 0.0, 1e6, &p->compiled_call_us, why, len) < 0)
+        return -1;
+    p->launch_first_us = p->launch_second_us = p->launch_next_us = p->host_launch_us = p->graph_launch_us = launch;
+    p->host_call_us = 0;
+    p->graph_node_us = node;
+    p->ramp_us = 0;
+    p->ramp_bytes = 1;
+    return 1;
 }
 
 static int load_file(const char *path, FusecProfile *p, char *err, size_t errlen)
@@ -59,19 +99,13 @@ static int load_file(const char *path, FusecProfile *p, char *err, size_t errlen
     else {
         snprintf(p->name, sizeof p->name, "%s", json_string_value(name));
         snprintf(p->note, sizeof p->note, "%s", json_is_string(note) ? json_string_value(note) : path);
-        struct { const char *key; double *dst; } keys[] = {
-            {"hbm_gbps", &p->hbm_gbps}, {"l2_gbps", &p->l2_gbps}, {"l2_bytes", &p->l2_bytes},
-            {"launch_us", &p->launch_us}, {"graph_node_us", &p->graph_node_us},
-            {"fp32_gflops", &p->fp32_gflops}, {"fp64_gflops", &p->fp64_gflops}, {"sfu_gops", &p->sfu_gops},
-            {"eager_op_us", &p->eager_op_us}, {"compiled_call_us", &p->compiled_call_us},
-        };
         char why[200];
-        rc = 0;
-        for (size_t i = 0; i < ARRAY_LEN(keys) && rc == 0; i++)
-            if (get_number(root, keys[i].key, keys[i].dst, why, sizeof why) < 0) {
-                snprintf(err, errlen, "%s: %s", path, why);
-                rc = -1;
-            }
+        if (!json_object_get(root, "launch_first_us") && json_object_get(root, "launch_us"))
+            rc = read_legacy(root, p, why, sizeof why) < 0 ? -1 : 0;
+        else
+            rc = read_fields(root, p, why, sizeof why);
+        if (rc < 0)
+            snprintf(err, errlen, "%s: %s", path, why);
     }
     json_decref(root);
     return rc;

@@ -299,6 +299,29 @@ static int align_elems(int e, int dt)
     return e * s > 16 ? 16 / s : e;
 }
 
+/* The occupancy a kernel asks of ptxas, from the bytes of array data a
+ * thread holds (E times the sizes of every array it loads and stores): up
+ * to 64 bytes fit in 32 registers, so 16 blocks of FX_THREADS (2048
+ * threads, all an SM holds) an SM; up to 192 bytes, 8 blocks (64
+ * registers); beyond that, ptxas's choice. Measured on the H200 (run 2 of
+ * docs/results.md): full occupancy brought the fused kernels of three f16
+ * inputs and of f16 pow from 94% and 88% of Inductor's speed to 100% and
+ * 95%, and lifted every kernel at n <= 2^20 by 2-7%. */
+static const char *launch_bounds(int bytes)
+{
+    return bytes <= 64 ? "FX_THREADS, 2048 / FX_THREADS" : bytes <= 192 ? "FX_THREADS, 1024 / FX_THREADS" : "FX_THREADS";
+}
+
+static int thread_bytes(const Program *p, int e, const int *a, int na, const int *b, int nb)
+{
+    int s = 0;
+    for (int i = 0; i < na; i++)
+        s += fusec_dtype_size[p->inst[a[i]].dtype];
+    for (int i = 0; i < nb; i++)
+        s += fusec_dtype_size[p->inst[b[i]].dtype];
+    return e * s;
+}
+
 /* Collects the scalar instructions (params, host scalars) that kernel
  * instructions [from, to) use, in instruction order, without repeats. */
 static int kernel_scalars(Emitter *em, const int *insts, int ninst, int *out, char *seen)
@@ -321,11 +344,12 @@ static int kernel_scalars(Emitter *em, const int *insts, int ninst, int *out, ch
 }
 
 static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const int *sc, int nsc,
-                          const char *const *load_names, const char *const *store_names)
+                          const char *const *load_names, const char *const *store_names, int e)
 {
     FILE *f = em->f;
     const Program *p = em->p;
-    fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(FX_THREADS) %s(", name);
+    fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(%s) %s(",
+            launch_bounds(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore)), name);
     for (int k = 0; k < ar->nload; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[ar->load[k]].dtype], load_names[k]);
     for (int k = 0; k < ar->nstore; k++)
@@ -335,9 +359,11 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     fprintf(f, "I n, bool vec)\n{\n");
 }
 
+/* e > 0: E is that constant; e == 0: E is the kernel's template argument. */
 static void loop_head(FILE *f, int e, const char *why)
 {
-    fprintf(f, "    constexpr int E = %d; /* elements per thread: %s */\n", e, why);
+    if (e > 0)
+        fprintf(f, "    constexpr int E = %d; /* elements per thread: %s */\n", e, why);
     fprintf(f, "    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
     fprintf(f, "        const bool full = vec && n - i >= (I)E;\n");
 }
@@ -393,9 +419,9 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     kernel_comment(em, k, text);
     char kname[300];
     snprintf(kname, sizeof kname, "%s_k%d", em->c->prefix, k + 1);
-    kernel_params(em, kname, &ar, sc, nsc, lnames, snames);
     char why[80];
     em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, why, sizeof why);
+    kernel_params(em, kname, &ar, sc, nsc, lnames, snames, em->elems[k]);
     loop_head(f, em->elems[k], why);
     for (int r = 0; r < ar.nload; r++) {
         fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[ar.load[r]].dtype], r);
@@ -422,6 +448,20 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     op_expr(expr, sizeof expr, in, ct, a, false);
     fprintf(f, "            r_v[e] = fx_to_%s(%s);\n        }\n", fusec_dtype_name[in->dtype], expr);
     fprintf(f, "        fx_store<E>(r, i, n, full, r_v);\n    }\n}\n");
+}
+
+/* How long the fused kernel's issue slots take beside its bytes, on the
+ * device profile in use (runtime/fusec_model.h's rates): at 0.5 or more it
+ * moves two vectors a thread. Measured on the H200 (run 2): that lifted
+ * fused bf16 gelu, f32 erf/sin/cos and mish by 4-10%, and cost memory-bound
+ * chains (seed, two outputs) 15-34%. */
+static double compute_share(const Chain *c)
+{
+    const FusecProfile *d = &c->opt->device;
+    const Traffic *t = &c->traffic;
+    double comp = t->fcost.slots32 / (d->fp32_gflops / 2) + t->fcost.slots64 / (d->fp64_gflops / 2);
+    double mem = (t->f_read + t->f_write) / d->hbm_gbps;
+    return mem > 0 ? comp / mem : 0;
 }
 
 /* ---- the fused kernel ---------------------------------------------------- */
@@ -451,16 +491,26 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         store[k] = v;
         snames[k] = em->cname[v];
     }
-    char why[80];
-    int e = em->elems[t->nkernels] = elems_per_thread(p, load, nl, store, nout, true, why, sizeof why);
+    char why[160];
+    int e = elems_per_thread(p, load, nl, store, nout, true, why, sizeof why);
+    double heavy = compute_share(em->c);
+    if (heavy >= 0.5) {
+        e *= 2;
+        snprintf(why, sizeof why, "32 bytes of the widest array: its issue slots take %.2f of its bytes' time, so "
+                 "two vectors a thread keep loads in flight while it computes", heavy);
+    }
+    em->elems[t->nkernels] = e;
 
     char fr[32], fw[32];
     out_num(fr, sizeof fr, t->f_read);
     out_num(fw, sizeof fw, t->f_write);
     fprintf(f, "\n/* The fused kernel: reads %s B and writes %s B per element, every intermediate\n"
-               " * stays in registers; half types compute in float. %d distinct ops. */\n",
-            fr, fw, t->nfused_ops);
-    fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(FX_THREADS) %s_fused_kernel(", em->c->prefix);
+               " * stays in registers; half types compute in float. %d distinct ops.\n"
+               " * E elements per thread: %d (%s), or %d for a grid of under\n"
+               " * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each). */\n",
+            fr, fw, t->nfused_ops, e, why, e / 2 > 0 ? e / 2 : 1);
+    fprintf(f, "template <typename I, int E>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(",
+            launch_bounds(thread_bytes(p, e, load, nl, store, nout)), em->c->prefix);
     for (int k = 0; k < nl; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[load[k]].dtype], lnames[k]);
     for (int k = 0; k < nout; k++)
@@ -468,7 +518,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nsc; k++)
         fprintf(f, "double %s, ", em->cname[sc[k]]);
     fprintf(f, "I n, bool vec)\n{\n");
-    loop_head(f, e, why);
+    loop_head(f, 0, why);
     for (int k = 0; k < nl; k++) {
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
         fprintf(f, "        fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
@@ -615,9 +665,14 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     fclose(fa);
     fclose(fg);
     fprintf(f, "    const bool vec = %s;\n", align);
-    char kname[300];
-    snprintf(kname, sizeof kname, "%s_fused_kernel", P);
-    launch(em, kname, args, e);
+    int es = e / 2 > 0 ? e / 2 : 1;
+    fprintf(f, "    if (n <= 0x7fffffffu && fx_blocks(n, %d) < FX_SMALL_BLOCKS)\n"
+               "        %s_fused_kernel<unsigned, %d><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n"
+               "    else if (n <= 0x7fffffffu)\n"
+               "        %s_fused_kernel<unsigned, %d><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n"
+               "    else\n"
+               "        %s_fused_kernel<size_t, %d><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn, vec);\n",
+            e, P, es, es, args, P, e, e, args, P, e, e, args);
     free(args);
     free(align);
     fprintf(f, "    return cudaGetLastError();\n}\n");
@@ -676,6 +731,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
         for (int s = 0; s < nsc; s++)
             kargs = arena_printf(a, "%s(double)%s, ", kargs, em->cname[sc[s]]);
         fprintf(f, "    /* k%d */\n    vec = %s;\n", k + 1, kal);
+        char kname[300];
         snprintf(kname, sizeof kname, "%s_k%d", P, k + 1);
         launch(em, kname, kargs, ke);
         fprintf(f, "    if ((err = cudaGetLastError()) != cudaSuccess)\n        return err;\n");
@@ -687,8 +743,8 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
 
 static void cost_init(FILE *f, const FusecKernelCost *k)
 {
-    fprintf(f, "{%g, %g, %g, %g, %g, %g, %d, %d}", k->in_bytes, k->mid_read, k->mid_write, k->out_bytes, k->flops,
-            k->trans, k->fp64, k->count > 0 ? k->count : 1);
+    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d}", k->in_bytes, k->mid_read, k->mid_write, k->out_bytes,
+            k->flops, k->trans, k->slots32, k->slots64, k->fp64, k->count > 0 ? k->count : 1);
 }
 
 static void c_string(FILE *f, const char *s, size_t len)
@@ -814,9 +870,10 @@ static void emit_harness(Emitter *em)
     emit_runtime(f, "fusec_harness.cuh", true);
     fprintf(f, "\n/* ==== the chain, as the harness sees it ==== */\n");
     emit_reference(em);
-    /* in, mid read, mid write, out (bytes per element), flops, transcendentals, fp64, kernels */
+    /* in, mid read, mid write, out (bytes per element), flops, transcendentals, issue slots, fp64, kernels */
     fprintf(f, "\n/* The model's view of each version (runtime/fusec_model.h): bytes per element by kind,\n"
-               " * flops, transcendentals, fp64, and how many kernels cost exactly that. */\n");
+               " * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels\n"
+               " * cost exactly that. */\n");
     fprintf(f, "static const FusecKernelCost %s_unfused_cost[] = {\n", P);
     for (int k = 0; k < t->ngroups; k++) {
         fprintf(f, "    ");

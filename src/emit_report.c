@@ -230,14 +230,11 @@ static void emit_json(FILE *f, const Chain *c)
     json_str(f, d->name);
     fprintf(f, ", \"note\": ");
     json_str(f, d->note);
-    const double vals[] = {d->hbm_gbps, d->l2_gbps, d->l2_bytes, d->launch_us, d->graph_node_us,
-                           d->fp32_gflops, d->fp64_gflops, d->sfu_gops, d->eager_op_us, d->compiled_call_us};
-    const char *const keys[] = {"hbm_gbps", "l2_gbps", "l2_bytes", "launch_us", "graph_node_us",
-                                "fp32_gflops", "fp64_gflops", "sfu_gops", "eager_op_us", "compiled_call_us"};
-    for (size_t i = 0; i < ARRAY_LEN(vals); i++) {
-        fprintf(f, ", \"%s\": ", keys[i]);
-        json_num(f, vals[i]);
-    }
+#define JSON_FIELD(fl, fmt, lo, hi, doc)                                                                     \
+    fprintf(f, ", \"" #fl "\": ");                                                                          \
+    json_num(f, d->fl);
+    FUSEC_PROFILE_FIELDS(JSON_FIELD)
+#undef JSON_FIELD
     fprintf(f, "},\n");
     json_args(f, p, "inputs", p->inputs, p->n_in);
     json_args(f, p, "outputs", p->outputs, p->n_out);

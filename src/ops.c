@@ -75,16 +75,28 @@ double op_fold(Op op, const double *a)
     }
 }
 
-/* What each form of pow(a, c) costs (PowForm). */
+/* What each form of pow(a, c) costs (PowForm): flops and transcendentals
+ * as the language counts them, and issue slots as opcost.def measures the
+ * form (f32, f64). */
 static const struct {
     int flops, trans;
+    double s32, s64;
 } pow_costs[] = {
-    [POW_SQUARE] = {1, 0},
-    [POW_CUBE] = {2, 0},
-    [POW_RECIPROCAL] = {1, 0},
-    [POW_RECIP_SQUARE] = {2, 0},
-    [POW_SQRT] = {0, 1},
-    [POW_RSQRT] = {0, 1},
+    [POW_SQUARE] = {1, 0, 1, 1},
+    [POW_CUBE] = {2, 0, 2, 2},
+    [POW_RECIPROCAL] = {1, 0, 11.7, 7.7},
+    [POW_RECIP_SQUARE] = {2, 0, 12.7, 8.7},
+    [POW_SQRT] = {0, 1, 11.1, 13.3},
+    [POW_RSQRT] = {0, 1, 6.0, 8.8},
+};
+
+/* Issue slots per element (opcost.def): 0 where the op has no row. */
+static const struct {
+    double s32, fast, s64;
+} op_slots[O_COUNT] = {
+#define COST(e, a, f, d) [O_##e] = {a, f, d},
+#include "opcost.def"
+#undef COST
 };
 
 PowForm op_pow_form(double c, double r)
@@ -103,4 +115,26 @@ void op_cost(const Inst *in, int *flops, int *trans)
     bool special = in->op == O_POW && in->form >= POW_SQUARE && in->form <= POW_RSQRT;
     *flops = special ? pow_costs[in->form].flops : op_info[in->op].flops;
     *trans = special ? pow_costs[in->form].trans : op_info[in->op].trans;
+}
+
+double op_slots_of(const Inst *in, int form, bool fp64)
+{
+    if (in->op == O_POW && form >= POW_SQUARE && form <= POW_RSQRT)
+        return fp64 ? pow_costs[form].s64 : pow_costs[form].s32;
+    const double *row = &op_slots[in->op].s32;
+    if (row[0] == 0) /* no measurement: flops, and 25 per transcendental */
+        return op_info[in->op].flops + 25.0 * op_info[in->op].trans;
+    bool fast = !fp64 && (in->dtype == FX_F16 || in->dtype == FX_BF16) && row[1] > 0;
+    return fp64 ? row[2] : fast ? row[1] : row[0];
+}
+
+double op_convert_slots(int dtype, bool store)
+{
+    /* a half value widened when loaded, rounded when stored (opcost.def's
+     * casts: to_f16 1.8, to_bf16 5.9, a widening about 1) */
+    if (dtype == FX_F16)
+        return store ? 1.8 : 1;
+    if (dtype == FX_BF16)
+        return store ? 5.9 : 1;
+    return 0;
 }

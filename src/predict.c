@@ -64,6 +64,118 @@ static void say_n(char *buf, size_t len, double n)
 
 static const char *plural(double v) { return v == 1 ? "" : "s"; }
 
+/* What moves a predicted speedup away from the traffic ratio, by the
+ * model's own terms: each version's time is its bytes at the HBM rate plus
+ * its launches, plus the ramp, less what L2 saves, plus what compute adds
+ * beyond the bytes. The term that changes the speedup most names the size. */
+enum { WHY_BYTES, WHY_LAUNCHES, WHY_L2, WHY_RAMP, WHY_COMPUTE, WHY_HOST };
+
+static double hbm_us(const FusecProfile *d, double n, double bytes) { return n * bytes / (d->hbm_gbps * 1e3); }
+
+static int why_at(const Chain *c, const Point *pt)
+{
+    const FusecProfile *d = &c->opt->device;
+    const Traffic *t = &c->traffic;
+    double off = fabs(log(pt->speedup / t->ratio));
+    if (off < log(1.03))
+        return WHY_BYTES;
+    const FusecTime *v[2] = {&pt->u, &pt->f};
+    double term[2][WHY_COMPUTE + 1];
+    for (int i = 0; i < 2; i++) {
+        double l2save = hbm_us(d, pt->n, v[i]->l2_bytes) - pt->n * v[i]->l2_bytes / (d->l2_gbps * 1e3);
+        double comp = v[i]->overlap_us + (v[i]->compute_us > v[i]->mem_us ? v[i]->compute_us - v[i]->mem_us : 0);
+        term[i][WHY_BYTES] = 0;
+        term[i][WHY_LAUNCHES] = v[i]->overhead_us;
+        term[i][WHY_L2] = -l2save;
+        term[i][WHY_RAMP] = v[i]->ramp_us;
+        term[i][WHY_COMPUTE] = comp;
+    }
+    /* the term whose removal brings the speedup closest to the traffic ratio */
+    int best = WHY_BYTES;
+    double most = 0;
+    for (int w = WHY_LAUNCHES; w <= WHY_COMPUTE; w++) {
+        double tu = pt->u.us - term[0][w], tf = pt->f.us - term[1][w];
+        if (tu <= 0 || tf <= 0)
+            continue;
+        double gain = off - fabs(log(tu / tf / t->ratio));
+        if (gain > most) {
+            most = gain;
+            best = w;
+        }
+    }
+    if (best == WHY_LAUNCHES && c->opt->host == FUSEC_HOST_PYTORCH)
+        best = WHY_HOST;
+    return best;
+}
+
+static void explain_bands(FILE *f, const Chain *c)
+{
+    const SizeList *sz = &c->opt->sizes;
+    const Traffic *t = &c->traffic;
+    const FusecProfile *d = &c->opt->device;
+    char l2[32], mid[32];
+    out_num(l2, sizeof l2, d->l2_bytes / 1048576.0);
+    fprintf(f, "Across the sweep:");
+    for (int i = 0; i < sz->n;) {
+        Point p0 = predict_at(c, sz->v[i]);
+        int w = why_at(c, &p0), j = i;
+        double lo = p0.speedup, hi = p0.speedup;
+        while (j + 1 < sz->n) {
+            Point q = predict_at(c, sz->v[j + 1]);
+            if (why_at(c, &q) != w)
+                break;
+            lo = q.speedup < lo ? q.speedup : lo;
+            hi = q.speedup > hi ? q.speedup : hi;
+            j++;
+        }
+        Point p1 = predict_at(c, sz->v[j]);
+        char a[32], b[32], range[64];
+        out_n(a, sizeof a, sz->v[i]);
+        out_n(b, sizeof b, sz->v[j]);
+        if (hi - lo < 0.005)
+            snprintf(range, sizeof range, "%.2fx", lo);
+        else
+            snprintf(range, sizeof range, "%.2fx to %.2fx", lo, hi);
+        if (i == j)
+            fprintf(f, " at n = %s, ", a);
+        else
+            fprintf(f, " from n = %s to %s, ", a, b);
+        switch (w) {
+        case WHY_BYTES:
+            fprintf(f, "bytes rule: %s, the traffic ratio%s", range,
+                    p1.f.regime == FUSEC_OVERHEAD ? "" : " (both versions memory-bound)");
+            break;
+        case WHY_LAUNCHES:
+            fprintf(f, "launches rule: %s (the unfused call's %.1f us of launches against %.1f us at n = %s)", range,
+                    p1.u.overhead_us, p1.f.overhead_us, b);
+            break;
+        case WHY_HOST:
+            fprintf(f, "the host's dispatch rules: %s", range);
+            break;
+        case WHY_L2:
+            out_num(mid, sizeof mid, round(100 * p1.u.l2_bytes / (t->u_read + t->u_write)));
+            fprintf(f, "the unfused intermediates fit in the %s MiB L2, which serves them at %.0f GB/s instead "
+                       "of HBM's %.0f (%s%% of the unfused bytes at n = %s): %s, below the traffic ratio",
+                    l2, d->l2_gbps, d->hbm_gbps, mid, b, range);
+            break;
+        case WHY_RAMP:
+            fprintf(f, "the kernels are too short to reach the copy rate (each pays up to %.1f us of memory "
+                       "pipeline fill and drain): %s",
+                    d->ramp_us, range);
+            break;
+        case WHY_COMPUTE:
+            fprintf(f, "the fused kernel's %.0f issue slots per element (%g flops and %g transcendental "
+                       "functions) take about as long as its bytes or longer (compute %.1f us against memory "
+                       "%.1f us at n = %s): %s, below the traffic ratio",
+                    t->fcost.slots32 + t->fcost.slots64, t->f_flops, t->f_trans, p1.f.compute_us, p1.f.mem_us,
+                    b, range);
+            break;
+        }
+        fprintf(f, "%s", j + 1 < sz->n ? ";" : ".\n");
+        i = j + 1;
+    }
+}
+
 void predict_explain(FILE *f, const Chain *c)
 {
     const Traffic *t = &c->traffic;
@@ -112,36 +224,29 @@ void predict_explain(FILE *f, const Chain *c)
                        "traffic ratio.",
                     sx, eager, d->compiled_call_us, eager / d->compiled_call_us);
     } else {
-        /* a graph replay is one launch, then one node per later kernel */
-        double one = d->launch_us;
-        double all = host == FUSEC_HOST_GRAPH ? d->launch_us + (k - 1) * d->graph_node_us : k * d->launch_us;
+        double lu = fusec_launch_floor(d, k, host, 0), lf = fusec_launch_floor(d, 1, host, 0);
         fprintf(f, "On %s, at %.0f GB/s, ", d->name, d->hbm_gbps);
         if (xf > 0)
             fprintf(f, "the fused kernel leaves the overhead-bound regime at about n = %s, where its %s B per "
                        "element take longer than its %.1f us launch; ",
-                    sx, fb, one);
+                    sx, fb, lf);
         if (xu > 0)
             fprintf(f, "the unfused chain at about n = %s. ", sxu);
         if (host == FUSEC_HOST_GRAPH)
-            fprintf(f, "Below that, the graph's overhead rules: one launch and %d dependent node%s (%.1f us) "
-                       "against one launch (%.1f us), so the speedup tends to %.1f / %.1f = %.2fx.",
-                    k - 1, plural(k - 1), all, one, all, one, all / one);
+            fprintf(f, "Below that, the graph's overhead rules: a replay of %d dependent node%s costs %.1f us "
+                       "(%.2f us, then %.2f us a node) against %.1f us for one, so the speedup tends to "
+                       "%.1f / %.1f = %.2fx.",
+                    k, plural(k), lu, d->graph_launch_us, d->graph_node_us, lf, lu, lf, lu / lf);
         else
-            fprintf(f, "Below that, launches rule: %d launch%s (%.1f us) against 1 (%.1f us), so the speedup "
-                       "tends to the ratio of kernel counts, %d/1 = %.1fx, rather than the traffic ratio.",
-                    k, k == 1 ? "" : "es", all, one, k, (double)k);
-        if (host == FUSEC_HOST_C && fabs(k - t->ratio) < 0.05 * t->ratio)
-            fprintf(f, " For this chain the two ratios are nearly equal, so from C the speedup stays near "
-                       "%.1fx at every size; PyTorch users see it collapse at small n because every eager op "
-                       "also pays host dispatch (--host=pytorch predicts that).",
-                    t->ratio);
+            fprintf(f, "Below that, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%.2f us "
+                       "for the first, %.2f us for the second, %.2f us for each later one) against %.1f us for "
+                       "one, so the speedup tends to %.1f / %.1f = %.2fx rather than the traffic ratio.",
+                    k, plural(k), lu, d->launch_first_us, d->launch_second_us, d->launch_next_us, lf, lu, lf,
+                    lu / lf);
     }
-    fprintf(f, "\n\nAt n = %s the model predicts unfused %.1f us (%s-bound) and fused %.1f us (%s-bound): %.2fx",
+    fprintf(f, "\n\n");
+    explain_bands(f, c);
+    fprintf(f, "\nAt n = %s the model predicts unfused %.1f us (%s-bound) and fused %.1f us (%s-bound): %.2fx.\n",
             sn, big.u.us, fusec_regime_name[big.u.regime], big.f.us, fusec_regime_name[big.f.regime],
             big.speedup);
-    if (big.f.regime == FUSEC_COMPUTE)
-        fprintf(f, ", less than the traffic ratio because the fused kernel's %g flops and %g transcendental "
-                   "functions per element take longer than its bytes",
-                t->f_flops, t->f_trans);
-    fprintf(f, ".\n");
 }

@@ -28,6 +28,17 @@ static void add_cost(FusecKernelCost *k, const Inst *in)
         k->fp64 = 1;
 }
 
+/* The issue slots of instruction in (with pow in form), in the compute
+ * type it runs in: a cast to f16 or bf16 from double is a double op. */
+static void add_slots(FusecKernelCost *k, const Inst *in, int form, bool fp64)
+{
+    double s = op_slots_of(in, form, fp64);
+    if (fp64)
+        k->slots64 += s;
+    else
+        k->slots32 += s;
+}
+
 /* A tensor operand in f64 makes the op compute in double; a literal (a
  * Python float) or a param never does. */
 static bool operand_is_f64(const Program *p, const Inst *in)
@@ -86,6 +97,10 @@ void traffic_build(Program *p, Traffic *t)
         add_cost(&k->cost, in);
         if (operand_is_f64(p, in))
             k->cost.fp64 = 1;
+        add_slots(&k->cost, in, in->uform, k->cost.fp64);
+        for (int r = 0; r < k->nread; r++)
+            k->cost.slots32 += op_convert_slots(p->inst[k->read[r]].dtype, false);
+        k->cost.slots32 += op_convert_slots(in->dtype, true);
         footprint += w;
         t->u_read += k->read_bytes;
         t->u_write += w;
@@ -101,15 +116,19 @@ void traffic_build(Program *p, Traffic *t)
         if (in->op == O_INPUT) {
             t->f_read += fusec_dtype_size[in->dtype];
             t->fcost.in_bytes += fusec_dtype_size[in->dtype];
+            t->fcost.slots32 += op_convert_slots(in->dtype, false);
         } else if (is_kernel(in) && in->canon == i) {
             add_cost(&t->fcost, in);
-            if (operand_is_f64(p, in))
+            bool f64 = in->dtype == FX_F64 || operand_is_f64(p, in);
+            if (f64)
                 t->fcost.fp64 = 1;
+            add_slots(&t->fcost, in, in->form, f64);
             t->nfused_ops++;
         }
         if (is_out[i]) {
             t->f_write += fusec_dtype_size[in->dtype];
             t->fcost.out_bytes += fusec_dtype_size[in->dtype];
+            t->fcost.slots32 += op_convert_slots(in->dtype, true);
         }
     }
     t->f_flops = t->fcost.flops;

@@ -48,19 +48,8 @@ static void fh_copy_work(const void *ctx, cudaStream_t s)
     FH_CHECK(cudaMemcpyAsync(w->dst, w->src, w->bytes, cudaMemcpyDeviceToDevice, s));
 }
 
-static void fh_launch_work(const void *ctx, cudaStream_t s)
-{
-    (void)ctx;
-    fh_empty_kernel<<<1, 32, 0, s>>>();
-}
-
-static void fh_graph_work(const void *ctx, cudaStream_t s)
-{
-    FH_CHECK(cudaGraphLaunch(*(const cudaGraphExec_t *)ctx, s));
-}
-
 typedef struct FhRateWork {
-    int kind; /* 0 fp32 FMA, 1 fp64 FMA, 2 expf */
+    int kind; /* 0 fp32 FMA, 1 fp64 FMA */
     int blocks, iters;
     void *out;
 } FhRateWork;
@@ -70,16 +59,18 @@ static void fh_rate_work(const void *ctx, cudaStream_t s)
     const FhRateWork *w = (const FhRateWork *)ctx;
     if (w->kind == 0)
         fh_fma_kernel<float><<<w->blocks, 256, 0, s>>>((float *)w->out, w->iters, 0.9999f, 1e-4f);
-    else if (w->kind == 1)
-        fh_fma_kernel<double><<<w->blocks, 256, 0, s>>>((double *)w->out, w->iters, 0.9999, 1e-4);
     else
-        fh_exp32_kernel<<<w->blocks, 256, 0, s>>>((float *)w->out, w->iters);
+        fh_fma_kernel<double><<<w->blocks, 256, 0, s>>>((double *)w->out, w->iters, 0.9999, 1e-4);
 }
+
+#define FH_CAL_K 8     /* launch terms: chains of 1..8 kernels */
+#define FH_CAL_RAMP 11 /* the ramp: a copy of 2^16..2^26 floats */
 
 /* What the calibration measured, for the printout and the files. */
 typedef struct FhCalib {
     size_t copy_bytes, l2_copy_bytes; /* per buffer */
-    int launches, graph_nodes;
+    double cold[FH_CAL_K], hot[FH_CAL_K], graph[FH_CAL_K]; /* chains of 1..FH_CAL_K tiny kernels, us */
+    double ramp_n[FH_CAL_RAMP], ramp_t[FH_CAL_RAMP];        /* one copy kernel cold: floats, us */
 } FhCalib;
 
 /* Bandwidth of a device-to-device copy of `bytes`, counting bytes read plus
@@ -147,35 +138,173 @@ static double fh_l2_gbps(size_t bytes, int sms, cudaStream_t s)
     return 2.0 * bytes * w.passes / (us * 1e3);
 }
 
-/* Cost of one dependent kernel node: a graph of `nodes` empty kernels in a
- * chain, replayed; time per replay / nodes. */
-static double fh_graph_node_us(int nodes, cudaStream_t s)
+/* The launch terms, timed as the harness times a chain (timing.cuh), on
+ * chains of k = 1..FH_CAL_K tiny kernels like a small chain's (each a
+ * 4096-element copy over 8 blocks of 128 threads, reading what the one
+ * before wrote): cold (L2 flushed, one call between two events), hot (calls
+ * back to back, an event between consecutive calls) and graph (the chain
+ * captured once, replays back to back, an event between them). Then one
+ * copy kernel of fusec's shape, cold, from 2^16 to 2^26 floats: what it
+ * takes beyond its launch and its bytes at the copy rate is the ramp. */
+typedef struct FhLaunchCal {
+    float4 *buf, *big[2];
+    uint4 *flush;
+    size_t flush_n;
+    unsigned *sink;
+    int sms;
+    cudaStream_t s;
+    cudaEvent_t ev[33];
+} FhLaunchCal;
+
+static void fh_cal_chain(const FhLaunchCal *L, int k)
+{
+    for (int i = 0; i < k; i++)
+        fh_l2_copy_kernel<<<8, 128, 0, L->s>>>(L->buf + (i & 1) * 1024, L->buf + (~i & 1) * 1024, 1024, 1);
+}
+
+static void fh_cal_flush(const FhLaunchCal *L)
+{
+    unsigned grid = (unsigned)L->sms * 8;
+    fh_flush_rw_kernel<<<grid, 256, 0, L->s>>>(L->flush, L->flush_n);
+    fh_flush_read_kernel<<<grid, 256, 0, L->s>>>(L->flush, L->flush_n, L->sink);
+}
+
+/* Median of `reps` cold calls of k chained tiny kernels (k > 0), or of one
+ * copy kernel of n floats (k = 0). */
+static double fh_cal_cold(const FhLaunchCal *L, int k, size_t n)
+{
+    double t[25];
+    for (int r = 0; r < 25 + 3; r++) {
+        float ms;
+        fh_cal_flush(L);
+        FH_CHECK(cudaEventRecord(L->ev[0], L->s));
+        if (k > 0)
+            fh_cal_chain(L, k);
+        else
+            fh_l2_copy_kernel<<<(unsigned)(n / 4 / 128), 128, 0, L->s>>>(L->big[0], L->big[1], n / 4, 1);
+        FH_CHECK(cudaEventRecord(L->ev[1], L->s));
+        FH_CHECK(cudaEventSynchronize(L->ev[1]));
+        FH_CHECK(cudaEventElapsedTime(&ms, L->ev[0], L->ev[1]));
+        if (r >= 3)
+            t[r - 3] = ms * 1e3;
+    }
+    return fh_median(t, 25);
+}
+
+/* Median per-call time of 32 calls back to back, an event between calls:
+ * k chained kernels a call, or one replay of graph ge. */
+static double fh_cal_b2b(const FhLaunchCal *L, int k, cudaGraphExec_t ge)
+{
+    double t[32];
+    FH_CHECK(cudaEventRecord(L->ev[0], L->s));
+    for (int r = -8; r < 32; r++) { /* 8 untimed calls first */
+        if (ge)
+            FH_CHECK(cudaGraphLaunch(ge, L->s));
+        else
+            fh_cal_chain(L, k);
+        FH_CHECK(cudaEventRecord(L->ev[r < 0 ? 0 : r + 1], L->s));
+    }
+    FH_CHECK(cudaStreamSynchronize(L->s));
+    for (int r = 0; r < 32; r++) {
+        float ms;
+        FH_CHECK(cudaEventElapsedTime(&ms, L->ev[r], L->ev[r + 1]));
+        t[r] = ms * 1e3;
+    }
+    return fh_median(t, 32);
+}
+
+static double fh_cal_graph(const FhLaunchCal *L, int k)
 {
     cudaGraph_t g;
     cudaGraphExec_t ge;
-    double us;
-    int i;
-    float4 *buf;
-    /* Nodes like a small chain's: each a 4096-element copy over 8 blocks,
-     * reading what the node before wrote. An empty kernel costs less (about
-     * 0.5 us a node on an H200) than any kernel that touches memory. */
-    FH_CHECK(cudaMalloc(&buf, 2 * 1024 * sizeof(float4)));
-    FH_CHECK(cudaMemsetAsync(buf, 0, 2 * 1024 * sizeof(float4), s));
-    FH_CHECK(cudaStreamSynchronize(s));
-    FH_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    for (i = 0; i < nodes; i++)
-        fh_l2_copy_kernel<<<8, 128, 0, s>>>(buf + (i & 1) * 1024, buf + (~i & 1) * 1024, 1024, 1);
-    FH_CHECK(cudaStreamEndCapture(s, &g));
+    FH_CHECK(cudaStreamBeginCapture(L->s, cudaStreamCaptureModeGlobal));
+    fh_cal_chain(L, k);
+    FH_CHECK(cudaStreamEndCapture(L->s, &g));
     FH_CHECK(cudaGraphInstantiate(&ge, g, 0));
-    us = fh_median_us(fh_graph_work, &ge, s, 3, 7, 20);
+    double us = fh_cal_b2b(L, k, ge);
     FH_CHECK(cudaGraphExecDestroy(ge));
     FH_CHECK(cudaGraphDestroy(g));
-    FH_CHECK(cudaFree(buf));
-    return us / nodes;
+    return us;
 }
 
-/* Operations per second (in G/s) of a throughput kernel; ops per thread and
- * iteration: 2 per FMA (the usual flop count), 1 per expf. */
+/* Least-squares line through (x[i], y[i]): y = a + b x. */
+static void fh_line(const double *x, const double *y, int n, double *a, double *b)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        sx += x[i];
+        sy += y[i];
+        sxx += x[i] * x[i];
+        sxy += x[i] * y[i];
+    }
+    *b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    *a = (sy - *b * sx) / n;
+}
+
+static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhCalib *info)
+{
+    FhLaunchCal L;
+    size_t big = (size_t)1 << 26;
+    L.s = s;
+    L.sms = d->sms;
+    L.flush_n = 3 * (d->l2_bytes ? d->l2_bytes : (size_t)4 << 20) / sizeof(uint4);
+    FH_CHECK(cudaMalloc(&L.buf, 2 * 1024 * sizeof(float4)));
+    FH_CHECK(cudaMalloc(&L.big[0], big * sizeof(float)));
+    FH_CHECK(cudaMalloc(&L.big[1], big * sizeof(float)));
+    FH_CHECK(cudaMalloc(&L.flush, L.flush_n * sizeof(uint4)));
+    FH_CHECK(cudaMalloc(&L.sink, sizeof(unsigned)));
+    FH_CHECK(cudaMemsetAsync(L.buf, 0, 2 * 1024 * sizeof(float4), s));
+    FH_CHECK(cudaMemsetAsync(L.big[0], 1, big * sizeof(float), s));
+    FH_CHECK(cudaMemsetAsync(L.flush, 2, L.flush_n * sizeof(uint4), s));
+    for (int i = 0; i < 33; i++)
+        FH_CHECK(cudaEventCreate(&L.ev[i]));
+    double ks[FH_CAL_K];
+    for (int k = 1; k <= FH_CAL_K; k++) {
+        ks[k - 1] = k;
+        info->cold[k - 1] = fh_cal_cold(&L, k, 0);
+        info->hot[k - 1] = fh_cal_b2b(&L, k, NULL);
+        info->graph[k - 1] = fh_cal_graph(&L, k);
+    }
+    double a, b;
+    p->launch_first_us = info->cold[0];
+    p->launch_second_us = info->cold[1] - info->cold[0];
+    p->launch_next_us = (info->cold[FH_CAL_K - 1] - info->cold[1]) / (FH_CAL_K - 2);
+    fh_line(ks, info->hot, FH_CAL_K, &a, &b);
+    p->host_call_us = a > 0 ? a : 0;
+    p->host_launch_us = b;
+    p->graph_launch_us = info->graph[0];
+    p->graph_node_us = (info->graph[FH_CAL_K - 1] - info->graph[0]) / (FH_CAL_K - 1);
+    /* the ramp: the median residual where it has settled (32-256 MiB), and
+     * the bytes where it first reaches 63% of that */
+    double res[FH_CAL_RAMP], settled[FH_CAL_RAMP];
+    int ns = 0;
+    for (int i = 0; i < FH_CAL_RAMP; i++) {
+        size_t n = (size_t)1 << (16 + i);
+        info->ramp_n[i] = (double)n;
+        info->ramp_t[i] = fh_cal_cold(&L, 0, n);
+        res[i] = info->ramp_t[i] - p->launch_first_us - 8.0 * n / (p->hbm_gbps * 1e3);
+        if (8.0 * n >= 32e6 && 8.0 * n <= 300e6)
+            settled[ns++] = res[i];
+    }
+    p->ramp_us = ns ? fh_median(settled, ns) : 0;
+    if (p->ramp_us < 0)
+        p->ramp_us = 0;
+    p->ramp_bytes = 8.0 * info->ramp_n[FH_CAL_RAMP - 1];
+    for (int i = 0; i < FH_CAL_RAMP; i++)
+        if (res[i] >= 0.63 * p->ramp_us) {
+            p->ramp_bytes = 8.0 * info->ramp_n[i];
+            break;
+        }
+    for (int i = 0; i < 33; i++)
+        FH_CHECK(cudaEventDestroy(L.ev[i]));
+    FH_CHECK(cudaFree(L.buf));
+    FH_CHECK(cudaFree(L.big[0]));
+    FH_CHECK(cudaFree(L.big[1]));
+    FH_CHECK(cudaFree(L.flush));
+    FH_CHECK(cudaFree(L.sink));
+}
+
+/* Flops per second (in G/s) of an FMA throughput kernel: 2 per FMA. */
 static double fh_rate_gops(int kind, int iters, int sms, cudaStream_t s)
 {
     FhRateWork w;
@@ -186,7 +315,7 @@ static double fh_rate_gops(int kind, int iters, int sms, cudaStream_t s)
     FH_CHECK(cudaMalloc(&w.out, (size_t)w.blocks * 256 * sizeof(double)));
     us = fh_median_us(fh_rate_work, &w, s, 1, 5, 1);
     FH_CHECK(cudaFree(w.out));
-    ops = (double)w.blocks * 256 * iters * FH_CHAINS * (kind == 2 ? 1 : 2);
+    ops = (double)w.blocks * 256 * iters * FH_CHAINS * 2;
     return ops / (us * 1e3);
 }
 
@@ -202,16 +331,12 @@ static void fh_calibrate(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhC
     memset(info, 0, sizeof *info);
     info->copy_bytes = big;
     info->l2_copy_bytes = l2 / 4 / 256 * 256;
-    info->launches = 1000;
-    info->graph_nodes = 64;
     p->hbm_gbps = fh_copy_gbps(big, 1, d->sms, s);
     p->l2_gbps = fh_l2_gbps(info->l2_copy_bytes, d->sms, s);
     p->l2_bytes = (double)d->l2_bytes;
-    p->launch_us = fh_median_us(fh_launch_work, NULL, s, 100, 5, info->launches);
-    p->graph_node_us = fh_graph_node_us(info->graph_nodes, s);
+    fh_calibrate_launches(d, s, p, info);
     p->fp32_gflops = fh_rate_gops(0, 16384, d->sms, s);
     p->fp64_gflops = fh_rate_gops(1, 4096, d->sms, s);
-    p->sfu_gops = fh_rate_gops(2, 2048, d->sms, s);
     p->eager_op_us = 12.5;
     p->compiled_call_us = 65.0;
     fh_format(p->name, sizeof p->name, "%s (calibrated)", d->name);
@@ -219,11 +344,10 @@ static void fh_calibrate(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhC
         if (*c == '"' || *c == '\\' || (unsigned char)*c < 32)
             *c = '_';
     fh_format(p->note, sizeof p->note,
-              "calibrated %s by the fusec harness: %zu MiB D2D copy, %zu KiB L2 copy, %d empty "
-              "launches, %d-node graph, FMA and expf kernels; eager_op_us and compiled_call_us "
-              "are fusec defaults",
-              d->date, info->copy_bytes >> 20, info->l2_copy_bytes >> 10, info->launches,
-              info->graph_nodes);
+              "calibrated %s by the fusec harness: %zu MiB D2D copy, %zu KiB L2 copy, chains of 1-%d "
+              "tiny kernels cold, hot and in graphs, a copy kernel of 2^16-2^26 floats, FMA kernels; "
+              "eager_op_us and compiled_call_us are fusec defaults",
+              d->date, info->copy_bytes >> 20, info->l2_copy_bytes >> 10, FH_CAL_K);
 }
 
 static void fh_print_profile(const FusecProfile *p, const FhCalib *info)
@@ -233,13 +357,23 @@ static void fh_print_profile(const FusecProfile *p, const FhCalib *info)
            p->hbm_gbps, info->copy_bytes >> 20);
     printf("  %-16s %9.1f GB/s   a copy kernel, 64 passes over 2 x %zu KiB, which stay in L2\n", "copy (L2)", p->l2_gbps,
            info->l2_copy_bytes >> 10);
-    printf("  %-16s %9.2f us     per empty kernel, %d launched back to back\n", "launch", p->launch_us,
-           info->launches);
-    printf("  %-16s %9.2f us     per node of a CUDA graph of %d dependent 4096-element copies\n", "graph node",
-           p->graph_node_us, info->graph_nodes);
+    printf("  %-16s %9.2f us     cold: a call's first tiny kernel (4096-element copy)\n", "launch first",
+           p->launch_first_us);
+    printf("  %-16s %9.2f us     cold: what the second adds\n", "launch second", p->launch_second_us);
+    printf("  %-16s %9.2f us     cold: what each later one adds (fit over %d)\n", "launch next", p->launch_next_us,
+           FH_CAL_K);
+    printf("  %-16s %9.2f us     hot: host time a call + %.2f us a launch\n", "host", p->host_call_us,
+           p->host_launch_us);
+    printf("  %-16s %9.2f us     graph: one node's replay + %.2f us a further node\n", "graph", p->graph_launch_us,
+           p->graph_node_us);
+    printf("  %-16s %9.2f us     a copy kernel's fill and drain, 63%% of it at %.0f MB\n", "ramp", p->ramp_us,
+           p->ramp_bytes / 1e6);
     printf("  %-16s %9.0f GFLOP/s fp32 FMA (2 flops each)\n", "fp32", p->fp32_gflops);
     printf("  %-16s %9.0f GFLOP/s fp64 FMA (2 flops each)\n", "fp64", p->fp64_gflops);
-    printf("  %-16s %9.0f Gop/s  accurate expf\n", "transcendental", p->sfu_gops);
+    printf("  chains of k tiny kernels, us:  k  cold    hot   graph\n");
+    for (int k = 0; k < FH_CAL_K; k++)
+        printf("                                %2d %6.2f %6.2f %6.2f\n", k + 1, info->cold[k], info->hot[k],
+               info->graph[k]);
     printf("  (not measurable here, fusec's defaults: PyTorch eager op %.1f us, compiled call %.1f us)\n",
            p->eager_op_us, p->compiled_call_us);
 }

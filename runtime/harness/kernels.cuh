@@ -1,8 +1,5 @@
 /* ================================ kernels of the harness ================================ */
 
-/* A kernel that does nothing: what a launch costs by itself. */
-static __global__ void fh_empty_kernel(void) {}
-
 /* Throughput kernels: each thread runs 8 independent chains (enough work in
  * flight to hide the latency of each instruction) and stores their sum, so
  * that the compiler keeps the work. */
@@ -20,25 +17,6 @@ template <typename T> static __global__ void fh_fma_kernel(T *out, int iters, T 
         for (int j = 0; j < FH_CHAINS; j++)
             x[j] = fma(x[j], a, b);
     T s = 0;
-#pragma unroll
-    for (int j = 0; j < FH_CHAINS; j++)
-        s += x[j];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
-
-/* The accurate expf, as the fused kernels call it: x -> exp(-x) stays in
- * [0.36, 1]. */
-static __global__ void fh_exp32_kernel(float *out, int iters)
-{
-    float x[FH_CHAINS];
-#pragma unroll
-    for (int j = 0; j < FH_CHAINS; j++)
-        x[j] = 0.4f + 0.05f * j + threadIdx.x * 1e-5f;
-    for (int i = 0; i < iters; i++)
-#pragma unroll
-        for (int j = 0; j < FH_CHAINS; j++)
-            x[j] = expf(-x[j]);
-    float s = 0;
 #pragma unroll
     for (int j = 0; j < FH_CHAINS; j++)
         s += x[j];

@@ -167,13 +167,10 @@ static void fh_write_csv(FILE *f, const FhOutput *out)
         fh_csv_str(f, p->name);
         fputs("\n# profile_note,", f);
         fh_csv_str(f, p->note);
-        fprintf(f,
-                "\n# profile_hbm_gbps,%.1f\n# profile_l2_gbps,%.1f\n# profile_l2_bytes,%.0f\n"
-                "# profile_launch_us,%.3f\n# profile_graph_node_us,%.3f\n# profile_fp32_gflops,%.0f\n"
-                "# profile_fp64_gflops,%.0f\n# profile_sfu_gops,%.0f\n# profile_eager_op_us,%.3f\n"
-                "# profile_compiled_call_us,%.3f\n",
-                p->hbm_gbps, p->l2_gbps, p->l2_bytes, p->launch_us, p->graph_node_us, p->fp32_gflops,
-                p->fp64_gflops, p->sfu_gops, p->eager_op_us, p->compiled_call_us);
+        fputc('\n', f);
+#define FH_PROFILE_CSV(fl, fmt, lo, hi, doc) fprintf(f, "# profile_" #fl "," fmt "\n", p->fl);
+        FUSEC_PROFILE_FIELDS(FH_PROFILE_CSV)
+#undef FH_PROFILE_CSV
     }
     fprintf(f, "# verification,%s,sizes_verified %d,fragile_skipped %lld\n", fh_verify_status(R, out->failed),
             R->verified_sizes, R->fragile_total);

@@ -131,7 +131,6 @@ static FhRow fh_make_row(const FhRun *R, size_t n, int mode, const FhTimes *t)
     const FusecVersion *ver[2] = {&c->unfused, &c->fused};
     int host = mode == FH_MODE_GRAPH ? FUSEC_HOST_GRAPH : FUSEC_HOST_C, v;
     int hot = mode != FH_MODE_COLD; /* graph replays run back to back too */
-    double launch = mode == FH_MODE_GRAPH ? R->prof.graph_node_us : R->prof.launch_us;
     FhRow row;
     memset(&row, 0, sizeof row);
     row.n = n;
@@ -143,11 +142,8 @@ static FhRow fh_make_row(const FhRun *R, size_t n, int mode, const FhTimes *t)
         row.pred[v] = fusec_model_time(&R->prof, ver[v], (double)n, host, v, hot);
         row.gbps[v] = bytes / (t[v].median * 1e3);
         row.pct_copy[v] = 100 * row.gbps[v] / R->prof.hbm_gbps;
-        /* overhead: under twice what the launches alone cost (a graph
-         * replay: one launch, then a node per later kernel) */
-        double launches = mode == FH_MODE_GRAPH
-                              ? R->prof.launch_us + (fusec_kernel_count(ver[v]) - 1) * R->prof.graph_node_us
-                              : fusec_kernel_count(ver[v]) * launch;
+        /* overhead: under twice what the launches alone cost in this mode */
+        double launches = fusec_launch_floor(&R->prof, fusec_kernel_count(ver[v]), host, hot);
         if (t[v].median < 2 * launches)
             row.regime[v] = FUSEC_OVERHEAD;
         else

@@ -25,7 +25,7 @@
 /* k1: t1 = h > 0 (mixed.fuse:5:15)
  * reads 2 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k1(const __half *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k1(const __half *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k1(const __half *__restrict_
 /* k2: t2 = leaky_relu(h, 0.01) (mixed.fuse:5:23)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k2(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k2(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k2(const __half *__restrict_
 /* k3: t3 = where(t1, h, t2) (mixed.fuse:5:7)
  * reads 5 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k3(const uint8_t *__restrict__ a0, const __half *__restrict__ a1, const __half *__restrict__ a2, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_k3(const uint8_t *__restrict__ a0, const __half *__restrict__ a1, const __half *__restrict__ a2, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k3(const uint8_t *__restrict
 /* k4: t4 = f32(t3) (mixed.fuse:6:9)
  * reads 2 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k4(const __half *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k4(const __half *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k4(const __half *__restrict_
 /* k5: t5 = sigmoid(g) (mixed.fuse:6:20)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k5(const __nv_bfloat16 *__restrict__ a0, __nv_bfloat16 *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k5(const __nv_bfloat16 *__restrict__ a0, __nv_bfloat16 *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k5(const __nv_bfloat16 *__re
 /* k6: t6 = t4 * t5 (mixed.fuse:6:18)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k6(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k6(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k6(const float *__restrict__
 /* k7: t7 = t6 * scale (mixed.fuse:6:31)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k7(const float *__restrict__ a0, float *__restrict__ r, double scale, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k7(const float *__restrict__ a0, float *__restrict__ r, double scale, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -164,7 +164,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k7(const float *__restrict__
 /* k8: t8 = clamp(t7, -4, 4) (mixed.fuse:8:9)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k8(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k8(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -183,7 +183,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k8(const float *__restrict__
 /* k9: y = f16(t8) (mixed.fuse:8:5)
  * reads 4 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k9(const float *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k9(const float *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -202,7 +202,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k9(const float *__restrict__
 /* k10: t10 = abs(t7) (mixed.fuse:9:8)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k10(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k10(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -221,7 +221,7 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k10(const float *__restrict_
 /* k11: keep = t10 >= 0.001 (mixed.fuse:9:19)
  * reads 4 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_k11(const float *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11(const float *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -238,11 +238,12 @@ __global__ void __launch_bounds__(FX_THREADS) mixed_k11(const float *__restrict_
 }
 
 /* The fused kernel: reads 4 B and writes 3 B per element, every intermediate
- * stays in registers; half types compute in float. 11 distinct ops. */
-template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) mixed_fused_kernel(const __half *__restrict__ h, const __nv_bfloat16 *__restrict__ g, __half *__restrict__ y, uint8_t *__restrict__ keep, double scale, I n, bool vec)
+ * stays in registers; half types compute in float. 11 distinct ops.
+ * E elements per thread: 16 (32 bytes of the widest array: its issue slots take 0.74 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 8 for a grid of under
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each). */
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_fused_kernel(const __half *__restrict__ h, const __nv_bfloat16 *__restrict__ g, __half *__restrict__ y, uint8_t *__restrict__ keep, double scale, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half h_v[E];
@@ -281,11 +282,13 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h, const uint16_t *g, uint16_
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(g, 8, 2) && fx_aligned(y, 8, 2) && fx_aligned(keep, 8, 1);
-    if (n <= 0x7fffffffu)
-        mixed_fused_kernel<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)n, vec);
+    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(g, 8, 2) && fx_aligned(y, 8, 2) && fx_aligned(keep, 16, 1);
+    if (n <= 0x7fffffffu && fx_blocks(n, 16) < FX_SMALL_BLOCKS)
+        mixed_fused_kernel<unsigned, 8><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)n, vec);
+    else if (n <= 0x7fffffffu)
+        mixed_fused_kernel<unsigned, 16><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)n, vec);
     else
-        mixed_fused_kernel<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, n, vec);
+        mixed_fused_kernel<size_t, 16><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, n, vec);
     return cudaGetLastError();
 }
 
@@ -487,20 +490,22 @@ static void mixed_reference(int fused, const double *in, const double *par, doub
 }
 
 /* The model's view of each version (runtime/fusec_model.h): bytes per element by kind,
- * flops, transcendentals, fp64, and how many kernels cost exactly that. */
+ * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
+ * cost exactly that. */
 static const FusecKernelCost mixed_unfused_cost[] = {
-    {2, 0, 1, 0, 1, 0, 0, 1},
-    {2, 0, 2, 0, 2, 0, 0, 1},
-    {2, 3, 2, 0, 1, 0, 0, 1},
-    {0, 2, 4, 0, 0, 0, 0, 1},
-    {2, 0, 2, 0, 2, 1, 0, 1},
-    {0, 6, 4, 0, 1, 0, 0, 1},
-    {0, 4, 4, 0, 1, 0, 0, 2},
-    {0, 4, 4, 0, 2, 0, 0, 1},
-    {0, 4, 0, 2, 0, 0, 0, 1},
-    {0, 4, 0, 1, 1, 0, 0, 1},
+    {2, 0, 1, 0, 1, 0, 2, 0, 0, 1},
+    {2, 0, 2, 0, 2, 0, 5.8, 0, 0, 1},
+    {2, 3, 2, 0, 1, 0, 6, 0, 0, 1},
+    {0, 2, 4, 0, 0, 0, 2, 0, 0, 1},
+    {2, 0, 2, 0, 2, 1, 20.7, 0, 0, 1},
+    {0, 6, 4, 0, 1, 0, 2, 0, 0, 1},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1},
+    {0, 4, 4, 0, 2, 0, 5, 0, 0, 1},
+    {0, 4, 0, 2, 0, 0, 4.6, 0, 0, 1},
+    {0, 4, 4, 0, 1, 0, 2.9, 0, 0, 1},
+    {0, 4, 0, 1, 1, 0, 1, 0, 0, 1},
 };
-static const FusecKernelCost mixed_fused_cost[] = {{4, 0, 0, 3, 12, 1, 0, 1}};
+static const FusecKernelCost mixed_fused_cost[] = {{4, 0, 0, 3, 12, 1, 38.5, 0, 0, 1}};
 static const FusecTensorArg mixed_in[] = {{"h", FX_F16, FX_F16}, {"g", FX_BF16, FX_BF16}};
 static const FusecTensorArg mixed_out[] = {{"y", FX_F16, FX_BF16}, {"keep", FX_BOOL, FX_BF16}};
 static const FusecParamArg mixed_par[] = {{"scale", FX_F32, 0.125}};
@@ -525,7 +530,7 @@ static const FusecChain mixed_chain = {
     "keep = abs(gated) >= 1e-3                        # a bool mask, 1 byte per element\n",
     2, 2, 1,
     mixed_in, mixed_out, mixed_par,
-    {10, mixed_unfused_cost, 34},
+    {11, mixed_unfused_cost, 34},
     {1, mixed_fused_cost, 7},
     69, 7,
     mixed_run,

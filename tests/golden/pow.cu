@@ -29,7 +29,7 @@
 /* k1: t1 = pow(x, 2) (pow.fuse:7:5)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k1(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k1(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k1(const float *__restrict__ a
 /* k2: t2 = pow(x, 3) (pow.fuse:7:17)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k2(const float *__restrict__ a
 /* k3: t3 = t1 + t2 (pow.fuse:7:15)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k3(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k3(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k3(const float *__restrict__ a
 /* k4: t4 = pow(x, -1) (pow.fuse:7:33)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k4(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k4(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k4(const float *__restrict__ a
 /* k5: t5 = t3 + t4 (pow.fuse:7:31)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k5(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k5(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k5(const float *__restrict__ a
 /* k6: t6 = pow(x, -2) (pow.fuse:7:46)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k6(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k6(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k6(const float *__restrict__ a
 /* k7: a = t5 + t6 (pow.fuse:7:44)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k7(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k7(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k7(const float *__restrict__ a
 /* k8: t8 = pow(x, 0.5) (pow.fuse:8:5)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k8(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k8(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -187,7 +187,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k8(const float *__restrict__ a
 /* k9: t9 = pow(x, -0.5) (pow.fuse:8:19)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k9(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k9(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k9(const float *__restrict__ a
 /* k10: t10 = t8 + t9 (pow.fuse:8:17)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k10(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k10(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k10(const float *__restrict__ 
 /* k11: t11 = pow(x, 2.5) (pow.fuse:8:34)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k11(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k11(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -246,7 +246,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k11(const float *__restrict__ 
 /* k12: t12 = t10 + t11 (pow.fuse:8:32)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k12(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k12(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -267,7 +267,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k12(const float *__restrict__ 
 /* k13: t13 = pow(x, e) (pow.fuse:8:48)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k13(const float *__restrict__ a0, float *__restrict__ r, double e_u, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k13(const float *__restrict__ a0, float *__restrict__ r, double e_u, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -286,7 +286,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k13(const float *__restrict__ 
 /* k14: b = t12 + t13 (pow.fuse:8:46)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k14(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k14(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -307,7 +307,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k14(const float *__restrict__ 
 /* k15: c = pow(h, 2) (pow.fuse:9:5)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k15(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k15(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -326,7 +326,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k15(const __half *__restrict__
 /* k16: t16 = pow(h, 3) (pow.fuse:12:5)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k16(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k16(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -345,7 +345,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k16(const __half *__restrict__
 /* k17: t17 = pow(h, -2) (pow.fuse:12:17)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k17(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k17(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -364,7 +364,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k17(const __half *__restrict__
 /* k18: t18 = t16 + t17 (pow.fuse:12:15)
  * reads 4 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k18(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k18(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -385,7 +385,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k18(const __half *__restrict__
 /* k19: t19 = pow(h, 2.0004) (pow.fuse:12:30)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k19(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k19(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -404,7 +404,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k19(const __half *__restrict__
 /* k20: t20 = t18 + t19 (pow.fuse:12:28)
  * reads 4 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k20(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k20(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -425,7 +425,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k20(const __half *__restrict__
 /* k21: t21 = pow(h, 0.3) (pow.fuse:12:47)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k21(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k21(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -444,7 +444,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k21(const __half *__restrict__
 /* k22: t22 = t20 + t21 (pow.fuse:12:45)
  * reads 4 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k22(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k22(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -465,7 +465,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k22(const __half *__restrict__
 /* k23: t23 = pow(h, e) (pow.fuse:12:61)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k23(const __half *__restrict__ a0, __half *__restrict__ r, double e_u, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k23(const __half *__restrict__ a0, __half *__restrict__ r, double e_u, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -484,7 +484,7 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k23(const __half *__restrict__
 /* k24: d = t22 + t23 (pow.fuse:12:59)
  * reads 4 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_k24(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -503,11 +503,12 @@ __global__ void __launch_bounds__(FX_THREADS) pow_k24(const __half *__restrict__
 }
 
 /* The fused kernel: reads 6 B and writes 12 B per element, every intermediate
- * stays in registers; half types compute in float. 24 distinct ops. */
-template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) pow_fused_kernel(const __half *__restrict__ h, const float *__restrict__ x, float *__restrict__ a, float *__restrict__ b, __half *__restrict__ c, __half *__restrict__ d, double e_u, I n, bool vec)
+ * stays in registers; half types compute in float. 24 distinct ops.
+ * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 3.56 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each). */
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kernel(const __half *__restrict__ h, const float *__restrict__ x, float *__restrict__ a, float *__restrict__ b, __half *__restrict__ c, __half *__restrict__ d, double e_u, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half h_v[E];
@@ -565,11 +566,13 @@ extern "C" cudaError_t pow_fused(const uint16_t *h, const float *x, float *a, fl
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(h, 4, 2) && fx_aligned(x, 4, 4) && fx_aligned(a, 4, 4) && fx_aligned(b, 4, 4) && fx_aligned(c, 4, 2) && fx_aligned(d, 4, 2);
-    if (n <= 0x7fffffffu)
-        pow_fused_kernel<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)n, vec);
+    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(x, 4, 4) && fx_aligned(a, 4, 4) && fx_aligned(b, 4, 4) && fx_aligned(c, 8, 2) && fx_aligned(d, 8, 2);
+    if (n <= 0x7fffffffu && fx_blocks(n, 8) < FX_SMALL_BLOCKS)
+        pow_fused_kernel<unsigned, 4><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)n, vec);
+    else if (n <= 0x7fffffffu)
+        pow_fused_kernel<unsigned, 8><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)n, vec);
     else
-        pow_fused_kernel<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, n, vec);
+        pow_fused_kernel<size_t, 8><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, n, vec);
     return cudaGetLastError();
 }
 
@@ -938,21 +941,27 @@ static void pow_reference(int fused, const double *in, const double *par, double
 }
 
 /* The model's view of each version (runtime/fusec_model.h): bytes per element by kind,
- * flops, transcendentals, fp64, and how many kernels cost exactly that. */
+ * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
+ * cost exactly that. */
 static const FusecKernelCost pow_unfused_cost[] = {
-    {4, 0, 4, 0, 1, 0, 0, 2},
-    {4, 0, 4, 0, 2, 0, 0, 2},
-    {0, 8, 4, 0, 1, 0, 0, 4},
-    {0, 8, 0, 4, 1, 0, 0, 2},
-    {4, 0, 4, 0, 0, 1, 0, 2},
-    {4, 0, 4, 0, 1, 2, 0, 2},
-    {2, 0, 0, 2, 1, 0, 0, 1},
-    {2, 0, 2, 0, 2, 0, 0, 2},
-    {0, 4, 2, 0, 1, 0, 0, 3},
-    {2, 0, 2, 0, 1, 2, 0, 3},
-    {0, 4, 0, 2, 1, 0, 0, 1},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1},
+    {4, 0, 4, 0, 2, 0, 2, 0, 0, 1},
+    {0, 8, 4, 0, 1, 0, 1, 0, 0, 4},
+    {4, 0, 4, 0, 1, 0, 11.7, 0, 0, 1},
+    {4, 0, 4, 0, 2, 0, 12.7, 0, 0, 1},
+    {0, 8, 0, 4, 1, 0, 1, 0, 0, 2},
+    {4, 0, 4, 0, 0, 1, 11.1, 0, 0, 1},
+    {4, 0, 4, 0, 0, 1, 6, 0, 0, 1},
+    {4, 0, 4, 0, 1, 2, 80.2, 0, 0, 2},
+    {2, 0, 0, 2, 1, 0, 3.8, 0, 0, 1},
+    {2, 0, 2, 0, 2, 0, 4.8, 0, 0, 1},
+    {2, 0, 2, 0, 2, 0, 15.5, 0, 0, 1},
+    {0, 4, 2, 0, 1, 0, 4.8, 0, 0, 3},
+    {2, 0, 2, 0, 1, 2, 3.8, 0, 0, 1},
+    {2, 0, 2, 0, 1, 2, 83, 0, 0, 2},
+    {0, 4, 0, 2, 1, 0, 4.8, 0, 0, 1},
 };
-static const FusecKernelCost pow_fused_cost[] = {{6, 0, 0, 12, 26, 12, 0, 1}};
+static const FusecKernelCost pow_fused_cost[] = {{6, 0, 0, 12, 26, 12, 475.8, 0, 0, 1}};
 static const FusecTensorArg pow_in[] = {{"h", FX_F16, FX_F16}, {"x", FX_F32, FX_F32}};
 static const FusecTensorArg pow_out[] = {{"a", FX_F32, FX_F32}, {"b", FX_F32, FX_F32}, {"c", FX_F16, FX_F16}, {"d", FX_F16, FX_F16}};
 static const FusecParamArg pow_par[] = {{"e", FX_F32, 2}};
@@ -981,7 +990,7 @@ static const FusecChain pow_chain = {
     "out a, b, c, d\n",
     2, 4, 1,
     pow_in, pow_out, pow_par,
-    {11, pow_unfused_cost, 82},
+    {16, pow_unfused_cost, 82},
     {1, pow_fused_cost, 18},
     184, 18,
     pow_run,

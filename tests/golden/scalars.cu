@@ -24,7 +24,7 @@
 /* k1: t1 = m == 0.5 (scalars.fuse:7:13)
  * reads 1 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) scalars_k1(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k1(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k1(const uint8_t *__restri
 /* k2: t2 = x * 2 (scalars.fuse:7:26)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) scalars_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k2(const float *__restrict
 /* k3: y = where(t1, x, t2) (scalars.fuse:7:5)
  * reads 9 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) scalars_k3(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k3(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k3(const uint8_t *__restri
 /* k4: t4 = x == s (scalars.fuse:8:13)
  * reads 4 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) scalars_k4(const float *__restrict__ a0, uint8_t *__restrict__ r, double s, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4(const float *__restrict__ a0, uint8_t *__restrict__ r, double s, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k4(const float *__restrict
 /* k5: t5 = x * c13 (scalars.fuse:8:21)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) scalars_k5(const float *__restrict__ a0, float *__restrict__ r, double c13, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k5(const float *__restrict__ a0, float *__restrict__ r, double c13, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k5(const float *__restrict
 /* k6: t6 = x * 0.0999755859375 (scalars.fuse:8:33)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) scalars_k6(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k6(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -142,7 +142,7 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k6(const float *__restrict
 /* k7: z = where(t4, t5, t6) (scalars.fuse:8:5)
  * reads 9 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) scalars_k7(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -163,11 +163,12 @@ __global__ void __launch_bounds__(FX_THREADS) scalars_k7(const uint8_t *__restri
 }
 
 /* The fused kernel: reads 5 B and writes 8 B per element, every intermediate
- * stays in registers; half types compute in float. 7 distinct ops. */
-template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) scalars_fused_kernel(const uint8_t *__restrict__ m, const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, double s, double c13, I n, bool vec)
+ * stays in registers; half types compute in float. 7 distinct ops.
+ * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each). */
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const uint8_t *__restrict__ m, const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, double s, double c13, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         uint8_t m_v[E];
@@ -204,10 +205,12 @@ extern "C" cudaError_t scalars_fused(const uint8_t *m, const float *x, float *y,
         return cudaSuccess;
     const double c13 = (double)fx_widen(fx_to_f16((double)t));
     const bool vec = !fx_scalar_only && fx_aligned(m, 4, 1) && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4) && fx_aligned(z, 4, 4);
-    if (n <= 0x7fffffffu)
-        scalars_fused_kernel<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)n, vec);
+    if (n <= 0x7fffffffu && fx_blocks(n, 4) < FX_SMALL_BLOCKS)
+        scalars_fused_kernel<unsigned, 2><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)n, vec);
+    else if (n <= 0x7fffffffu)
+        scalars_fused_kernel<unsigned, 4><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)n, vec);
     else
-        scalars_fused_kernel<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, n, vec);
+        scalars_fused_kernel<size_t, 4><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, n, vec);
     return cudaGetLastError();
 }
 
@@ -360,15 +363,16 @@ static void scalars_reference(int fused, const double *in, const double *par, do
 }
 
 /* The model's view of each version (runtime/fusec_model.h): bytes per element by kind,
- * flops, transcendentals, fp64, and how many kernels cost exactly that. */
+ * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
+ * cost exactly that. */
 static const FusecKernelCost scalars_unfused_cost[] = {
-    {1, 0, 1, 0, 1, 0, 0, 1},
-    {4, 0, 4, 0, 1, 0, 0, 3},
-    {4, 5, 0, 4, 1, 0, 0, 1},
-    {4, 0, 1, 0, 1, 0, 0, 1},
-    {0, 9, 0, 4, 1, 0, 0, 1},
+    {1, 0, 1, 0, 1, 0, 1, 0, 0, 1},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 3},
+    {4, 5, 0, 4, 1, 0, 2.2, 0, 0, 1},
+    {4, 0, 1, 0, 1, 0, 1, 0, 0, 1},
+    {0, 9, 0, 4, 1, 0, 2.2, 0, 0, 1},
 };
-static const FusecKernelCost scalars_fused_cost[] = {{5, 0, 0, 8, 7, 0, 0, 1}};
+static const FusecKernelCost scalars_fused_cost[] = {{5, 0, 0, 8, 7, 0, 9.4, 0, 0, 1}};
 static const FusecTensorArg scalars_in[] = {{"m", FX_BOOL, FX_BOOL}, {"x", FX_F32, FX_F32}};
 static const FusecTensorArg scalars_out[] = {{"y", FX_F32, FX_F32}, {"z", FX_F32, FX_F16}};
 static const FusecParamArg scalars_par[] = {{"s", FX_F64, 0.1}, {"t", FX_F32, 0.1}};

@@ -18,7 +18,7 @@
 /* k1: t1 = x * 2 (seed.fuse:2:11)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) seed_k1(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k1(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(FX_THREADS) seed_k1(const float *__restrict__ 
 /* k2: t2 = t1 + 1 (seed.fuse:2:13)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) seed_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(FX_THREADS) seed_k2(const float *__restrict__ 
 /* k3: t3 = relu(t2) (seed.fuse:2:5)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) seed_k3(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k3(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(FX_THREADS) seed_k3(const float *__restrict__ 
 /* k4: y = t3 * 0.5 (seed.fuse:2:16)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) seed_k4(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k4(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -92,11 +92,12 @@ __global__ void __launch_bounds__(FX_THREADS) seed_k4(const float *__restrict__ 
 }
 
 /* The fused kernel: reads 4 B and writes 4 B per element, every intermediate
- * stays in registers; half types compute in float. 4 distinct ops. */
-template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) seed_fused_kernel(const float *__restrict__ x, float *__restrict__ y, I n, bool vec)
+ * stays in registers; half types compute in float. 4 distinct ops.
+ * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each). */
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_fused_kernel(const float *__restrict__ x, float *__restrict__ y, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float x_v[E];
@@ -123,10 +124,12 @@ extern "C" cudaError_t seed_fused(const float *x, float *y, size_t n, cudaStream
     if (n == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4);
-    if (n <= 0x7fffffffu)
-        seed_fused_kernel<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)n, vec);
+    if (n <= 0x7fffffffu && fx_blocks(n, 4) < FX_SMALL_BLOCKS)
+        seed_fused_kernel<unsigned, 2><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)n, vec);
+    else if (n <= 0x7fffffffu)
+        seed_fused_kernel<unsigned, 4><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)n, vec);
     else
-        seed_fused_kernel<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, n, vec);
+        seed_fused_kernel<size_t, 4><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, n, vec);
     return cudaGetLastError();
 }
 
@@ -236,13 +239,14 @@ static void seed_reference(int fused, const double *in, const double *par, doubl
 }
 
 /* The model's view of each version (runtime/fusec_model.h): bytes per element by kind,
- * flops, transcendentals, fp64, and how many kernels cost exactly that. */
+ * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
+ * cost exactly that. */
 static const FusecKernelCost seed_unfused_cost[] = {
-    {4, 0, 4, 0, 1, 0, 0, 1},
-    {0, 4, 4, 0, 1, 0, 0, 2},
-    {0, 4, 0, 4, 1, 0, 0, 1},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 2},
+    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1},
 };
-static const FusecKernelCost seed_fused_cost[] = {{4, 0, 0, 4, 4, 0, 0, 1}};
+static const FusecKernelCost seed_fused_cost[] = {{4, 0, 0, 4, 4, 0, 4, 0, 0, 1}};
 static const FusecTensorArg seed_in[] = {{"x", FX_F32, FX_F32}};
 static const FusecTensorArg seed_out[] = {{"y", FX_F32, FX_F32}};
 

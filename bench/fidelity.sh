@@ -1,0 +1,38 @@
+#!/bin/bash
+# The model's fidelity on the GPU: every example, every tests/golden chain and
+# RANDOM_N programs from tests/randgen.py (verified first), each through its
+# emitted harness (which calibrates the profile on the GPU in hand), cold, hot
+# and in a CUDA graph, at SIZES; then bench/fidelity.py prints the table of
+# |measured / predicted speedup - 1| by mode and size band, per chain and
+# over all, and the worst rows.
+#   bench/fidelity.sh OUT FUSEC
+# RANDOM_N (default 100; 0: none), RANDOM_SEED (4242), ONLY_RANDOM=1 (no
+# examples or golden chains), SIZES (default 2^12..2^28 in steps of 4x), REPS
+# (default 15), JOBS (parallel nvcc builds, default 16). Harnesses run one at
+# a time (they time the GPU); each has a limit of LIMIT seconds (default 120).
+set -u
+out=$1 fusec=$2
+export PATH=/usr/local/cuda/bin:$PATH
+work=$(mktemp -d)
+mkdir -p "$work/src" "$out/fidelity"
+if [ "${ONLY_RANDOM:-0}" != 1 ]; then
+  cp examples/*.fuse "$work/src/"
+  for f in tests/golden/*.fuse; do cp "$f" "$work/src/golden_$(basename "$f")"; done
+fi
+if [ "${RANDOM_N:-100}" -gt 0 ]; then
+  python3 tests/randgen.py --seed "${RANDOM_SEED:-4242}" --count "${RANDOM_N:-100}" --out "$work/rand" >/dev/null
+  for f in "$work"/rand/*.fuse; do cp "$f" "$work/src/rand_$(basename "$f")"; done
+fi
+ls "$work"/src/*.fuse | xargs -P "${JOBS:-16}" -I{} sh -c '
+  f={}; b=${f%.fuse}
+  args=$(sed -n "1s/^# fusec-args: //p" "$f")
+  "'"$fusec"'" -w $args "$f" -o "$b.cu" 2>"$b.err" && nvcc -O3 -arch=sm_90 "$b.cu" -o "$b.bin" 2>>"$b.err" ||
+    echo "BUILD FAILED $f"'
+for b in "$work"/src/*.bin; do
+  name=$(basename "${b%.bin}")
+  timeout "${LIMIT:-120}" "$b" --seed 7 --reps "${REPS:-15}" --sizes "${SIZES:-4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456}" \
+    --csv "$out/fidelity/$name.csv" >"$work/$name.log" 2>&1
+  echo "$? $name"
+done >"$out/fidelity/status.txt"
+python3 bench/fidelity.py "$out/fidelity" | tee "$out/fidelity.txt"
+tar -C "$out" -czf "$out/fidelity.tgz" fidelity && rm -rf "$out/fidelity"
