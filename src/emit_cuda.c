@@ -359,11 +359,12 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     fprintf(f, "I n, bool vec)\n{\n");
 }
 
-/* e > 0: E is that constant; e == 0: E is the kernel's template argument. */
+/* An unfused kernel's loop: E elements a thread, each chunk by vector
+ * accesses when it is whole and every pointer aligned, else element by
+ * element. */
 static void loop_head(FILE *f, int e, const char *why)
 {
-    if (e > 0)
-        fprintf(f, "    constexpr int E = %d; /* elements per thread: %s */\n", e, why);
+    fprintf(f, "    constexpr int E = %d; /* elements per thread: %s */\n", e, why);
     fprintf(f, "    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
     fprintf(f, "        const bool full = vec && n - i >= (I)E;\n");
 }
@@ -451,10 +452,12 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 }
 
 /* How long the fused kernel's issue slots take beside its bytes, on the
- * device profile in use (runtime/fusec_model.h's rates): at 0.5 or more it
- * moves two vectors a thread. Measured on the H200 (run 2): that lifted
- * fused bf16 gelu, f32 erf/sin/cos and mish by 4-10%, and cost memory-bound
- * chains (seed, two outputs) 15-34%. */
+ * device profile in use (runtime/fusec_model.h's rates). From 0.5 on it
+ * moves two vectors a thread while a thread still holds at most 64 bytes
+ * (full occupancy), and from 1 on in any case. Measured on the H200 (run
+ * 2): two vectors lifted fused bf16 gelu, f32 erf/sin/cos, f16 pow and mish
+ * by 4-12%, cost the mixed example 2% (0.74, 112 bytes a thread) and
+ * memory-bound chains (seed, two outputs) 15-34%. */
 static double compute_share(const Chain *c)
 {
     const FusecProfile *d = &c->opt->device;
@@ -494,7 +497,8 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     char why[160];
     int e = elems_per_thread(p, load, nl, store, nout, true, why, sizeof why);
     double heavy = compute_share(em->c);
-    if (heavy >= 0.5) {
+    int tb = thread_bytes(p, e, load, nl, store, nout);
+    if (heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64)) {
         e *= 2;
         snprintf(why, sizeof why, "32 bytes of the widest array: its issue slots take %.2f of its bytes' time, so "
                  "two vectors a thread keep loads in flight while it computes", heavy);
@@ -507,9 +511,12 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     fprintf(f, "\n/* The fused kernel: reads %s B and writes %s B per element, every intermediate\n"
                " * stays in registers; half types compute in float. %d distinct ops.\n"
                " * E elements per thread: %d (%s), or %d for a grid of under\n"
-               " * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each). */\n",
+               " * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).\n"
+               " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"
+               " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
+               " * rest, element by element (the last n %% E, or all of n if a pointer is misaligned). */\n",
             fr, fw, t->nfused_ops, e, why, e / 2 > 0 ? e / 2 : 1);
-    fprintf(f, "template <typename I, int E>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(",
+    fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(",
             launch_bounds(thread_bytes(p, e, load, nl, store, nout)), em->c->prefix);
     for (int k = 0; k < nl; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[load[k]].dtype], lnames[k]);
@@ -517,8 +524,9 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         fprintf(f, "%s *__restrict__ %s, ", store_t[p->inst[store[k]].dtype], snames[k]);
     for (int k = 0; k < nsc; k++)
         fprintf(f, "double %s, ", em->cname[sc[k]]);
-    fprintf(f, "I n, bool vec)\n{\n");
-    loop_head(f, 0, why);
+    fprintf(f, "I n, I first)\n{\n");
+    fprintf(f, "    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */\n");
+    fprintf(f, "    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
     for (int k = 0; k < nl; k++) {
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
         fprintf(f, "        fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
@@ -666,13 +674,20 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     fclose(fg);
     fprintf(f, "    const bool vec = %s;\n", align);
     int es = e / 2 > 0 ? e / 2 : 1;
-    fprintf(f, "    if (n <= 0x7fffffffu && fx_blocks(n, %d) < FX_SMALL_BLOCKS)\n"
-               "        %s_fused_kernel<unsigned, %d><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n"
-               "    else if (n <= 0x7fffffffu)\n"
-               "        %s_fused_kernel<unsigned, %d><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n"
-               "    else\n"
-               "        %s_fused_kernel<size_t, %d><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn, vec);\n",
+    fprintf(f, "    /* whole chunks of %d by vector accesses, then the rest element by element */\n"
+               "    const size_t full = vec ? n / %d * %d : 0;\n", e, e, e);
+    fprintf(f, "    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_SMALL_BLOCKS)\n"
+               "        %s_fused_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(%s(unsigned)full, 0u);\n"
+               "    else if (full > 0 && full <= 0x7fffffffu)\n"
+               "        %s_fused_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(%s(unsigned)full, 0u);\n"
+               "    else if (full > 0)\n"
+               "        %s_fused_kernel<size_t, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(%sfull, (size_t)0);\n",
             e, P, es, es, args, P, e, e, args, P, e, e, args);
+    fprintf(f, "    if (full < n && n <= 0x7fffffffu)\n"
+               "        %s_fused_kernel<unsigned, %d, true><<<fx_blocks(n - full, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, (unsigned)full);\n"
+               "    else if (full < n)\n"
+               "        %s_fused_kernel<size_t, %d, true><<<fx_blocks(n - full, %d), FX_THREADS, 0, stream>>>(%sn, full);\n",
+            P, e, e, args, P, e, e, args);
     free(args);
     free(align);
     fprintf(f, "    return cudaGetLastError();\n}\n");

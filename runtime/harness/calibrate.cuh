@@ -156,10 +156,14 @@ typedef struct FhLaunchCal {
     cudaEvent_t ev[33];
 } FhLaunchCal;
 
+/* k launches as the emitted C API makes them: each followed by
+ * cudaGetLastError, which the host pays between one launch and the next. */
 static void fh_cal_chain(const FhLaunchCal *L, int k)
 {
-    for (int i = 0; i < k; i++)
+    for (int i = 0; i < k; i++) {
         fh_l2_copy_kernel<<<8, 128, 0, L->s>>>(L->buf + (i & 1) * 1024, L->buf + (~i & 1) * 1024, 1024, 1);
+        FH_CHECK(cudaGetLastError());
+    }
 }
 
 static void fh_cal_flush(const FhLaunchCal *L)

@@ -239,13 +239,16 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11(const
 
 /* The fused kernel: reads 4 B and writes 3 B per element, every intermediate
  * stays in registers; half types compute in float. 11 distinct ops.
- * E elements per thread: 16 (32 bytes of the widest array: its issue slots take 0.74 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 8 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each). */
-template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_fused_kernel(const __half *__restrict__ h, const __nv_bfloat16 *__restrict__ g, __half *__restrict__ y, uint8_t *__restrict__ keep, double scale, I n, bool vec)
+ * E elements per thread: 8 (16 bytes of the widest array), or 4 for a grid of under
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
+ * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
+ * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+template <typename I, int E, bool TAIL>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_kernel(const __half *__restrict__ h, const __nv_bfloat16 *__restrict__ g, __half *__restrict__ y, uint8_t *__restrict__ keep, double scale, I n, I first)
 {
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
+    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         __half h_v[E];
         fx_load<E>(h_v, h, i, n, full);
         __nv_bfloat16 g_v[E];
@@ -282,13 +285,19 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h, const uint16_t *g, uint16_
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(g, 8, 2) && fx_aligned(y, 8, 2) && fx_aligned(keep, 16, 1);
-    if (n <= 0x7fffffffu && fx_blocks(n, 16) < FX_SMALL_BLOCKS)
-        mixed_fused_kernel<unsigned, 8><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)n, vec);
-    else if (n <= 0x7fffffffu)
-        mixed_fused_kernel<unsigned, 16><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)n, vec);
-    else
-        mixed_fused_kernel<size_t, 16><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, n, vec);
+    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(g, 8, 2) && fx_aligned(y, 8, 2) && fx_aligned(keep, 8, 1);
+    /* whole chunks of 8 by vector accesses, then the rest element by element */
+    const size_t full = vec ? n / 8 * 8 : 0;
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
+        mixed_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)full, 0u);
+    else if (full > 0 && full <= 0x7fffffffu)
+        mixed_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)full, 0u);
+    else if (full > 0)
+        mixed_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, full, (size_t)0);
+    if (full < n && n <= 0x7fffffffu)
+        mixed_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)n, (unsigned)full);
+    else if (full < n)
+        mixed_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, n, full);
     return cudaGetLastError();
 }
 

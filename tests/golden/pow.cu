@@ -505,12 +505,15 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24(const _
 /* The fused kernel: reads 6 B and writes 12 B per element, every intermediate
  * stays in registers; half types compute in float. 24 distinct ops.
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 3.56 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each). */
-template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kernel(const __half *__restrict__ h, const float *__restrict__ x, float *__restrict__ a, float *__restrict__ b, __half *__restrict__ c, __half *__restrict__ d, double e_u, I n, bool vec)
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
+ * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
+ * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+template <typename I, int E, bool TAIL>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kernel(const __half *__restrict__ h, const float *__restrict__ x, float *__restrict__ a, float *__restrict__ b, __half *__restrict__ c, __half *__restrict__ d, double e_u, I n, I first)
 {
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
+    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         __half h_v[E];
         fx_load<E>(h_v, h, i, n, full);
         float x_v[E];
@@ -567,12 +570,18 @@ extern "C" cudaError_t pow_fused(const uint16_t *h, const float *x, float *a, fl
     if (n == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(x, 4, 4) && fx_aligned(a, 4, 4) && fx_aligned(b, 4, 4) && fx_aligned(c, 8, 2) && fx_aligned(d, 8, 2);
-    if (n <= 0x7fffffffu && fx_blocks(n, 8) < FX_SMALL_BLOCKS)
-        pow_fused_kernel<unsigned, 4><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)n, vec);
-    else if (n <= 0x7fffffffu)
-        pow_fused_kernel<unsigned, 8><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)n, vec);
-    else
-        pow_fused_kernel<size_t, 8><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, n, vec);
+    /* whole chunks of 8 by vector accesses, then the rest element by element */
+    const size_t full = vec ? n / 8 * 8 : 0;
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
+        pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)full, 0u);
+    else if (full > 0 && full <= 0x7fffffffu)
+        pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)full, 0u);
+    else if (full > 0)
+        pow_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, full, (size_t)0);
+    if (full < n && n <= 0x7fffffffu)
+        pow_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)n, (unsigned)full);
+    else if (full < n)
+        pow_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, n, full);
     return cudaGetLastError();
 }
 

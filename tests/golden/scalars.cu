@@ -165,12 +165,15 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7(cons
 /* The fused kernel: reads 5 B and writes 8 B per element, every intermediate
  * stays in registers; half types compute in float. 7 distinct ops.
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each). */
-template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const uint8_t *__restrict__ m, const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, double s, double c13, I n, bool vec)
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
+ * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
+ * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+template <typename I, int E, bool TAIL>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const uint8_t *__restrict__ m, const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, double s, double c13, I n, I first)
 {
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
+    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         uint8_t m_v[E];
         fx_load<E>(m_v, m, i, n, full);
         float x_v[E];
@@ -205,12 +208,18 @@ extern "C" cudaError_t scalars_fused(const uint8_t *m, const float *x, float *y,
         return cudaSuccess;
     const double c13 = (double)fx_widen(fx_to_f16((double)t));
     const bool vec = !fx_scalar_only && fx_aligned(m, 4, 1) && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4) && fx_aligned(z, 4, 4);
-    if (n <= 0x7fffffffu && fx_blocks(n, 4) < FX_SMALL_BLOCKS)
-        scalars_fused_kernel<unsigned, 2><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)n, vec);
-    else if (n <= 0x7fffffffu)
-        scalars_fused_kernel<unsigned, 4><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)n, vec);
-    else
-        scalars_fused_kernel<size_t, 4><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, n, vec);
+    /* whole chunks of 4 by vector accesses, then the rest element by element */
+    const size_t full = vec ? n / 4 * 4 : 0;
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
+        scalars_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)full, 0u);
+    else if (full > 0 && full <= 0x7fffffffu)
+        scalars_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)full, 0u);
+    else if (full > 0)
+        scalars_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, full, (size_t)0);
+    if (full < n && n <= 0x7fffffffu)
+        scalars_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)n, (unsigned)full);
+    else if (full < n)
+        scalars_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, n, full);
     return cudaGetLastError();
 }
 

@@ -94,12 +94,15 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k4(const f
 /* The fused kernel: reads 4 B and writes 4 B per element, every intermediate
  * stays in registers; half types compute in float. 4 distinct ops.
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each). */
-template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_fused_kernel(const float *__restrict__ x, float *__restrict__ y, I n, bool vec)
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
+ * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
+ * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+template <typename I, int E, bool TAIL>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_fused_kernel(const float *__restrict__ x, float *__restrict__ y, I n, I first)
 {
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
+    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         float x_v[E];
         fx_load<E>(x_v, x, i, n, full);
         float y_v[E];
@@ -124,12 +127,18 @@ extern "C" cudaError_t seed_fused(const float *x, float *y, size_t n, cudaStream
     if (n == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4);
-    if (n <= 0x7fffffffu && fx_blocks(n, 4) < FX_SMALL_BLOCKS)
-        seed_fused_kernel<unsigned, 2><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)n, vec);
-    else if (n <= 0x7fffffffu)
-        seed_fused_kernel<unsigned, 4><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)n, vec);
-    else
-        seed_fused_kernel<size_t, 4><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, n, vec);
+    /* whole chunks of 4 by vector accesses, then the rest element by element */
+    const size_t full = vec ? n / 4 * 4 : 0;
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
+        seed_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)full, 0u);
+    else if (full > 0 && full <= 0x7fffffffu)
+        seed_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)full, 0u);
+    else if (full > 0)
+        seed_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, full, (size_t)0);
+    if (full < n && n <= 0x7fffffffu)
+        seed_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)n, (unsigned)full);
+    else if (full < n)
+        seed_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, n, full);
     return cudaGetLastError();
 }
 
