@@ -301,7 +301,8 @@ static int align_elems(int e, int dt)
 
 /* The occupancy a kernel asks of ptxas, from the bytes of array data a
  * thread holds (E times the sizes of every array it loads and stores): up
- * to 64 bytes fit in 32 registers, so 16 blocks of FX_THREADS (2048
+ * to 64 bytes fit in 32 registers (a kernel that computes in double counts
+ * them twice: ptxas spilled f64 softplus under that cap), so 16 blocks of FX_THREADS (2048
  * threads, all an SM holds) an SM; up to 192 bytes, 8 blocks (64
  * registers); beyond that, ptxas's choice. Measured on the H200 (run 2 of
  * docs/results.md): full occupancy brought the fused kernels of three f16
@@ -349,7 +350,9 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     FILE *f = em->f;
     const Program *p = em->p;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(%s) %s(",
-            launch_bounds(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore)), name);
+            launch_bounds(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore) *
+                          (p->inst[ar->store[0]].ct == FX_F64 ? 2 : 1)),
+            name);
     for (int k = 0; k < ar->nload; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[ar->load[k]].dtype], load_names[k]);
     for (int k = 0; k < ar->nstore; k++)
@@ -517,7 +520,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                " * rest, element by element (the last n %% E, or all of n if a pointer is misaligned). */\n",
             fr, fw, t->nfused_ops, e, why, e / 2 > 0 ? e / 2 : 1);
     fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(",
-            launch_bounds(thread_bytes(p, e, load, nl, store, nout)), em->c->prefix);
+            launch_bounds(thread_bytes(p, e, load, nl, store, nout) * (t->fcost.fp64 ? 2 : 1)), em->c->prefix);
     for (int k = 0; k < nl; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[load[k]].dtype], lnames[k]);
     for (int k = 0; k < nout; k++)
