@@ -8,19 +8,20 @@
 
 #include "fusec.h"
 
-/* h200: measured on an H200 SXM (driver 580, CUDA 13.0): copy rate from
- * bench/results/h200-reference.md (2026-11-30), L2 rate fitted to its cold
- * 2^22 unfused timing; launch terms, ramp and FMA rates from runs 1-3 of
- * 2026-12-01 (docs/model.md: bench/launchcost.cu, bench/opcost.cu, the
- * harness's calibration). The others: datasheet bandwidths and rates, with
- * the H200's launch terms assumed; calibrate for real ones.
+/* h200: the harness's calibration on an H200 SXM (driver 580, CUDA 13.0),
+ * from examples/seed.fuse's harness in run 5 of 2026-12-01
+ * (bench/results/h200-2026-12-01/run-5-fidelity): copy and FMA rates,
+ * launch terms, graph terms, and a ramp of 0 (a copy kernel's time was its
+ * bytes at the copy rate plus its launch at every size); the L2 rate and
+ * capacity are that run's too. The others: datasheet bandwidths and rates,
+ * with the H200's launch terms assumed; calibrate for real ones.
  * Fields in FUSEC_PROFILE_FIELDS order (runtime/fusec_model.h). */
-#define H200_LAUNCH 1.3, 2e7, 3.55, 2.72, 1.62, 1.0, 3.3, 1.79, 0.98
+#define H200_LAUNCH 0.0, 524288.0, 3.584, 1.952, 1.829, 1.845, 4.494, 3.424, 0.987
 const FusecProfile device_builtin[] = {
-    {"h200", "NVIDIA H200 SXM: copy, launch, graph, ramp and FMA rates measured (docs/model.md); L2 rate fitted",
-     4247.0, 9000.0, 62914560.0, H200_LAUNCH, 63072.0, 32582.0, 12.5, 65.0},
+    {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01, docs/model.md)",
+     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0},
     {"h100", "NVIDIA H100 SXM: datasheet (3350 GB/s HBM3, 50 MiB L2); launch costs assumed equal to the H200's",
-     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 63072.0, 32582.0, 12.5, 65.0},
+     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0},
     {"a100", "NVIDIA A100 SXM 80GB: datasheet (2039 GB/s HBM2e, 40 MiB L2); launch costs assumed",
      2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0},
     {"rtx4090", "NVIDIA GeForce RTX 4090: datasheet (1008 GB/s GDDR6X, 72 MiB L2); launch costs assumed",

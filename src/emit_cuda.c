@@ -301,16 +301,21 @@ static int align_elems(int e, int dt)
 
 /* The occupancy a kernel asks of ptxas, from the bytes of array data a
  * thread holds (E times the sizes of every array it loads and stores): up
- * to 64 bytes fit in 32 registers (a kernel that computes in double counts
- * them twice: ptxas spilled f64 softplus under that cap), so 16 blocks of FX_THREADS (2048
+ * to 64 bytes fit in 32 registers, so 16 blocks of FX_THREADS (2048
  * threads, all an SM holds) an SM; up to 192 bytes, 8 blocks (64
- * registers); beyond that, ptxas's choice. Measured on the H200 (run 2 of
- * docs/results.md): full occupancy brought the fused kernels of three f16
- * inputs and of f16 pow from 94% and 88% of Inductor's speed to 100% and
- * 95%, and lifted every kernel at n <= 2^20 by 2-7%. */
-static const char *launch_bounds(int bytes)
+ * registers); beyond that, and for any kernel that computes in double,
+ * ptxas's choice. Measured on the H200 (runs 2-4 of docs/results.md): full
+ * occupancy brought the fused kernels of three f16 inputs and of f16 pow
+ * from 94% and 88% of Inductor's speed to 100% and 95%, and lifted every
+ * kernel at n <= 2^20 by 2-7%; an unfused f64 exp under the 32-register cap
+ * ran at 0.83x eager's kernel (1.05x without it), and the fused f64 kernels
+ * gained nothing from it. */
+static const char *launch_bounds(int bytes, bool fp64)
 {
-    return bytes <= 64 ? "FX_THREADS, 2048 / FX_THREADS" : bytes <= 192 ? "FX_THREADS, 1024 / FX_THREADS" : "FX_THREADS";
+    return fp64 ? "FX_THREADS"
+           : bytes <= 64 ? "FX_THREADS, 2048 / FX_THREADS"
+           : bytes <= 192 ? "FX_THREADS, 1024 / FX_THREADS"
+                          : "FX_THREADS";
 }
 
 static int thread_bytes(const Program *p, int e, const int *a, int na, const int *b, int nb)
@@ -350,8 +355,8 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     FILE *f = em->f;
     const Program *p = em->p;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(%s) %s(",
-            launch_bounds(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore) *
-                          (p->inst[ar->store[0]].ct == FX_F64 ? 2 : 1)),
+            launch_bounds(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore),
+                          p->inst[ar->store[0]].ct == FX_F64),
             name);
     for (int k = 0; k < ar->nload; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[ar->load[k]].dtype], load_names[k]);
@@ -520,7 +525,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                " * rest, element by element (the last n %% E, or all of n if a pointer is misaligned). */\n",
             fr, fw, t->nfused_ops, e, why, e / 2 > 0 ? e / 2 : 1);
     fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(",
-            launch_bounds(thread_bytes(p, e, load, nl, store, nout) * (t->fcost.fp64 ? 2 : 1)), em->c->prefix);
+            launch_bounds(thread_bytes(p, e, load, nl, store, nout), t->fcost.fp64), em->c->prefix);
     for (int k = 0; k < nl; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[load[k]].dtype], lnames[k]);
     for (int k = 0; k < nout; k++)
