@@ -167,4 +167,23 @@ h = t.sweep_host_costs([row("eager", 40), row("compile", 50), row("compile", 500
 assert h == dict(eager_op_us=10.0, compiled_call_us=50.0), h
 PY
 
+# fidelity.py on the kept run 5 of 2026-12-01: the table docs/model.md quotes.
+f5=$root/bench/results/h200-2026-12-01/run-5-fidelity
+mkdir -p "$work/fid5" && tar -xzf "$f5/fidelity.tgz" -C "$work/fid5" || fail "fidelity: run 5's CSVs unpack"
+python3 bench/fidelity.py "$work/fid5/fidelity" >"$work/fid5.txt" || fail "fidelity.py: run 5"
+cmp -s "$work/fid5.txt" "$f5/fidelity.txt" || fail "fidelity.py: run 5's table differs from the kept one"
+grep -q '^ALL  .* 12.5 / 51.3 (66)' "$work/fid5.txt" || fail "fidelity.py: run 5 cold n<2^22 median 12.5%, max 51.3%"
+grep -q '^within target: cold 54/108 (<= 10%), graph 60/108 (<= 10%), hot 74/108 (<= 15%)$' "$work/fid5.txt" ||
+  fail "fidelity.py: run 5's rows within target"
+
+# fusion_bench.py: sizes, the variants' source edits, ulps (pure parts, no torch)
+python3 - "$root" <<'PY' || fail "fusion_bench.py: pure parts"
+import sys
+sys.path.insert(0, sys.argv[1] + "/bench")
+import fusion_bench as fb
+assert fb.parse_sizes("4096,2^20,1M") == [4096, 1 << 20, 1 << 20]
+assert fb.torch_line(sys.argv[1] + "/bench/chains/gelu_bf16.fuse") == "y = torch.nn.functional.gelu(x)"
+assert fb.fmt_n(1 << 20) == "2^20" and fb.fmt_n(1000003) == "1000003"
+PY
+
 [ $fails = 0 ] && echo "ok: bench scripts" || { echo "$fails failed"; exit 1; }
