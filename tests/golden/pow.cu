@@ -504,7 +504,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24(const _
 
 /* The fused kernel: reads 6 B and writes 12 B per element, every intermediate
  * stays in registers; half types compute in float. 24 distinct ops.
- * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 3.56 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
+ * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 3.69 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
