@@ -79,6 +79,8 @@ static int why_at(const Chain *c, const Point *pt)
     double off = fabs(log(pt->speedup / t->ratio));
     if (off < log(1.03))
         return WHY_BYTES;
+    if (pt->u.regime == FUSEC_OVERHEAD || pt->f.regime == FUSEC_OVERHEAD) /* the launches are most of both */
+        return c->opt->host == FUSEC_HOST_PYTORCH ? WHY_HOST : WHY_LAUNCHES;
     const FusecTime *v[2] = {&pt->u, &pt->f};
     double term[2][WHY_COMPUTE + 1];
     for (int i = 0; i < 2; i++) {
