@@ -13,21 +13,14 @@
  * for k = 1..8 at n = 4096 (launch-bound), then k = 1 and 4 across n = 2^12..2^28
  * (the ramp from launch-bound to bandwidth-bound). Prints CSV: mode,k,n,us.
  *
- *   nvcc -O3 -arch=sm_90 bench/launchcost.cu -o launchcost && ./launchcost > launch.csv
+ *   nvcc -O3 -arch=sm_90 -I bench bench/launchcost.cu -o launchcost && ./launchcost > launch.csv
  */
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(x)                                                                                        \
-    do {                                                                                                \
-        cudaError_t e_ = (x);                                                                           \
-        if (e_ != cudaSuccess) {                                                                        \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                 \
-            exit(1);                                                                                    \
-        }                                                                                               \
-    } while (0)
+#include "bench_check.h"
 
 __global__ void __launch_bounds__(128) copy_kernel(const float4 *__restrict__ a, float4 *__restrict__ b, unsigned n4)
 {

@@ -12,7 +12,7 @@
  * the harness's input range, since some functions take slower paths
  * elsewhere.
  *
- *   nvcc -O3 -arch=sm_90 -I runtime bench/opcost.cu -o opcost && ./opcost > opcost.csv
+ *   nvcc -O3 -arch=sm_90 --extended-lambda -I runtime -I bench bench/opcost.cu -o opcost && ./opcost > opcost.csv
  */
 #include <cstdio>
 #include <cstdlib>
@@ -22,14 +22,7 @@
 #include "fusec_kernel.cuh"
 #include "fusec_ops.cuh"
 
-#define CHECK(x)                                                                                        \
-    do {                                                                                                \
-        cudaError_t e_ = (x);                                                                           \
-        if (e_ != cudaSuccess) {                                                                        \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                 \
-            exit(1);                                                                                    \
-        }                                                                                               \
-    } while (0)
+#include "bench_check.h"
 
 #define CHAINS 8
 
