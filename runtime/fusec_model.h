@@ -72,9 +72,8 @@ typedef struct FusecTime {
 } FusecTime;
 
 /* A double-precision transcendental (exp, log, erf, ... in software) costs
- * about this many fp64 flops: fitted to examples/softplus_f64.fuse on the
- * H200 (5 transcendentals and 7 flops per element, compute-bound: 115 flops
- * each in run K of docs/results.md, 2026-11-30). */
+ * about this many fp64 flops: fitted to examples/softplus_f64.fuse, which is
+ * compute-bound on the H200 (docs/results.md has the fit). */
 #define FUSEC_FP64_TRANS_FLOPS 115.0
 
 /* Predicted time of one call of version v at size n. hot: calls back to back
