@@ -50,6 +50,12 @@ def launches(path):
     return out
 
 
+def launch_order(name):
+    """Unfused kernels P_k<n>_<op> (P_k<n> before fusec named the op) by n, then the fused kernel."""
+    m = re.search(r"_k([0-9]+)(_[a-z0-9_]+)?$", name)
+    return (name.endswith("fused_kernel"), int(m.group(1)) if m else 0, name)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("profile")
@@ -68,7 +74,7 @@ def main():
         if not by:
             print("%s: no kernels" % path)
             worst = 0.0
-        for name in sorted(by, key=lambda k: (k.endswith("fused_kernel"), len(k), k)):
+        for name in sorted(by, key=launch_order):
             us = statistics.median(t for t, _ in by[name])
             b = statistics.median(b for _, b in by[name])
             pct = 100.0 * b / us / 1e3 / copy

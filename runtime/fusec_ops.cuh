@@ -27,7 +27,7 @@
 /* abs and exp2 return NaN for NaN explicitly: ptxas (CUDA 13.0) otherwise
  * folds a comparison of their result with a constant outside their range
  * (abs(x) > -1.25, exp2(x) > -2.26) to true, which is false for NaN in
- * eager. Seen on the H200 (tests/randgen rand_2026_0202), checked in SASS. */
+ * eager (docs/testing.md tells how it was found). */
 FX_OP float fx_abs(float x) { return x != x ? x : fabsf(x); }
 FX_OP double fx_abs(double x) { return x != x ? x : fabs(x); }
 
@@ -266,7 +266,7 @@ FX_OP bool fx_where(bool c, bool a, bool b) { return c ? a : b; }
  * the hardware approximations (__expf: ex2.approx; __fdividef: a reciprocal
  * and a multiply) and cost a third of the instructions: without them a bf16
  * chain with two inputs runs out of instructions before it runs out of
- * bandwidth (measured: swiglu in bf16 at 90% of the copy rate). The special
+ * bandwidth (docs/results.md has the measurement). The special
  * values are those of the accurate forms (x / inf = 0, -inf / inf = NaN).
  * The host has no intrinsics: there they are the accurate functions. */
 #ifdef __CUDA_ARCH__

@@ -87,8 +87,8 @@ static inline double ref_round_format(double v, int p, int emin, int emax, doubl
 {
     /* Written with bit extraction and one exact add/subtract rather than
      * frexp/ldexp/nearbyint: compiled by nvcc with gcc 13 at -O3, the libm
-     * form gave wrong f16 roundings on the H200 machine (seen 2026-11-30),
-     * while gcc 12 and clang gave right ones. */
+     * form gave wrong f16 roundings, while gcc 12 and clang gave right ones
+     * (docs/testing.md). */
     double a = v < 0 ? -v : v, top, q, r;
     volatile double big; /* keeps (a + big) - big from being folded to a */
     unsigned long long bits;

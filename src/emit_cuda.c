@@ -7,7 +7,9 @@
  *   (fusec_model.h), the size lists (fusec_sizes.h), the chain's description,
  *   its double reference and the timing harness (fusec_harness.cuh) with its
  *   main.
- * Also the matching C header (--emit=header).
+ * Also the matching C header (--emit=header). The .cu's banner lists the
+ * line each part starts on: the body is emitted twice, first to a stream that
+ * only counts lines (emit_cu).
  *
  * Every kernel has the same shape: each thread moves E elements, 16 bytes of
  * the widest array (up to 32 in an unfused kernel with a bool array:
@@ -49,6 +51,15 @@ typedef struct Emitter {
     const char **stmt_name;     /* instruction -> the name a statement gives it, or NULL */
     char *seen;                 /* scratch marks, one per instruction, kept all zero */
     int *elems; /* unfused kernel k -> its elements per thread; [nkernels]: the fused kernel's */
+    int *vnum;  /* tensor value -> its number n in v<n> (the fused kernel, the reference) */
+    /* The .cu's parts, for its table of contents: while counting, f counts
+     * the lines written (count_write) and throws them away. */
+    bool counting;
+    int lines, nparts;
+    struct {
+        const char *title;
+        int line; /* in the body, from 1 */
+    } part[16];
 } Emitter;
 
 /* A growing string in memory: the fused kernel's argument lists can have
@@ -63,13 +74,28 @@ static FILE *mem_open(char **buf, size_t *len)
     return f;
 }
 
+/* A part of the .cu starts on the next line: an entry of its contents. The
+ * title is what that line says (the check in tests/golden.sh relies on it). */
+static void part(Emitter *em, const char *title)
+{
+    if (!em->counting || em->nparts == (int)ARRAY_LEN(em->part))
+        return;
+    fflush(em->f);
+    em->part[em->nparts].title = title;
+    em->part[em->nparts++].line = em->lines + 1;
+}
+
 /* Pastes runtime file name, after a blank line unless it continues the
  * runtime file just pasted (the chain's code reads the same either way). */
-static void emit_runtime(FILE *f, const char *name, bool blank)
+static void emit_runtime(Emitter *em, const char *name, const char *what, bool blank)
 {
+    FILE *f = em->f;
     for (const RuntimeFile *r = fusec_runtime; r->name; r++)
         if (strcmp(r->name, name) == 0) {
-            fprintf(f, "%s/* ---- runtime/%s ---- */\n", blank ? "\n" : "", name);
+            if (blank)
+                fputc('\n', f);
+            part(em, arena_printf(em->p->arena, "runtime/%s (%s)", name, what));
+            fprintf(f, "/* ---- runtime/%s ---- */\n", name);
             fwrite(r->text, 1, r->len, f);
             fprintf(f, "/* ---- end of runtime/%s ---- */\n", name);
             return;
@@ -268,10 +294,10 @@ typedef struct Arrays {
  * b[0..nb): 16 bytes of the widest dtype. An unfused kernel that moves a bool
  * array beside wider ones moves up to 32 bytes of the widest (two 16-byte
  * accesses) so that the bool array comes closer to a whole 16-byte access: a
- * mask beside f16 data, 16 elements. Measured on the H200 (docs/results.md,
- * runs D and N): that lifts such kernels from 95.6-98.8% of the copy rate to
- * 103-105%, while the same widening cost an f16-to-f32 kernel (78%) and the
- * fused kernel of examples/mixed.fuse (95.3%), which keep 16 bytes. */
+ * mask beside f16 data, 16 elements. On the H200 that brings such kernels up
+ * to the copy rate, while the same widening slows an f16-to-f32 kernel and
+ * the fused kernel of examples/mixed.fuse, which keep 16 bytes (docs/results.md,
+ * each kernel alone). */
 static int elems_per_thread(const Program *p, const int *a, int na, const int *b, int nb, bool fused, char *why,
                             size_t len)
 {
@@ -407,6 +433,14 @@ static void kernel_comment(Emitter *em, int k, const char *what)
             compute_t[in->ct]);
 }
 
+/* P_k3_relu: the kernel's place in the launch order and its op, so that a
+ * profiler's list of kernels reads as the chain. */
+static const char *unfused_name(Emitter *em, int k)
+{
+    return arena_printf(em->p->arena, "%s_k%d_%s", em->c->prefix, k + 1,
+                        op_word((Op)em->p->inst[em->t->kernels[k].inst].op));
+}
+
 static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 {
     FILE *f = em->f;
@@ -426,11 +460,9 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     int nsc = kernel_scalars(em, &kr->inst, 1, sc, em->seen);
 
     kernel_comment(em, k, text);
-    char kname[300];
-    snprintf(kname, sizeof kname, "%s_k%d", em->c->prefix, k + 1);
     char why[80];
     em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, why, sizeof why);
-    kernel_params(em, kname, &ar, sc, nsc, lnames, snames, em->elems[k]);
+    kernel_params(em, unfused_name(em, k), &ar, sc, nsc, lnames, snames, em->elems[k]);
     loop_head(f, em->elems[k], why);
     for (int r = 0; r < ar.nload; r++) {
         fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[ar.load[r]].dtype], r);
@@ -516,14 +548,21 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     char fr[32], fw[32];
     out_num(fr, sizeof fr, t->f_read);
     out_num(fw, sizeof fw, t->f_write);
-    fprintf(f, "\n/* The fused kernel: reads %s B and writes %s B per element, every intermediate\n"
-               " * stays in registers; half types compute in float. %d distinct ops.\n"
+    bool half = false;
+    for (int i = 0; i < p->ninst; i++)
+        half |= p->inst[i].live && !p->inst[i].scalar && (p->inst[i].dtype == FX_F16 || p->inst[i].dtype == FX_BF16);
+    fputc('\n', f);
+    part(em, "the fused kernel: the whole chain in one kernel");
+    fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
+    fprintf(f, "/* Reads %s B and writes %s B per element; every intermediate stays in registers%s\n"
+               " * %s%d distinct op%s.\n"
                " * E elements per thread: %d (%s), or %d for a grid of under\n"
                " * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).\n"
                " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"
                " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
                " * rest, element by element (the last n %% E, or all of n if a pointer is misaligned). */\n",
-            fr, fw, t->nfused_ops, e, why, e / 2 > 0 ? e / 2 : 1);
+            fr, fw, half ? "," : ".", half ? "and f16 and bf16 values compute in float. " : "", t->nfused_ops,
+            t->nfused_ops == 1 ? "" : "s", e, why, e / 2 > 0 ? e / 2 : 1);
     fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(",
             launch_bounds(thread_bytes(p, e, load, nl, store, nout), t->fcost.fp64), em->c->prefix);
     for (int k = 0; k < nl; k++)
@@ -542,14 +581,14 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nout; k++)
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
     fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n");
-    /* Values: v<inst>, computed once per common subexpression. */
+    /* Values: v0, v1, ... (Emitter.vnum), each common subexpression once. */
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
         if (!in->live || in->scalar || in->canon != i)
             continue;
         int ct = in->ct;
         if (in->op == O_INPUT) {
-            fprintf(f, "            const %s v%d = fx_widen(%s_v[e]); /* %s */\n", compute_t[ct], i, em->cname[i],
+            fprintf(f, "            const %s v%d = fx_widen(%s_v[e]); /* %s */\n", compute_t[ct], em->vnum[i], em->cname[i],
                     p->sym[in->sym].name);
             continue;
         }
@@ -562,7 +601,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                 scalar_operand(em, a[j], sizeof a[j], x, want);
             } else {
                 char v[32];
-                snprintf(v, sizeof v, "v%d", x);
+                snprintf(v, sizeof v, "v%d", em->vnum[x]);
                 convert(a[j], sizeof a[j], v, dtype_compute(arg->dtype), want);
             }
         }
@@ -570,14 +609,14 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         int rt = dtype_compute(in->dtype);
         const char *name = em->stmt_name[i];
         if (name)
-            fprintf(f, "            const %s v%d = %s; /* %s */\n", compute_t[rt], i, expr, name);
+            fprintf(f, "            const %s v%d = %s; /* %s */\n", compute_t[rt], em->vnum[i], expr, name);
         else
-            fprintf(f, "            const %s v%d = %s;\n", compute_t[rt], i, expr);
+            fprintf(f, "            const %s v%d = %s;\n", compute_t[rt], em->vnum[i], expr);
     }
     for (int k = 0; k < nout; k++) {
         int v = store[k];
         fprintf(f, "            %s_v[e] = fx_to_%s(v%d);\n", snames[k], fusec_dtype_name[p->inst[v].dtype],
-                p->inst[v].canon);
+                em->vnum[p->inst[v].canon]);
     }
     fprintf(f, "        }\n");
     for (int k = 0; k < nout; k++)
@@ -653,7 +692,9 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     Arena *a = p->arena;
 
     /* fused */
-    fprintf(f, "\n/* ==== host API ==== */\n\n/* One launch of the fused kernel. */\nextern \"C\" cudaError_t %s_fused", P);
+    fputc('\n', f);
+    part(em, arena_printf(a, "host API (%s_fused, %s_unfused)", P, P));
+    fprintf(f, "/* ==== host API ==== */\n\n/* One launch of the fused kernel. */\nextern \"C\" cudaError_t %s_fused", P);
     api_params(em, f);
     fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
     emit_host_scalars(em, false);
@@ -705,29 +746,42 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     for (int k = 0; k < t->nkernels; k++)
         if (em->out_of[t->kernels[k].inst] < 0)
             scratch += fusec_dtype_size[p->inst[t->kernels[k].inst].dtype];
-    fprintf(f, "\n/* Scratch for the unfused intermediates (%g B per element), kept between calls and\n"
-               " * grown when n grows; %s_unfused_release() frees it. Not thread-safe: one stream\n"
-               " * at a time, like the static buffers it is. */\n",
-            scratch, P);
-    fprintf(f, "static void *%s_scratch;\nstatic size_t %s_scratch_bytes;\n\n", P, P);
-    fprintf(f, "extern \"C\" void %s_unfused_release(void)\n{\n    cudaFree(%s_scratch);\n    %s_scratch = NULL;\n"
-               "    %s_scratch_bytes = 0;\n}\n",
-            P, P, P, P);
-    fprintf(f, "\n/* The chain as PyTorch eager runs it: %d kernels, each reading its operands from\n"
-               " * memory and writing its result back in its storage dtype. */\nextern \"C\" cudaError_t %s_unfused",
-            t->nkernels, P);
+    if (scratch > 0) {
+        fprintf(f, "\n/* Scratch for the unfused intermediates (%g B per element), kept between calls and\n"
+                   " * grown when n grows; %s_unfused_release() frees it. Not thread-safe: one stream\n"
+                   " * at a time, like the static buffers it is. */\n",
+                scratch, P);
+        fprintf(f, "static void *%s_scratch;\nstatic size_t %s_scratch_bytes;\n\n", P, P);
+        fprintf(f, "extern \"C\" void %s_unfused_release(void)\n{\n    cudaFree(%s_scratch);\n    %s_scratch = NULL;\n"
+                   "    %s_scratch_bytes = 0;\n}\n",
+                P, P, P, P);
+    } else {
+        fprintf(f, "\n/* The unfused version has no intermediates here, so no scratch to free: every\n"
+                   " * chain's API has this function. */\nextern \"C\" void %s_unfused_release(void)\n{\n}\n",
+                P);
+    }
+    if (t->nkernels == 1)
+        fprintf(f, "\n/* The chain as PyTorch eager runs it: 1 kernel, reading its operands from memory\n"
+                   " * and writing its result in its storage dtype. */\nextern \"C\" cudaError_t %s_unfused",
+                P);
+    else
+        fprintf(f, "\n/* The chain as PyTorch eager runs it: %d kernels, each reading its operands from\n"
+                   " * memory and writing its result back in its storage dtype. */\nextern \"C\" cudaError_t %s_unfused",
+                t->nkernels, P);
     api_params(em, f);
     fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
     /* scratch layout: one 256-byte-aligned region per intermediate */
-    fprintf(f, "    size_t need = 0;\n");
-    for (int k = 0; k < t->nkernels; k++)
-        if (em->out_of[t->kernels[k].inst] < 0)
-            fprintf(f, "    const size_t t%d_at = need;\n    need += (n * %d + 255) / 256 * 256;\n", k + 1,
-                    fusec_dtype_size[p->inst[t->kernels[k].inst].dtype]);
-    fprintf(f, "    if (need > %s_scratch_bytes) {\n        %s_unfused_release();\n"
-               "        cudaError_t err = cudaMalloc(&%s_scratch, need);\n"
-               "        if (err != cudaSuccess)\n            return err;\n        %s_scratch_bytes = need;\n    }\n",
-            P, P, P, P);
+    if (scratch > 0) {
+        fprintf(f, "    size_t need = 0;\n");
+        for (int k = 0; k < t->nkernels; k++)
+            if (em->out_of[t->kernels[k].inst] < 0)
+                fprintf(f, "    const size_t t%d_at = need;\n    need += (n * %d + 255) / 256 * 256;\n", k + 1,
+                        fusec_dtype_size[p->inst[t->kernels[k].inst].dtype]);
+        fprintf(f, "    if (need > %s_scratch_bytes) {\n        %s_unfused_release();\n"
+                   "        cudaError_t err = cudaMalloc(&%s_scratch, need);\n"
+                   "        if (err != cudaSuccess)\n            return err;\n        %s_scratch_bytes = need;\n    }\n",
+                P, P, P, P);
+    }
     for (int k = 0; k < t->nkernels; k++) {
         int i = t->kernels[k].inst;
         if (em->out_of[i] < 0)
@@ -754,9 +808,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
         for (int s = 0; s < nsc; s++)
             kargs = arena_printf(a, "%s(double)%s, ", kargs, em->cname[sc[s]]);
         fprintf(f, "    /* k%d */\n    vec = %s;\n", k + 1, kal);
-        char kname[300];
-        snprintf(kname, sizeof kname, "%s_k%d", P, k + 1);
-        launch(em, kname, kargs, ke);
+        launch(em, unfused_name(em, k), kargs, ke);
         fprintf(f, "    if ((err = cudaGetLastError()) != cudaSuccess)\n        return err;\n");
     }
     fprintf(f, "    return cudaSuccess;\n}\n");
@@ -792,16 +844,21 @@ static void emit_reference(Emitter *em)
 {
     FILE *f = em->f;
     const Program *p = em->p;
+    bool scalars = false; /* a literal or param operand of a tensor op */
+    for (int i = 0; i < p->ninst; i++)
+        for (int a = 0; a < p->inst[i].nargs; a++)
+            scalars |= p->inst[i].live && !p->inst[i].scalar && p->inst[p->inst[i].arg[a]].scalar;
     fprintf(f, "\n/* The host reference for one element, in double. Unfused rounds every kernel's\n"
                " * result to its storage dtype, as eager does; fused rounds each value to its\n"
-               " * compute type. Scalars are rounded to the type the op computes in. */\n");
+               " * compute type.%s */\n",
+            scalars ? " Scalars are rounded to the type the op computes in." : "");
     fprintf(f, "static void %s_reference(int fused, const double *in, const double *par, double *out)\n{\n",
             em->c->prefix);
     fprintf(f, "    (void)in;\n    (void)par;\n");
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
         if (v >= 0)
-            fprintf(f, "    const double v%d = in[%d]; /* %s */\n", v, k, p->sym[p->inputs[k]].name);
+            fprintf(f, "    const double v%d = in[%d]; /* %s */\n", em->vnum[v], k, p->sym[p->inputs[k]].name);
     }
     for (int k = 0; k < p->n_par; k++) {
         int v = p->sym[p->params[k]].value;
@@ -827,7 +884,7 @@ static void emit_reference(Emitter *em)
                 else if (arg->scalar)
                     snprintf(a[j], sizeof a[j], "ref_round(%s, %d)", em->cname[x], want == FX_BOOL ? FX_F64 : want);
                 else
-                    snprintf(a[j], sizeof a[j], "v%d", x);
+                    snprintf(a[j], sizeof a[j], "v%d", em->vnum[x]);
                 /* float constants print with an f suffix: drop it for double code. */
                 size_t l = strlen(a[j]);
                 if (arg->op == O_CONST && l > 1 && a[j][l - 1] == 'f' && a[j][l - 2] != 'N')
@@ -835,8 +892,7 @@ static void emit_reference(Emitter *em)
             }
             const OpInfo *info = &op_info[in->op];
             if (info->cls == K_CMP)
-                snprintf(expr, sizeof expr, "ref_%s(%s, %s)",
-                         (const char *[]){"lt", "le", "gt", "ge", "eq", "ne"}[in->op - O_LT], a[0], a[1]);
+                snprintf(expr, sizeof expr, "ref_%s(%s, %s)", op_word((Op)in->op), a[0], a[1]);
             else if (info->cls == K_WHERE)
                 snprintf(expr, sizeof expr, "ref_where(%s, %s, %s)", a[0], a[1], a[2]);
             else if (info->cls == K_CAST || in->op == O_COPY)
@@ -862,11 +918,11 @@ static void emit_reference(Emitter *em)
             int r = in->dtype;
             if (fused && info->cls != K_CAST)
                 r = dtype_compute(in->dtype);
-            fprintf(f, "        const double v%d = ref_round(%s, %d);\n", i, expr, r == FX_BOOL ? FX_BOOL : r);
+            fprintf(f, "        const double v%d = ref_round(%s, %d);\n", em->vnum[i], expr, r == FX_BOOL ? FX_BOOL : r);
         }
         for (int k = 0; k < p->n_out; k++) {
             int v = p->sym[p->outputs[k]].value;
-            fprintf(f, "        out[%d] = ref_round(v%d, %d); /* %s */\n", k, fused ? p->inst[v].canon : v,
+            fprintf(f, "        out[%d] = ref_round(v%d, %d); /* %s */\n", k, em->vnum[fused ? p->inst[v].canon : v],
                     p->inst[v].dtype, p->sym[p->outputs[k]].name);
         }
         fprintf(f, "    }\n");
@@ -884,14 +940,18 @@ static void emit_harness(Emitter *em)
     const Program *p = em->p;
     const Traffic *t = em->t;
     const char *P = em->c->prefix;
-    fprintf(f, "\n#ifndef FUSEC_NO_HARNESS\n");
-    emit_runtime(f, "fusec_dtype.h", true);
-    emit_runtime(f, "fusec_model.h", false);
-    emit_runtime(f, "fusec_sizes.h", false);
-    emit_runtime(f, "fusec_chain.h", true);
-    emit_runtime(f, "fusec_ref.h", true);
-    emit_runtime(f, "fusec_harness.cuh", true);
-    fprintf(f, "\n/* ==== the chain, as the harness sees it ==== */\n");
+    fputc('\n', f);
+    part(em, "#ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)");
+    fprintf(f, "#ifndef FUSEC_NO_HARNESS\n");
+    emit_runtime(em, "fusec_dtype.h", "every fact about a dtype", true);
+    emit_runtime(em, "fusec_model.h", "the time model", false);
+    emit_runtime(em, "fusec_sizes.h", "the size lists", false);
+    emit_runtime(em, "fusec_chain.h", "the chain descriptor's type", true);
+    emit_runtime(em, "fusec_ref.h", "the double reference of every builtin", true);
+    emit_runtime(em, "fusec_harness.cuh", "the test and timing program", true);
+    fputc('\n', f);
+    part(em, "the chain, as the harness sees it (its reference, costs, descriptor and main)");
+    fprintf(f, "/* ==== the chain, as the harness sees it ==== */\n");
     emit_reference(em);
     /* in, mid read, mid write, out (bytes per element), flops, transcendentals, issue slots, fp64, kernels */
     fprintf(f, "\n/* The model's view of each version (runtime/fusec_model.h): bytes per element by kind,\n"
@@ -984,13 +1044,26 @@ static void emitter_init(Emitter *em, FILE *f, const Chain *c)
         em->out_of[i] = -1;
     for (int k = 0; k < p->n_out; k++)
         em->out_of[p->sym[p->outputs[k]].value] = k;
+    int nc = 0;
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
         if (in->op == O_INPUT || in->op == O_PARAM)
             em->cname[i] = c_ident(em, p->sym[in->sym].name);
         else if (in->scalar && in->op != O_CONST)
-            em->cname[i] = arena_printf(p->arena, "c%d", i);
+            em->cname[i] = arena_printf(p->arena, "c%d", nc++);
     }
+    /* Tensor values are v0, v1, ... in the order the fused kernel computes
+     * them; then the repeats only the unfused version computes (common
+     * subexpressions) and inputs that no output reads. */
+    em->vnum = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
+    int nv = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < p->ninst; i++) {
+            const Inst *in = &p->inst[i];
+            bool tensor = in->live && !in->scalar;
+            if (pass == 0 ? tensor && in->canon == i : pass == 1 ? tensor && in->canon != i : !in->live && in->op == O_INPUT)
+                em->vnum[i] = nv++;
+        }
     for (int k = 0; k < p->n_out; k++)
         em->cname[p->sym[p->outputs[k]].value] = c_ident(em, p->sym[p->outputs[k]].name);
     em->in_name = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->n_in + 1));
@@ -1037,23 +1110,30 @@ static void banner(Emitter *em, const char *what)
             t->nkernels, t->nkernels == 1 ? "" : "s", ub, fb, t->ratio);
 }
 
-static void emit_cu(FILE *f, const Chain *c)
+static ssize_t count_write(void *cookie, const char *buf, size_t size)
 {
-    Emitter em;
-    emitter_init(&em, f, c);
-    const Program *p = em.p;
-    const Traffic *t = em.t;
-    banner(&em, "cu");
-    fprintf(f, " *\n * Harness:  nvcc -O3 -arch=sm_90 %s.cu -o %s && ./%s --help\n", c->prefix, c->prefix, c->prefix);
-    fprintf(f, " * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c %s.cu   (API: fusec --emit=header)\n */\n",
-            c->prefix);
-    emit_runtime(f, "fusec_kernel.cuh", true);
-    emit_runtime(f, "fusec_ops.cuh", true);
-    fprintf(f, "\n/* ==== the unfused kernels: one per eager op ==== */\n");
+    Emitter *em = cookie;
+    for (size_t i = 0; i < size; i++)
+        em->lines += buf[i] == '\n';
+    return (ssize_t)size;
+}
+
+/* Everything after the banner. */
+static void emit_body(Emitter *em)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const Traffic *t = em->t;
+    emit_runtime(em, "fusec_kernel.cuh", "storage types, conversions, vector loads and stores", true);
+    emit_runtime(em, "fusec_ops.cuh", "the builtins as device functions", true);
+    fputc('\n', f);
+    part(em, arena_printf(p->arena, "the unfused kernels: one per eager op (%s_k1_%s ...)", em->c->prefix,
+                          t->nkernels ? op_word((Op)p->inst[t->kernels[0].inst].op) : ""));
+    fprintf(f, "/* ==== the unfused kernels: one per eager op ==== */\n");
     for (int k = 0; k < t->nkernels; k++) {
         char text[1200];
-        traffic_kernel_text(p, t, k, em.cname, text, sizeof text);
-        emit_unfused_kernel(&em, k, text);
+        traffic_kernel_text(p, t, k, em->cname, text, sizeof text);
+        emit_unfused_kernel(em, k, text);
     }
     int *live_kernel_insts = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
     int nk = 0;
@@ -1061,10 +1141,53 @@ static void emit_cu(FILE *f, const Chain *c)
         if (p->inst[i].live && !p->inst[i].scalar && p->inst[i].canon == i)
             live_kernel_insts[nk++] = i;
     int *fsc = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
-    int nfsc = kernel_scalars(&em, live_kernel_insts, nk, fsc, em.seen);
-    emit_fused_kernel(&em, fsc, nfsc);
-    emit_api(&em, fsc, nfsc);
-    emit_harness(&em);
+    int nfsc = kernel_scalars(em, live_kernel_insts, nk, fsc, em->seen);
+    emit_fused_kernel(em, fsc, nfsc);
+    emit_api(em, fsc, nfsc);
+    emit_harness(em);
+}
+
+static void emit_cu(FILE *out, const Chain *c)
+{
+    Emitter em;
+    emitter_init(&em, out, c);
+    /* First the body into a stream that counts its lines, for the banner's
+     * contents (where each part starts); then the banner and the body. */
+    em.counting = true;
+    em.f = fopencookie(&em, "w", (cookie_io_functions_t){NULL, count_write, NULL, NULL});
+    if (!em.f) {
+        fprintf(stderr, "fusec: fatal error: out of memory\n");
+        exit(1);
+    }
+    emit_body(&em);
+    fclose(em.f);
+    em.counting = false;
+    em.f = out;
+    /* The banner: as far as the nvcc commands, two lines, an entry per part,
+     * and the close. */
+    char *head = NULL;
+    size_t hlen = 0;
+    FILE *h = mem_open(&head, &hlen);
+    em.f = h;
+    banner(&em, "cu");
+    fprintf(h, " *\n * Harness:  nvcc -O3 -arch=sm_90 %s.cu -o %s && ./%s --help\n", c->prefix, c->prefix, c->prefix);
+    fprintf(h, " * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c %s.cu   (API: fusec --emit=header)\n",
+            c->prefix);
+    fclose(h);
+    int skip = 0;
+    for (size_t i = 0; i < hlen; i++)
+        skip += head[i] == '\n';
+    skip += 2 + em.nparts + 1;
+    char last[16];
+    int width = snprintf(last, sizeof last, "%d", skip + em.part[em.nparts - 1].line);
+    fwrite(head, 1, hlen, out);
+    free(head);
+    fprintf(out, " *\n * Contents (line: part):\n");
+    for (int k = 0; k < em.nparts; k++)
+        fprintf(out, " *   %*d: %s\n", width, skip + em.part[k].line, comment_safe(&em, em.part[k].title));
+    fprintf(out, " */\n");
+    em.f = out;
+    emit_body(&em);
 }
 
 static void emit_h(FILE *f, const Chain *c)

@@ -134,6 +134,7 @@ typedef enum PowForm {
 int op_lookup(const char *s, size_t len);
 bool op_is_builtin(Op op);
 const char *op_name(Op op);           /* "+", "relu", ... */
+const char *op_word(Op op);           /* "add", "relu", ...: an identifier */
 double op_fold(Op op, const double *a); /* evaluates op on literals, in double */
 /* The form of pow(a, c) for a literal c: 0.5, -0.5 and -1 tested on c; 2, 3
  * and -2 on r, c as the kernel's dtype rounds it. */

@@ -26,7 +26,15 @@ static const char *const infix[O_COUNT] = {
     [O_LE] = "<=",    [O_GT] = ">",  [O_GE] = ">=", [O_EQ] = "==", [O_NE] = "!=",
 };
 
+/* The infix operators as words, for C identifiers. */
+static const char *const infix_word[O_COUNT] = {
+    [O_NEGATE] = "neg", [O_ADD] = "add", [O_SUB] = "sub", [O_MUL] = "mul", [O_DIV] = "div", [O_LT] = "lt",
+    [O_LE] = "le",      [O_GT] = "gt",   [O_GE] = "ge",   [O_EQ] = "eq",   [O_NE] = "ne",
+};
+
 const char *op_name(Op op) { return infix[op] ? infix[op] : op_info[op].name; }
+
+const char *op_word(Op op) { return infix_word[op] ? infix_word[op] : op_info[op].name; }
 
 bool op_is_builtin(Op op) { return op > O_COPY && op_info[op].name[0] != 0; }
 

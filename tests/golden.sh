@@ -27,6 +27,20 @@ if [ "$mode" = error ]; then
   if [ -s "$tmp/out" ]; then echo "FAIL: an error run wrote to stdout" >&2; exit 1; fi
 else
   if [ $rc -ne 0 ]; then cat "$tmp/err" >&2; echo "FAIL: fusec exited $rc" >&2; exit 1; fi
+  if [ "$mode" = cuda ]; then
+    # The banner's contents give the line each part starts on, and that line
+    # says the part's title (up to a " (" note): each entry is checked against
+    # the whole file, then its number becomes N (the numbers move whenever a
+    # runtime/ file changes).
+    awk 'NR == FNR { text[FNR] = $0; next }
+         /^ \* Contents/ { inside = 1; next }
+         inside && !/^ \* +[0-9]+: / { exit }
+         inside { n = $2 + 0; t = $0; sub(/^ \* +[0-9]+: /, "", t); sub(/ \(.*/, "", t); entries++
+                  if (index(text[n], t) == 0) { print "FAIL: contents: line " n " does not start " t; bad = 1 } }
+         END { if (!entries) { print "FAIL: no contents in the banner"; bad = 1 }; exit bad }' \
+      "$tmp/out" "$tmp/out" >&2 || exit 1
+    sed -i '1,/^ \*\/$/ s/^ \* *[0-9][0-9]*: / *   N: /' "$tmp/out"
+  fi
   # The embedded runtime/ files have their own tests; goldens hold the chain's code.
   sed '/^\/\* ---- runtime\//,/^\/\* ---- end of runtime\//d' "$tmp/out" >"$tmp/actual"
 fi

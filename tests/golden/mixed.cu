@@ -16,6 +16,21 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 mixed.cu -o mixed && ./mixed --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c mixed.cu   (API: fusec --emit=header)
+ *
+ * Contents (line: part):
+ *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
+ *   N: runtime/fusec_ops.cuh (the builtins as device functions)
+ *   N: the unfused kernels: one per eager op (mixed_k1_gt ...)
+ *   N: the fused kernel: the whole chain in one kernel
+ *   N: host API (mixed_fused, mixed_unfused)
+ *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
+ *   N: runtime/fusec_dtype.h (every fact about a dtype)
+ *   N: runtime/fusec_model.h (the time model)
+ *   N: runtime/fusec_sizes.h (the size lists)
+ *   N: runtime/fusec_chain.h (the chain descriptor's type)
+ *   N: runtime/fusec_ref.h (the double reference of every builtin)
+ *   N: runtime/fusec_harness.cuh (the test and timing program)
+ *   N: the chain, as the harness sees it (its reference, costs, descriptor and main)
  */
 
 
@@ -25,7 +40,7 @@
 /* k1: t1 = h > 0 (mixed.fuse:5:15)
  * reads 2 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k1(const __half *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k1_gt(const __half *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -44,7 +59,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k1(const 
 /* k2: t2 = leaky_relu(h, 0.01) (mixed.fuse:5:23)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k2(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k2_leaky_relu(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -63,7 +78,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k2(const 
 /* k3: t3 = where(t1, h, t2) (mixed.fuse:5:7)
  * reads 5 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_k3(const uint8_t *__restrict__ a0, const __half *__restrict__ a1, const __half *__restrict__ a2, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_k3_where(const uint8_t *__restrict__ a0, const __half *__restrict__ a1, const __half *__restrict__ a2, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -86,7 +101,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_k3(const 
 /* k4: t4 = f32(t3) (mixed.fuse:6:9)
  * reads 2 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k4(const __half *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k4_f32(const __half *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -105,7 +120,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k4(const 
 /* k5: t5 = sigmoid(g) (mixed.fuse:6:20)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k5(const __nv_bfloat16 *__restrict__ a0, __nv_bfloat16 *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k5_sigmoid(const __nv_bfloat16 *__restrict__ a0, __nv_bfloat16 *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -124,7 +139,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k5(const 
 /* k6: t6 = t4 * t5 (mixed.fuse:6:18)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k6(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k6_mul(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -145,7 +160,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k6(const 
 /* k7: t7 = t6 * scale (mixed.fuse:6:31)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k7(const float *__restrict__ a0, float *__restrict__ r, double scale, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k7_mul(const float *__restrict__ a0, float *__restrict__ r, double scale, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -164,7 +179,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k7(const 
 /* k8: t8 = clamp(t7, -4, 4) (mixed.fuse:8:9)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k8(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k8_clamp(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -183,7 +198,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k8(const 
 /* k9: y = f16(t8) (mixed.fuse:8:5)
  * reads 4 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k9(const float *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k9_f16(const float *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -202,7 +217,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k9(const 
 /* k10: t10 = abs(t7) (mixed.fuse:9:8)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k10(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k10_abs(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -221,7 +236,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k10(const
 /* k11: keep = t10 >= 0.001 (mixed.fuse:9:19)
  * reads 4 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11(const float *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11_ge(const float *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -237,8 +252,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11(const
     }
 }
 
-/* The fused kernel: reads 4 B and writes 3 B per element, every intermediate
- * stays in registers; half types compute in float. 11 distinct ops.
+/* ==== the fused kernel: the whole chain in one kernel ==== */
+
+/* Reads 4 B and writes 3 B per element; every intermediate stays in registers,
+ * and f16 and bf16 values compute in float. 11 distinct ops.
  * E elements per thread: 8 (16 bytes of the widest array), or 4 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -258,20 +275,20 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_ker
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const float v0 = fx_widen(h_v[e]); /* h */
-            const bool v2 = (v0 > 0.0f);
-            const float v6 = fx_leaky_relu(v0, 0.01f);
-            const float v7 = (v2 ? v0 : v6); /* act */
-            const float v9 = fx_widen(fx_to_f32(v7));
-            const float v10 = fx_widen(g_v[e]); /* g */
-            const float v11 = fx_fast_sigmoid(v10);
-            const float v12 = (v9 * v11);
-            const float v14 = (v12 * (float)scale); /* gated */
-            const float v18 = fx_clamp(v14, -4.0f, 4.0f);
-            const float v19 = fx_widen(fx_to_f16(v18)); /* y */
-            const float v21 = fx_abs(v14);
-            const bool v23 = (v21 >= 0.001f); /* keep */
-            y_v[e] = fx_to_f16(v19);
-            keep_v[e] = fx_to_bool(v23);
+            const bool v1 = (v0 > 0.0f);
+            const float v2 = fx_leaky_relu(v0, 0.01f);
+            const float v3 = (v1 ? v0 : v2); /* act */
+            const float v4 = fx_widen(fx_to_f32(v3));
+            const float v5 = fx_widen(g_v[e]); /* g */
+            const float v6 = fx_fast_sigmoid(v5);
+            const float v7 = (v4 * v6);
+            const float v8 = (v7 * (float)scale); /* gated */
+            const float v9 = fx_clamp(v8, -4.0f, 4.0f);
+            const float v10 = fx_widen(fx_to_f16(v9)); /* y */
+            const float v11 = fx_abs(v8);
+            const bool v12 = (v11 >= 0.001f); /* keep */
+            y_v[e] = fx_to_f16(v10);
+            keep_v[e] = fx_to_bool(v12);
         }
         fx_store<E>(y, i, n, full, y_v);
         fx_store<E>(keep, i, n, full, keep_v);
@@ -360,89 +377,89 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t1, 16, 1);
     if (n <= 0x7fffffffu)
-        mixed_k1<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (uint8_t *)t1, (unsigned)n, vec);
+        mixed_k1_gt<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (uint8_t *)t1, (unsigned)n, vec);
     else
-        mixed_k1<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (uint8_t *)t1, n, vec);
+        mixed_k1_gt<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (uint8_t *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t2, 8, 2);
     if (n <= 0x7fffffffu)
-        mixed_k2<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t2, (unsigned)n, vec);
+        mixed_k2_leaky_relu<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t2, (unsigned)n, vec);
     else
-        mixed_k2<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t2, n, vec);
+        mixed_k2_leaky_relu<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 16, 1) && fx_aligned(h, 8, 2) && fx_aligned(t2, 8, 2) && fx_aligned(t3, 8, 2);
     if (n <= 0x7fffffffu)
-        mixed_k3<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h, (const __half *)t2, (__half *)t3, (unsigned)n, vec);
+        mixed_k3_where<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h, (const __half *)t2, (__half *)t3, (unsigned)n, vec);
     else
-        mixed_k3<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h, (const __half *)t2, (__half *)t3, n, vec);
+        mixed_k3_where<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h, (const __half *)t2, (__half *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t3, 4, 2) && fx_aligned(t4, 4, 4);
     if (n <= 0x7fffffffu)
-        mixed_k4<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, (unsigned)n, vec);
+        mixed_k4_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, (unsigned)n, vec);
     else
-        mixed_k4<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, n, vec);
+        mixed_k4_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(g, 8, 2) && fx_aligned(t5, 8, 2);
     if (n <= 0x7fffffffu)
-        mixed_k5<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g, (__nv_bfloat16 *)t5, (unsigned)n, vec);
+        mixed_k5_sigmoid<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g, (__nv_bfloat16 *)t5, (unsigned)n, vec);
     else
-        mixed_k5<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g, (__nv_bfloat16 *)t5, n, vec);
+        mixed_k5_sigmoid<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g, (__nv_bfloat16 *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 2) && fx_aligned(t6, 4, 4);
     if (n <= 0x7fffffffu)
-        mixed_k6<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, (unsigned)n, vec);
+        mixed_k6_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, (unsigned)n, vec);
     else
-        mixed_k6<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, n, vec);
+        mixed_k6_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t6, 4, 4) && fx_aligned(t7, 4, 4);
     if (n <= 0x7fffffffu)
-        mixed_k7<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale, (unsigned)n, vec);
+        mixed_k7_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale, (unsigned)n, vec);
     else
-        mixed_k7<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale, n, vec);
+        mixed_k7_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t8, 4, 4);
     if (n <= 0x7fffffffu)
-        mixed_k8<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, (unsigned)n, vec);
+        mixed_k8_clamp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, (unsigned)n, vec);
     else
-        mixed_k8<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, n, vec);
+        mixed_k8_clamp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(y, 4, 2);
     if (n <= 0x7fffffffu)
-        mixed_k9<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, (unsigned)n, vec);
+        mixed_k9_f16<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, (unsigned)n, vec);
     else
-        mixed_k9<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, n, vec);
+        mixed_k9_f16<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= 0x7fffffffu)
-        mixed_k10<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, (unsigned)n, vec);
+        mixed_k10_abs<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, (unsigned)n, vec);
     else
-        mixed_k10<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, n, vec);
+        mixed_k10_abs<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t10, 4, 4) && fx_aligned(keep, 8, 1);
     if (n <= 0x7fffffffu)
-        mixed_k11<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep, (unsigned)n, vec);
+        mixed_k11_ge<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep, (unsigned)n, vec);
     else
-        mixed_k11<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep, n, vec);
+        mixed_k11_ge<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -464,37 +481,37 @@ static void mixed_reference(int fused, const double *in, const double *par, doub
     (void)in;
     (void)par;
     const double v0 = in[0]; /* h */
-    const double v10 = in[1]; /* g */
+    const double v5 = in[1]; /* g */
     const double scale = par[0];
     if (!fused) {
-        const double v2 = ref_round(ref_gt(v0, 0.0), 0);
-        const double v6 = ref_round(ref_leaky_relu(v0, 0.01), 1);
-        const double v7 = ref_round(ref_where(v2, v0, v6), 1);
-        const double v9 = ref_round(v7, 3);
-        const double v11 = ref_round(ref_sigmoid(v10), 2);
-        const double v12 = ref_round(ref_ovf(v9 * v11, v9, v11), 3);
-        const double v14 = ref_round(ref_ovf(v12 * ref_round(scale, 3), v12, ref_round(scale, 3)), 3);
-        const double v18 = ref_round(ref_clamp(v14, -4.0, 4.0), 3);
-        const double v19 = ref_round(v18, 1);
-        const double v21 = ref_round(ref_abs(v14), 3);
-        const double v23 = ref_round(ref_ge(v21, 0.001), 0);
-        out[0] = ref_round(v19, 1); /* y */
-        out[1] = ref_round(v23, 0); /* keep */
+        const double v1 = ref_round(ref_gt(v0, 0.0), 0);
+        const double v2 = ref_round(ref_leaky_relu(v0, 0.01), 1);
+        const double v3 = ref_round(ref_where(v1, v0, v2), 1);
+        const double v4 = ref_round(v3, 3);
+        const double v6 = ref_round(ref_sigmoid(v5), 2);
+        const double v7 = ref_round(ref_ovf(v4 * v6, v4, v6), 3);
+        const double v8 = ref_round(ref_ovf(v7 * ref_round(scale, 3), v7, ref_round(scale, 3)), 3);
+        const double v9 = ref_round(ref_clamp(v8, -4.0, 4.0), 3);
+        const double v10 = ref_round(v9, 1);
+        const double v11 = ref_round(ref_abs(v8), 3);
+        const double v12 = ref_round(ref_ge(v11, 0.001), 0);
+        out[0] = ref_round(v10, 1); /* y */
+        out[1] = ref_round(v12, 0); /* keep */
     }
     else {
-        const double v2 = ref_round(ref_gt(v0, 0.0), 0);
-        const double v6 = ref_round(ref_leaky_relu(v0, 0.01), 3);
-        const double v7 = ref_round(ref_where(v2, v0, v6), 3);
-        const double v9 = ref_round(v7, 3);
-        const double v11 = ref_round(ref_sigmoid(v10), 3);
-        const double v12 = ref_round(ref_ovf(v9 * v11, v9, v11), 3);
-        const double v14 = ref_round(ref_ovf(v12 * ref_round(scale, 3), v12, ref_round(scale, 3)), 3);
-        const double v18 = ref_round(ref_clamp(v14, -4.0, 4.0), 3);
-        const double v19 = ref_round(v18, 1);
-        const double v21 = ref_round(ref_abs(v14), 3);
-        const double v23 = ref_round(ref_ge(v21, 0.001), 0);
-        out[0] = ref_round(v19, 1); /* y */
-        out[1] = ref_round(v23, 0); /* keep */
+        const double v1 = ref_round(ref_gt(v0, 0.0), 0);
+        const double v2 = ref_round(ref_leaky_relu(v0, 0.01), 3);
+        const double v3 = ref_round(ref_where(v1, v0, v2), 3);
+        const double v4 = ref_round(v3, 3);
+        const double v6 = ref_round(ref_sigmoid(v5), 3);
+        const double v7 = ref_round(ref_ovf(v4 * v6, v4, v6), 3);
+        const double v8 = ref_round(ref_ovf(v7 * ref_round(scale, 3), v7, ref_round(scale, 3)), 3);
+        const double v9 = ref_round(ref_clamp(v8, -4.0, 4.0), 3);
+        const double v10 = ref_round(v9, 1);
+        const double v11 = ref_round(ref_abs(v8), 3);
+        const double v12 = ref_round(ref_ge(v11, 0.001), 0);
+        out[0] = ref_round(v10, 1); /* y */
+        out[1] = ref_round(v12, 0); /* keep */
     }
 }
 

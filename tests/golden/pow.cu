@@ -20,6 +20,21 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 pow.cu -o pow && ./pow --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c pow.cu   (API: fusec --emit=header)
+ *
+ * Contents (line: part):
+ *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
+ *   N: runtime/fusec_ops.cuh (the builtins as device functions)
+ *   N: the unfused kernels: one per eager op (pow_k1_pow ...)
+ *   N: the fused kernel: the whole chain in one kernel
+ *   N: host API (pow_fused, pow_unfused)
+ *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
+ *   N: runtime/fusec_dtype.h (every fact about a dtype)
+ *   N: runtime/fusec_model.h (the time model)
+ *   N: runtime/fusec_sizes.h (the size lists)
+ *   N: runtime/fusec_chain.h (the chain descriptor's type)
+ *   N: runtime/fusec_ref.h (the double reference of every builtin)
+ *   N: runtime/fusec_harness.cuh (the test and timing program)
+ *   N: the chain, as the harness sees it (its reference, costs, descriptor and main)
  */
 
 
@@ -29,7 +44,7 @@
 /* k1: t1 = pow(x, 2) (pow.fuse:7:5)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k1(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k1_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -48,7 +63,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k1(const fl
 /* k2: t2 = pow(x, 3) (pow.fuse:7:17)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k2_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -67,7 +82,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k2(const fl
 /* k3: t3 = t1 + t2 (pow.fuse:7:15)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k3(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k3_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -88,7 +103,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k3(const fl
 /* k4: t4 = pow(x, -1) (pow.fuse:7:33)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k4(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k4_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -107,7 +122,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k4(const fl
 /* k5: t5 = t3 + t4 (pow.fuse:7:31)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k5(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k5_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -128,7 +143,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k5(const fl
 /* k6: t6 = pow(x, -2) (pow.fuse:7:46)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k6(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k6_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -147,7 +162,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k6(const fl
 /* k7: a = t5 + t6 (pow.fuse:7:44)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k7(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k7_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -168,7 +183,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k7(const fl
 /* k8: t8 = pow(x, 0.5) (pow.fuse:8:5)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k8(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k8_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -187,7 +202,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k8(const fl
 /* k9: t9 = pow(x, -0.5) (pow.fuse:8:19)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k9(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k9_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -206,7 +221,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k9(const fl
 /* k10: t10 = t8 + t9 (pow.fuse:8:17)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k10(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k10_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -227,7 +242,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k10(const f
 /* k11: t11 = pow(x, 2.5) (pow.fuse:8:34)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k11(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k11_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -246,7 +261,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k11(const f
 /* k12: t12 = t10 + t11 (pow.fuse:8:32)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k12(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k12_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -267,7 +282,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k12(const f
 /* k13: t13 = pow(x, e) (pow.fuse:8:48)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k13(const float *__restrict__ a0, float *__restrict__ r, double e_u, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k13_pow(const float *__restrict__ a0, float *__restrict__ r, double e_u, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -286,7 +301,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k13(const f
 /* k14: b = t12 + t13 (pow.fuse:8:46)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k14(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k14_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -307,7 +322,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k14(const f
 /* k15: c = pow(h, 2) (pow.fuse:9:5)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k15(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k15_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -326,7 +341,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k15(const _
 /* k16: t16 = pow(h, 3) (pow.fuse:12:5)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k16(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k16_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -345,7 +360,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k16(const _
 /* k17: t17 = pow(h, -2) (pow.fuse:12:17)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k17(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k17_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -364,7 +379,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k17(const _
 /* k18: t18 = t16 + t17 (pow.fuse:12:15)
  * reads 4 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k18(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k18_add(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -385,7 +400,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k18(const _
 /* k19: t19 = pow(h, 2.0004) (pow.fuse:12:30)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k19(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k19_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -404,7 +419,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k19(const _
 /* k20: t20 = t18 + t19 (pow.fuse:12:28)
  * reads 4 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k20(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k20_add(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -425,7 +440,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k20(const _
 /* k21: t21 = pow(h, 0.3) (pow.fuse:12:47)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k21(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k21_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -444,7 +459,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k21(const _
 /* k22: t22 = t20 + t21 (pow.fuse:12:45)
  * reads 4 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k22(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k22_add(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -465,7 +480,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k22(const _
 /* k23: t23 = pow(h, e) (pow.fuse:12:61)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k23(const __half *__restrict__ a0, __half *__restrict__ r, double e_u, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k23_pow(const __half *__restrict__ a0, __half *__restrict__ r, double e_u, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -484,7 +499,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k23(const _
 /* k24: d = t22 + t23 (pow.fuse:12:59)
  * reads 4 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -502,8 +517,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24(const _
     }
 }
 
-/* The fused kernel: reads 6 B and writes 12 B per element, every intermediate
- * stays in registers; half types compute in float. 24 distinct ops.
+/* ==== the fused kernel: the whole chain in one kernel ==== */
+
+/* Reads 6 B and writes 12 B per element; every intermediate stays in registers,
+ * and f16 and bf16 values compute in float. 24 distinct ops.
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 3.69 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -525,35 +542,35 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const float v0 = fx_widen(x_v[e]); /* x */
-            const float v2 = (v0 * v0);
-            const float v7 = (v0 * v0 * v0);
-            const float v8 = (v2 + v7);
-            const float v11 = fx_reciprocal(v0);
-            const float v12 = (v8 + v11);
-            const float v15 = fx_reciprocal(v0 * v0);
-            const float v16 = (v12 + v15); /* a */
-            const float v19 = fx_sqrt(v0);
-            const float v22 = fx_rsqrt(v0);
-            const float v23 = (v19 + v22);
-            const float v26 = fx_pow(v0, 2.5f);
-            const float v27 = (v23 + v26);
-            const float v30 = fx_pow_scalar(v0, (float)e_u);
-            const float v31 = (v27 + v30); /* b */
-            const float v32 = fx_widen(h_v[e]); /* h */
-            const float v34 = (v32 * v32); /* c */
-            const float v37 = (v32 * v32 * v32);
-            const float v40 = fx_reciprocal(v32 * v32);
-            const float v41 = (v37 + v40);
-            const float v44 = fx_pow(v32, 2.0004f);
-            const float v45 = (v41 + v44);
-            const float v48 = fx_pow(v32, 0.3f);
-            const float v49 = (v45 + v48);
-            const float v52 = fx_pow_scalar(v32, (float)e_u);
-            const float v53 = (v49 + v52); /* d */
-            a_v[e] = fx_to_f32(v16);
-            b_v[e] = fx_to_f32(v31);
-            c_v[e] = fx_to_f16(v34);
-            d_v[e] = fx_to_f16(v53);
+            const float v1 = (v0 * v0);
+            const float v2 = (v0 * v0 * v0);
+            const float v3 = (v1 + v2);
+            const float v4 = fx_reciprocal(v0);
+            const float v5 = (v3 + v4);
+            const float v6 = fx_reciprocal(v0 * v0);
+            const float v7 = (v5 + v6); /* a */
+            const float v8 = fx_sqrt(v0);
+            const float v9 = fx_rsqrt(v0);
+            const float v10 = (v8 + v9);
+            const float v11 = fx_pow(v0, 2.5f);
+            const float v12 = (v10 + v11);
+            const float v13 = fx_pow_scalar(v0, (float)e_u);
+            const float v14 = (v12 + v13); /* b */
+            const float v15 = fx_widen(h_v[e]); /* h */
+            const float v16 = (v15 * v15); /* c */
+            const float v17 = (v15 * v15 * v15);
+            const float v18 = fx_reciprocal(v15 * v15);
+            const float v19 = (v17 + v18);
+            const float v20 = fx_pow(v15, 2.0004f);
+            const float v21 = (v19 + v20);
+            const float v22 = fx_pow(v15, 0.3f);
+            const float v23 = (v21 + v22);
+            const float v24 = fx_pow_scalar(v15, (float)e_u);
+            const float v25 = (v23 + v24); /* d */
+            a_v[e] = fx_to_f32(v7);
+            b_v[e] = fx_to_f32(v14);
+            c_v[e] = fx_to_f16(v16);
+            d_v[e] = fx_to_f16(v25);
         }
         fx_store<E>(a, i, n, full, a_v);
         fx_store<E>(b, i, n, full, b_v);
@@ -677,193 +694,193 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k1<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, (unsigned)n, vec);
+        pow_k1_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, (unsigned)n, vec);
     else
-        pow_k1<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, n, vec);
+        pow_k1_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k2<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, (unsigned)n, vec);
+        pow_k2_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, (unsigned)n, vec);
     else
-        pow_k2<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, n, vec);
+        pow_k2_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k3<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)t3, (unsigned)n, vec);
+        pow_k3_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)t3, (unsigned)n, vec);
     else
-        pow_k3<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)t3, n, vec);
+        pow_k3_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t4, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k4<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t4, (unsigned)n, vec);
+        pow_k4_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t4, (unsigned)n, vec);
     else
-        pow_k4<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t4, n, vec);
+        pow_k4_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(t3, 4, 4) && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k5<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)t4, (float *)t5, (unsigned)n, vec);
+        pow_k5_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)t4, (float *)t5, (unsigned)n, vec);
     else
-        pow_k5<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)t4, (float *)t5, n, vec);
+        pow_k5_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)t4, (float *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t6, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k6<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, (unsigned)n, vec);
+        pow_k6_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, (unsigned)n, vec);
     else
-        pow_k6<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, n, vec);
+        pow_k6_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(a, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k7<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a, (unsigned)n, vec);
+        pow_k7_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a, (unsigned)n, vec);
     else
-        pow_k7<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a, n, vec);
+        pow_k7_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t8, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k8<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t8, (unsigned)n, vec);
+        pow_k8_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t8, (unsigned)n, vec);
     else
-        pow_k8<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t8, n, vec);
+        pow_k8_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t8, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t9, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k9<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t9, (unsigned)n, vec);
+        pow_k9_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t9, (unsigned)n, vec);
     else
-        pow_k9<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t9, n, vec);
+        pow_k9_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t9, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(t9, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k10<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (const float *)t9, (float *)t10, (unsigned)n, vec);
+        pow_k10_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (const float *)t9, (float *)t10, (unsigned)n, vec);
     else
-        pow_k10<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (const float *)t9, (float *)t10, n, vec);
+        pow_k10_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (const float *)t9, (float *)t10, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t11, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k11<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t11, (unsigned)n, vec);
+        pow_k11_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t11, (unsigned)n, vec);
     else
-        pow_k11<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t11, n, vec);
+        pow_k11_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
     vec = !fx_scalar_only && fx_aligned(t10, 4, 4) && fx_aligned(t11, 4, 4) && fx_aligned(t12, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k12<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)t12, (unsigned)n, vec);
+        pow_k12_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)t12, (unsigned)n, vec);
     else
-        pow_k12<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)t12, n, vec);
+        pow_k12_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)t12, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k13 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t13, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k13<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t13, (double)e_u, (unsigned)n, vec);
+        pow_k13_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t13, (double)e_u, (unsigned)n, vec);
     else
-        pow_k13<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t13, (double)e_u, n, vec);
+        pow_k13_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t13, (double)e_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k14 */
     vec = !fx_scalar_only && fx_aligned(t12, 4, 4) && fx_aligned(t13, 4, 4) && fx_aligned(b, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k14<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b, (unsigned)n, vec);
+        pow_k14_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b, (unsigned)n, vec);
     else
-        pow_k14<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b, n, vec);
+        pow_k14_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
     vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(c, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k15<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)c, (unsigned)n, vec);
+        pow_k15_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)c, (unsigned)n, vec);
     else
-        pow_k15<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)c, n, vec);
+        pow_k15_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)c, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k16 */
     vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t16, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k16<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t16, (unsigned)n, vec);
+        pow_k16_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t16, (unsigned)n, vec);
     else
-        pow_k16<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t16, n, vec);
+        pow_k16_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t16, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
     vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t17, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k17<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t17, (unsigned)n, vec);
+        pow_k17_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t17, (unsigned)n, vec);
     else
-        pow_k17<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t17, n, vec);
+        pow_k17_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t17, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
     vec = !fx_scalar_only && fx_aligned(t16, 8, 2) && fx_aligned(t17, 8, 2) && fx_aligned(t18, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k18<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, (unsigned)n, vec);
+        pow_k18_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, (unsigned)n, vec);
     else
-        pow_k18<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, n, vec);
+        pow_k18_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
     vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t19, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k19<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t19, (unsigned)n, vec);
+        pow_k19_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t19, (unsigned)n, vec);
     else
-        pow_k19<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t19, n, vec);
+        pow_k19_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
     vec = !fx_scalar_only && fx_aligned(t18, 8, 2) && fx_aligned(t19, 8, 2) && fx_aligned(t20, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k20<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, (unsigned)n, vec);
+        pow_k20_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, (unsigned)n, vec);
     else
-        pow_k20<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, n, vec);
+        pow_k20_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
     vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t21, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k21<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t21, (unsigned)n, vec);
+        pow_k21_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t21, (unsigned)n, vec);
     else
-        pow_k21<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t21, n, vec);
+        pow_k21_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t21, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
     vec = !fx_scalar_only && fx_aligned(t20, 8, 2) && fx_aligned(t21, 8, 2) && fx_aligned(t22, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k22<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, (unsigned)n, vec);
+        pow_k22_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, (unsigned)n, vec);
     else
-        pow_k22<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, n, vec);
+        pow_k22_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
     vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t23, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k23<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t23, (double)e_u, (unsigned)n, vec);
+        pow_k23_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t23, (double)e_u, (unsigned)n, vec);
     else
-        pow_k23<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t23, (double)e_u, n, vec);
+        pow_k23_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t23, (double)e_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k24 */
     vec = !fx_scalar_only && fx_aligned(t22, 8, 2) && fx_aligned(t23, 8, 2) && fx_aligned(d, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k24<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d, (unsigned)n, vec);
+        pow_k24_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d, (unsigned)n, vec);
     else
-        pow_k24<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d, n, vec);
+        pow_k24_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -884,68 +901,68 @@ static void pow_reference(int fused, const double *in, const double *par, double
 {
     (void)in;
     (void)par;
-    const double v32 = in[0]; /* h */
+    const double v15 = in[0]; /* h */
     const double v0 = in[1]; /* x */
     const double e_u = par[0];
     if (!fused) {
-        const double v2 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
-        const double v7 = ref_round(ref_pow_scalar(v0, 3.0, 3), 3);
-        const double v8 = ref_round(ref_ovf(v2 + v7, v2, v7), 3);
-        const double v11 = ref_round(ref_pow_scalar(v0, -1.0, 3), 3);
-        const double v12 = ref_round(ref_ovf(v8 + v11, v8, v11), 3);
-        const double v15 = ref_round(ref_pow_scalar(v0, -2.0, 3), 3);
-        const double v16 = ref_round(ref_ovf(v12 + v15, v12, v15), 3);
-        const double v19 = ref_round(ref_pow_scalar(v0, 0.5, 3), 3);
-        const double v22 = ref_round(ref_pow_scalar(v0, -0.5, 3), 3);
-        const double v23 = ref_round(ref_ovf(v19 + v22, v19, v22), 3);
-        const double v26 = ref_round(ref_pow_scalar(v0, 2.5, 3), 3);
-        const double v27 = ref_round(ref_ovf(v23 + v26, v23, v26), 3);
-        const double v30 = ref_round(ref_pow_scalar(v0, ref_round(e_u, 3), 3), 3);
-        const double v31 = ref_round(ref_ovf(v27 + v30, v27, v30), 3);
-        const double v34 = ref_round(ref_pow_scalar(v32, 2.0, 1), 1);
-        const double v37 = ref_round(ref_pow_scalar(v32, 3.0, 1), 1);
-        const double v40 = ref_round(ref_pow_scalar(v32, -2.0, 1), 1);
-        const double v41 = ref_round(ref_ovf(v37 + v40, v37, v40), 1);
-        const double v44 = ref_round(ref_pow_scalar(v32, 2.0004, 1), 1);
-        const double v45 = ref_round(ref_ovf(v41 + v44, v41, v44), 1);
-        const double v48 = ref_round(ref_pow_scalar(v32, 0.3, 1), 1);
-        const double v49 = ref_round(ref_ovf(v45 + v48, v45, v48), 1);
-        const double v52 = ref_round(ref_pow_scalar(v32, ref_round(e_u, 3), 1), 1);
-        const double v53 = ref_round(ref_ovf(v49 + v52, v49, v52), 1);
-        out[0] = ref_round(v16, 3); /* a */
-        out[1] = ref_round(v31, 3); /* b */
-        out[2] = ref_round(v34, 1); /* c */
-        out[3] = ref_round(v53, 1); /* d */
+        const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
+        const double v2 = ref_round(ref_pow_scalar(v0, 3.0, 3), 3);
+        const double v3 = ref_round(ref_ovf(v1 + v2, v1, v2), 3);
+        const double v4 = ref_round(ref_pow_scalar(v0, -1.0, 3), 3);
+        const double v5 = ref_round(ref_ovf(v3 + v4, v3, v4), 3);
+        const double v6 = ref_round(ref_pow_scalar(v0, -2.0, 3), 3);
+        const double v7 = ref_round(ref_ovf(v5 + v6, v5, v6), 3);
+        const double v8 = ref_round(ref_pow_scalar(v0, 0.5, 3), 3);
+        const double v9 = ref_round(ref_pow_scalar(v0, -0.5, 3), 3);
+        const double v10 = ref_round(ref_ovf(v8 + v9, v8, v9), 3);
+        const double v11 = ref_round(ref_pow_scalar(v0, 2.5, 3), 3);
+        const double v12 = ref_round(ref_ovf(v10 + v11, v10, v11), 3);
+        const double v13 = ref_round(ref_pow_scalar(v0, ref_round(e_u, 3), 3), 3);
+        const double v14 = ref_round(ref_ovf(v12 + v13, v12, v13), 3);
+        const double v16 = ref_round(ref_pow_scalar(v15, 2.0, 1), 1);
+        const double v17 = ref_round(ref_pow_scalar(v15, 3.0, 1), 1);
+        const double v18 = ref_round(ref_pow_scalar(v15, -2.0, 1), 1);
+        const double v19 = ref_round(ref_ovf(v17 + v18, v17, v18), 1);
+        const double v20 = ref_round(ref_pow_scalar(v15, 2.0004, 1), 1);
+        const double v21 = ref_round(ref_ovf(v19 + v20, v19, v20), 1);
+        const double v22 = ref_round(ref_pow_scalar(v15, 0.3, 1), 1);
+        const double v23 = ref_round(ref_ovf(v21 + v22, v21, v22), 1);
+        const double v24 = ref_round(ref_pow_scalar(v15, ref_round(e_u, 3), 1), 1);
+        const double v25 = ref_round(ref_ovf(v23 + v24, v23, v24), 1);
+        out[0] = ref_round(v7, 3); /* a */
+        out[1] = ref_round(v14, 3); /* b */
+        out[2] = ref_round(v16, 1); /* c */
+        out[3] = ref_round(v25, 1); /* d */
     }
     else {
-        const double v2 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
-        const double v7 = ref_round(ref_pow_scalar(v0, 3.0, 3), 3);
-        const double v8 = ref_round(ref_ovf(v2 + v7, v2, v7), 3);
-        const double v11 = ref_round(ref_pow_scalar(v0, -1.0, 3), 3);
-        const double v12 = ref_round(ref_ovf(v8 + v11, v8, v11), 3);
-        const double v15 = ref_round(ref_pow_scalar(v0, -2.0, 3), 3);
-        const double v16 = ref_round(ref_ovf(v12 + v15, v12, v15), 3);
-        const double v19 = ref_round(ref_pow_scalar(v0, 0.5, 3), 3);
-        const double v22 = ref_round(ref_pow_scalar(v0, -0.5, 3), 3);
-        const double v23 = ref_round(ref_ovf(v19 + v22, v19, v22), 3);
-        const double v26 = ref_round(ref_pow_scalar(v0, 2.5, 3), 3);
-        const double v27 = ref_round(ref_ovf(v23 + v26, v23, v26), 3);
-        const double v30 = ref_round(ref_pow_scalar(v0, ref_round(e_u, 3), 3), 3);
-        const double v31 = ref_round(ref_ovf(v27 + v30, v27, v30), 3);
-        const double v34 = ref_round(ref_pow_scalar(v32, 2.0, 3), 3);
-        const double v37 = ref_round(ref_pow_scalar(v32, 3.0, 3), 3);
-        const double v40 = ref_round(ref_pow_scalar(v32, -2.0, 3), 3);
-        const double v41 = ref_round(ref_ovf(v37 + v40, v37, v40), 3);
-        const double v44 = ref_round(ref_pow_scalar(v32, 2.0004, 3), 3);
-        const double v45 = ref_round(ref_ovf(v41 + v44, v41, v44), 3);
-        const double v48 = ref_round(ref_pow_scalar(v32, 0.3, 3), 3);
-        const double v49 = ref_round(ref_ovf(v45 + v48, v45, v48), 3);
-        const double v52 = ref_round(ref_pow_scalar(v32, ref_round(e_u, 3), 3), 3);
-        const double v53 = ref_round(ref_ovf(v49 + v52, v49, v52), 3);
-        out[0] = ref_round(v16, 3); /* a */
-        out[1] = ref_round(v31, 3); /* b */
-        out[2] = ref_round(v34, 1); /* c */
-        out[3] = ref_round(v53, 1); /* d */
+        const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
+        const double v2 = ref_round(ref_pow_scalar(v0, 3.0, 3), 3);
+        const double v3 = ref_round(ref_ovf(v1 + v2, v1, v2), 3);
+        const double v4 = ref_round(ref_pow_scalar(v0, -1.0, 3), 3);
+        const double v5 = ref_round(ref_ovf(v3 + v4, v3, v4), 3);
+        const double v6 = ref_round(ref_pow_scalar(v0, -2.0, 3), 3);
+        const double v7 = ref_round(ref_ovf(v5 + v6, v5, v6), 3);
+        const double v8 = ref_round(ref_pow_scalar(v0, 0.5, 3), 3);
+        const double v9 = ref_round(ref_pow_scalar(v0, -0.5, 3), 3);
+        const double v10 = ref_round(ref_ovf(v8 + v9, v8, v9), 3);
+        const double v11 = ref_round(ref_pow_scalar(v0, 2.5, 3), 3);
+        const double v12 = ref_round(ref_ovf(v10 + v11, v10, v11), 3);
+        const double v13 = ref_round(ref_pow_scalar(v0, ref_round(e_u, 3), 3), 3);
+        const double v14 = ref_round(ref_ovf(v12 + v13, v12, v13), 3);
+        const double v16 = ref_round(ref_pow_scalar(v15, 2.0, 3), 3);
+        const double v17 = ref_round(ref_pow_scalar(v15, 3.0, 3), 3);
+        const double v18 = ref_round(ref_pow_scalar(v15, -2.0, 3), 3);
+        const double v19 = ref_round(ref_ovf(v17 + v18, v17, v18), 3);
+        const double v20 = ref_round(ref_pow_scalar(v15, 2.0004, 3), 3);
+        const double v21 = ref_round(ref_ovf(v19 + v20, v19, v20), 3);
+        const double v22 = ref_round(ref_pow_scalar(v15, 0.3, 3), 3);
+        const double v23 = ref_round(ref_ovf(v21 + v22, v21, v22), 3);
+        const double v24 = ref_round(ref_pow_scalar(v15, ref_round(e_u, 3), 3), 3);
+        const double v25 = ref_round(ref_ovf(v23 + v24, v23, v24), 3);
+        out[0] = ref_round(v7, 3); /* a */
+        out[1] = ref_round(v14, 3); /* b */
+        out[2] = ref_round(v16, 1); /* c */
+        out[3] = ref_round(v25, 1); /* d */
     }
 }
 

@@ -15,6 +15,21 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 scalars.cu -o scalars && ./scalars --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c scalars.cu   (API: fusec --emit=header)
+ *
+ * Contents (line: part):
+ *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
+ *   N: runtime/fusec_ops.cuh (the builtins as device functions)
+ *   N: the unfused kernels: one per eager op (scalars_k1_eq ...)
+ *   N: the fused kernel: the whole chain in one kernel
+ *   N: host API (scalars_fused, scalars_unfused)
+ *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
+ *   N: runtime/fusec_dtype.h (every fact about a dtype)
+ *   N: runtime/fusec_model.h (the time model)
+ *   N: runtime/fusec_sizes.h (the size lists)
+ *   N: runtime/fusec_chain.h (the chain descriptor's type)
+ *   N: runtime/fusec_ref.h (the double reference of every builtin)
+ *   N: runtime/fusec_harness.cuh (the test and timing program)
+ *   N: the chain, as the harness sees it (its reference, costs, descriptor and main)
  */
 
 
@@ -24,7 +39,7 @@
 /* k1: t1 = m == 0.5 (scalars.fuse:7:13)
  * reads 1 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k1(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k1_eq(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -43,7 +58,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k1(cons
 /* k2: t2 = x * 2 (scalars.fuse:7:26)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k2_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -62,7 +77,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k2(cons
 /* k3: y = where(t1, x, t2) (scalars.fuse:7:5)
  * reads 9 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k3(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k3_where(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -85,7 +100,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k3(cons
 /* k4: t4 = x == s (scalars.fuse:8:13)
  * reads 4 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4(const float *__restrict__ a0, uint8_t *__restrict__ r, double s, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4_eq(const float *__restrict__ a0, uint8_t *__restrict__ r, double s, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -101,10 +116,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4(cons
     }
 }
 
-/* k5: t5 = x * c13 (scalars.fuse:8:21)
+/* k5: t5 = x * c0 (scalars.fuse:8:21)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k5(const float *__restrict__ a0, float *__restrict__ r, double c13, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k5_mul(const float *__restrict__ a0, float *__restrict__ r, double c0, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -114,7 +129,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k5(cons
         float r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * (float)c13));
+            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * (float)c0));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -123,7 +138,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k5(cons
 /* k6: t6 = x * 0.0999755859375 (scalars.fuse:8:33)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k6(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k6_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -142,7 +157,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k6(cons
 /* k7: z = where(t4, t5, t6) (scalars.fuse:8:5)
  * reads 9 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7_where(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -162,15 +177,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7(cons
     }
 }
 
-/* The fused kernel: reads 5 B and writes 8 B per element, every intermediate
- * stays in registers; half types compute in float. 7 distinct ops.
+/* ==== the fused kernel: the whole chain in one kernel ==== */
+
+/* Reads 5 B and writes 8 B per element; every intermediate stays in registers.
+ * 7 distinct ops.
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const uint8_t *__restrict__ m, const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, double s, double c13, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const uint8_t *__restrict__ m, const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, double s, double c0, I n, I first)
 {
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -183,16 +200,16 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_k
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const bool v0 = fx_widen(m_v[e]); /* m */
-            const bool v2 = ((float)v0 == 0.5f);
-            const float v3 = fx_widen(x_v[e]); /* x */
-            const float v6 = (v3 * 2.0f);
-            const float v7 = (v2 ? v3 : v6); /* y */
-            const bool v10 = (v3 == (float)s);
-            const float v14 = (v3 * (float)c13);
-            const float v18 = (v3 * 0.099975586f);
-            const float v19 = (v10 ? v14 : v18); /* z */
-            y_v[e] = fx_to_f32(v7);
-            z_v[e] = fx_to_f32(v19);
+            const bool v1 = ((float)v0 == 0.5f);
+            const float v2 = fx_widen(x_v[e]); /* x */
+            const float v3 = (v2 * 2.0f);
+            const float v4 = (v1 ? v2 : v3); /* y */
+            const bool v5 = (v2 == (float)s);
+            const float v6 = (v2 * (float)c0);
+            const float v7 = (v2 * 0.099975586f);
+            const float v8 = (v5 ? v6 : v7); /* z */
+            y_v[e] = fx_to_f32(v4);
+            z_v[e] = fx_to_f32(v8);
         }
         fx_store<E>(y, i, n, full, y_v);
         fx_store<E>(z, i, n, full, z_v);
@@ -206,20 +223,20 @@ extern "C" cudaError_t scalars_fused(const uint8_t *m, const float *x, float *y,
 {
     if (n == 0)
         return cudaSuccess;
-    const double c13 = (double)fx_widen(fx_to_f16((double)t));
+    const double c0 = (double)fx_widen(fx_to_f16((double)t));
     const bool vec = !fx_scalar_only && fx_aligned(m, 4, 1) && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4) && fx_aligned(z, 4, 4);
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
-        scalars_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)full, 0u);
+        scalars_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c0, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        scalars_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)full, 0u);
+        scalars_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c0, (unsigned)full, 0u);
     else if (full > 0)
-        scalars_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, full, (size_t)0);
+        scalars_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c0, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        scalars_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, (unsigned)n, (unsigned)full);
+        scalars_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c0, (unsigned)n, (unsigned)full);
     else if (full < n)
-        scalars_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c13, n, full);
+        scalars_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c0, n, full);
     return cudaGetLastError();
 }
 
@@ -265,63 +282,63 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m, const float *x, float *
     uint8_t *t4 = (uint8_t *)((char *)scalars_scratch + t4_at);
     float *t5 = (float *)((char *)scalars_scratch + t5_at);
     float *t6 = (float *)((char *)scalars_scratch + t6_at);
-    const double c13 = (double)fx_widen(fx_to_f16((double)t));
+    const double c0 = (double)fx_widen(fx_to_f16((double)t));
     bool vec;
     cudaError_t err;
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(m, 16, 1) && fx_aligned(t1, 16, 1);
     if (n <= 0x7fffffffu)
-        scalars_k1<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (uint8_t *)t1, (unsigned)n, vec);
+        scalars_k1_eq<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (uint8_t *)t1, (unsigned)n, vec);
     else
-        scalars_k1<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (uint8_t *)t1, n, vec);
+        scalars_k1_eq<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (uint8_t *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k2<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, (unsigned)n, vec);
+        scalars_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, (unsigned)n, vec);
     else
-        scalars_k2<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, n, vec);
+        scalars_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 8, 1) && fx_aligned(x, 4, 4) && fx_aligned(t2, 4, 4) && fx_aligned(y, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k3<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const float *)x, (const float *)t2, (float *)y, (unsigned)n, vec);
+        scalars_k3_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const float *)x, (const float *)t2, (float *)y, (unsigned)n, vec);
     else
-        scalars_k3<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const float *)x, (const float *)t2, (float *)y, n, vec);
+        scalars_k3_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const float *)x, (const float *)t2, (float *)y, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t4, 8, 1);
     if (n <= 0x7fffffffu)
-        scalars_k4<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t4, (double)s, (unsigned)n, vec);
+        scalars_k4_eq<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t4, (double)s, (unsigned)n, vec);
     else
-        scalars_k4<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t4, (double)s, n, vec);
+        scalars_k4_eq<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t4, (double)s, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k5<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t5, (double)c13, (unsigned)n, vec);
+        scalars_k5_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t5, (double)c0, (unsigned)n, vec);
     else
-        scalars_k5<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t5, (double)c13, n, vec);
+        scalars_k5_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t5, (double)c0, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t6, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k6<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, (unsigned)n, vec);
+        scalars_k6_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, (unsigned)n, vec);
     else
-        scalars_k6<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, n, vec);
+        scalars_k6_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t4, 8, 1) && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(z, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k7<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t4, (const float *)t5, (const float *)t6, (float *)z, (unsigned)n, vec);
+        scalars_k7_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t4, (const float *)t5, (const float *)t6, (float *)z, (unsigned)n, vec);
     else
-        scalars_k7<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t4, (const float *)t5, (const float *)t6, (float *)z, n, vec);
+        scalars_k7_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t4, (const float *)t5, (const float *)t6, (float *)z, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -343,31 +360,31 @@ static void scalars_reference(int fused, const double *in, const double *par, do
     (void)in;
     (void)par;
     const double v0 = in[0]; /* m */
-    const double v3 = in[1]; /* x */
+    const double v2 = in[1]; /* x */
     const double s = par[0];
     const double t = par[1];
-    const double c13 = ref_round((double)t, 1);
+    const double c0 = ref_round((double)t, 1);
     if (!fused) {
-        const double v2 = ref_round(ref_eq(v0, 0.5), 0);
-        const double v6 = ref_round(ref_ovf(v3 * 2.0, v3, 2.0), 3);
-        const double v7 = ref_round(ref_where(v2, v3, v6), 3);
-        const double v10 = ref_round(ref_eq(v3, ref_round(s, 3)), 0);
-        const double v14 = ref_round(ref_ovf(v3 * ref_round(c13, 3), v3, ref_round(c13, 3)), 3);
-        const double v18 = ref_round(ref_ovf(v3 * 0.099975586, v3, 0.099975586), 3);
-        const double v19 = ref_round(ref_where(v10, v14, v18), 3);
-        out[0] = ref_round(v7, 3); /* y */
-        out[1] = ref_round(v19, 3); /* z */
+        const double v1 = ref_round(ref_eq(v0, 0.5), 0);
+        const double v3 = ref_round(ref_ovf(v2 * 2.0, v2, 2.0), 3);
+        const double v4 = ref_round(ref_where(v1, v2, v3), 3);
+        const double v5 = ref_round(ref_eq(v2, ref_round(s, 3)), 0);
+        const double v6 = ref_round(ref_ovf(v2 * ref_round(c0, 3), v2, ref_round(c0, 3)), 3);
+        const double v7 = ref_round(ref_ovf(v2 * 0.099975586, v2, 0.099975586), 3);
+        const double v8 = ref_round(ref_where(v5, v6, v7), 3);
+        out[0] = ref_round(v4, 3); /* y */
+        out[1] = ref_round(v8, 3); /* z */
     }
     else {
-        const double v2 = ref_round(ref_eq(v0, 0.5), 0);
-        const double v6 = ref_round(ref_ovf(v3 * 2.0, v3, 2.0), 3);
-        const double v7 = ref_round(ref_where(v2, v3, v6), 3);
-        const double v10 = ref_round(ref_eq(v3, ref_round(s, 3)), 0);
-        const double v14 = ref_round(ref_ovf(v3 * ref_round(c13, 3), v3, ref_round(c13, 3)), 3);
-        const double v18 = ref_round(ref_ovf(v3 * 0.099975586, v3, 0.099975586), 3);
-        const double v19 = ref_round(ref_where(v10, v14, v18), 3);
-        out[0] = ref_round(v7, 3); /* y */
-        out[1] = ref_round(v19, 3); /* z */
+        const double v1 = ref_round(ref_eq(v0, 0.5), 0);
+        const double v3 = ref_round(ref_ovf(v2 * 2.0, v2, 2.0), 3);
+        const double v4 = ref_round(ref_where(v1, v2, v3), 3);
+        const double v5 = ref_round(ref_eq(v2, ref_round(s, 3)), 0);
+        const double v6 = ref_round(ref_ovf(v2 * ref_round(c0, 3), v2, ref_round(c0, 3)), 3);
+        const double v7 = ref_round(ref_ovf(v2 * 0.099975586, v2, 0.099975586), 3);
+        const double v8 = ref_round(ref_where(v5, v6, v7), 3);
+        out[0] = ref_round(v4, 3); /* y */
+        out[1] = ref_round(v8, 3); /* z */
     }
 }
 

@@ -9,6 +9,21 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 seed.cu -o seed && ./seed --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c seed.cu   (API: fusec --emit=header)
+ *
+ * Contents (line: part):
+ *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
+ *   N: runtime/fusec_ops.cuh (the builtins as device functions)
+ *   N: the unfused kernels: one per eager op (seed_k1_mul ...)
+ *   N: the fused kernel: the whole chain in one kernel
+ *   N: host API (seed_fused, seed_unfused)
+ *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
+ *   N: runtime/fusec_dtype.h (every fact about a dtype)
+ *   N: runtime/fusec_model.h (the time model)
+ *   N: runtime/fusec_sizes.h (the size lists)
+ *   N: runtime/fusec_chain.h (the chain descriptor's type)
+ *   N: runtime/fusec_ref.h (the double reference of every builtin)
+ *   N: runtime/fusec_harness.cuh (the test and timing program)
+ *   N: the chain, as the harness sees it (its reference, costs, descriptor and main)
  */
 
 
@@ -18,7 +33,7 @@
 /* k1: t1 = x * 2 (seed.fuse:2:11)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k1(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k1_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -37,7 +52,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k1(const f
 /* k2: t2 = t1 + 1 (seed.fuse:2:13)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k2_add(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -56,7 +71,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k2(const f
 /* k3: t3 = relu(t2) (seed.fuse:2:5)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k3(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k3_relu(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -75,7 +90,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k3(const f
 /* k4: y = t3 * 0.5 (seed.fuse:2:16)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k4(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k4_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -91,8 +106,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k4(const f
     }
 }
 
-/* The fused kernel: reads 4 B and writes 4 B per element, every intermediate
- * stays in registers; half types compute in float. 4 distinct ops.
+/* ==== the fused kernel: the whole chain in one kernel ==== */
+
+/* Reads 4 B and writes 4 B per element; every intermediate stays in registers.
+ * 4 distinct ops.
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -109,11 +126,11 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_fused_kern
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const float v0 = fx_widen(x_v[e]); /* x */
-            const float v2 = (v0 * 2.0f);
-            const float v4 = (v2 + 1.0f);
-            const float v5 = fx_relu(v4);
-            const float v7 = (v5 * 0.5f); /* y */
-            y_v[e] = fx_to_f32(v7);
+            const float v1 = (v0 * 2.0f);
+            const float v2 = (v1 + 1.0f);
+            const float v3 = fx_relu(v2);
+            const float v4 = (v3 * 0.5f); /* y */
+            y_v[e] = fx_to_f32(v4);
         }
         fx_store<E>(y, i, n, full, y_v);
     }
@@ -183,33 +200,33 @@ extern "C" cudaError_t seed_unfused(const float *x, float *y, size_t n, cudaStre
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= 0x7fffffffu)
-        seed_k1<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, (unsigned)n, vec);
+        seed_k1_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, (unsigned)n, vec);
     else
-        seed_k1<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, n, vec);
+        seed_k1_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= 0x7fffffffu)
-        seed_k2<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
+        seed_k2_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
     else
-        seed_k2<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
+        seed_k2_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= 0x7fffffffu)
-        seed_k3<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, (unsigned)n, vec);
+        seed_k3_relu<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, (unsigned)n, vec);
     else
-        seed_k3<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, n, vec);
+        seed_k3_relu<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t3, 4, 4) && fx_aligned(y, 4, 4);
     if (n <= 0x7fffffffu)
-        seed_k4<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y, (unsigned)n, vec);
+        seed_k4_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y, (unsigned)n, vec);
     else
-        seed_k4<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y, n, vec);
+        seed_k4_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -232,18 +249,18 @@ static void seed_reference(int fused, const double *in, const double *par, doubl
     (void)par;
     const double v0 = in[0]; /* x */
     if (!fused) {
-        const double v2 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
-        const double v4 = ref_round(ref_ovf(v2 + 1.0, v2, 1.0), 3);
-        const double v5 = ref_round(ref_relu(v4), 3);
-        const double v7 = ref_round(ref_ovf(v5 * 0.5, v5, 0.5), 3);
-        out[0] = ref_round(v7, 3); /* y */
+        const double v1 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
+        const double v2 = ref_round(ref_ovf(v1 + 1.0, v1, 1.0), 3);
+        const double v3 = ref_round(ref_relu(v2), 3);
+        const double v4 = ref_round(ref_ovf(v3 * 0.5, v3, 0.5), 3);
+        out[0] = ref_round(v4, 3); /* y */
     }
     else {
-        const double v2 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
-        const double v4 = ref_round(ref_ovf(v2 + 1.0, v2, 1.0), 3);
-        const double v5 = ref_round(ref_relu(v4), 3);
-        const double v7 = ref_round(ref_ovf(v5 * 0.5, v5, 0.5), 3);
-        out[0] = ref_round(v7, 3); /* y */
+        const double v1 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
+        const double v2 = ref_round(ref_ovf(v1 + 1.0, v1, 1.0), 3);
+        const double v3 = ref_round(ref_relu(v2), 3);
+        const double v4 = ref_round(ref_ovf(v3 * 0.5, v3, 0.5), 3);
+        out[0] = ref_round(v4, 3); /* y */
     }
 }
 
