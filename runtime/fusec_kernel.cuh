@@ -87,14 +87,15 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
     }
 }
 
+/* A fused kernel whose grid would have fewer blocks than this (about 8 an SM
+ * on an H200) runs with half the elements per thread: at n = 2^12 and 2^16
+ * that was 5-20% faster (run 2 of 2026-12-01, docs/results.md), at 2^20 no
+ * better. */
+#define FX_SMALL_BLOCKS 1024
+
 /* Threads per block, and the grid for n elements at E per thread: one chunk
  * per thread, capped so the grid-stride loop takes over for huge n. */
 #define FX_THREADS 128
-
-/* A fused kernel whose grid would have fewer blocks than this (about 8 an SM
- * on an H200) runs with half the elements per thread: at n = 2^12 and 2^16
- * that was 5-20% faster (run 2 of docs/results.md), at 2^20 no better. */
-#define FX_SMALL_BLOCKS 1024
 static inline unsigned fx_blocks(size_t n, int e)
 {
     size_t per_block = (size_t)FX_THREADS * e;
@@ -103,7 +104,8 @@ static inline unsigned fx_blocks(size_t n, int e)
 }
 
 /* When true, every kernel takes its scalar path, the one misaligned
- * pointers and the tail take: the harness verifies each version both ways.
+ * pointers and the tail take (the fused kernel's TAIL instance for all of
+ * n): the harness verifies each version both ways.
  * Always false in a library. */
 static bool fx_scalar_only = false;
 
