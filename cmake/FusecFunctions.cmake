@@ -78,6 +78,22 @@ function(fusec_add_chain target fuse)
     message(FATAL_ERROR "fusec_add_chain(${target}): '${name}' is not a C identifier: "
                         "pass NAME <prefix>")
   endif()
+  # The prefix names the chain's C functions (<prefix>_fused, ...): two chains of
+  # one prefix would define them twice, and a program linking both would call one
+  # of them silently. One prefix, one chain, in the whole project.
+  get_property(owner GLOBAL PROPERTY "FUSEC_CHAIN_PREFIX_${name}")
+  if(owner)
+    message(FATAL_ERROR "fusec_add_chain(${target}): the C prefix '${name}' is already the chain of "
+                        "target ${owner}; both would define ${name}_fused and ${name}_unfused: "
+                        "pass NAME <prefix> to one of them")
+  endif()
+  set_property(GLOBAL PROPERTY "FUSEC_CHAIN_PREFIX_${name}" "${target}")
+  # Without NAME, fusec derives the prefix from the stem itself (and keeps it out of
+  # the runtime's names: fx_print.fuse becomes chain_fx_print).
+  set(name_opt "")
+  if(DEFINED ARG_NAME)
+    set(name_opt "--name=${name}")
+  endif()
 
   # One folder per target (as CMake's own <target>.dir): two chains never collide.
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/${target}.fusec")
@@ -86,8 +102,8 @@ function(fusec_add_chain target fuse)
   add_custom_command(
     OUTPUT "${cu}" "${h}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${dir}"
-    COMMAND ${_exe} ${_opts} "--name=${name}" "${_fuse}" -o "${cu}"
-    COMMAND ${_exe} ${_opts} "--name=${name}" --emit=header "${_fuse}" -o "${h}"
+    COMMAND ${_exe} ${_opts} ${name_opt} "${_fuse}" -o "${cu}"
+    COMMAND ${_exe} ${_opts} ${name_opt} --emit=header "${_fuse}" -o "${h}"
     DEPENDS ${_deps}
     COMMENT "fusec: ${name}.cu and ${name}.h from ${fuse}"
     VERBATIM)

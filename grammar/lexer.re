@@ -18,28 +18,12 @@ void lex_init(Lexer *L, Diag *d)
     L->lim = L->start + d->src->len;
 }
 
-/* Length of the UTF-8 sequence at p (1..4), or 0 when it is not valid. */
-static int utf8_len(const unsigned char *p, const unsigned char *lim)
-{
-    int n = p[0] < 0x80 ? 1 : p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
-          : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
-    if (n == 0 || p + n > lim)
-        return 0;
-    for (int i = 1; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F) || /* overlong, surrogates */
-        (p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] > 0x8F))
-        return 0;
-    return n;
-}
-
 static NORETURN void bad_byte(Lexer *L, const unsigned char *p)
 {
     size_t off = (size_t)(p - L->start);
     if (*p == 0)
         diag_error(L->diag, off, 1, "NUL byte in the source");
-    int n = utf8_len(p, L->lim);
+    int n = out_utf8_len(p, L->lim);
     if (n == 0)
         diag_error(L->diag, off, 1, "invalid UTF-8 byte 0x%02X", *p);
     if (n == 1 && *p >= 0x20 && *p < 0x7F)
@@ -81,7 +65,7 @@ Token lex_next(Lexer *L)
         [ \t\f\v]+ { continue; }
         "#" [^\n\r\x00]* {
             for (const unsigned char *p = s; p < L->cur;) {
-                int n = utf8_len(p, L->cur);
+                int n = out_utf8_len(p, L->cur);
                 if (n == 0)
                     bad_byte(L, p);
                 p += n;

@@ -2,6 +2,7 @@
  * device.c: device profiles. The built-in ones, and profile files in the
  * JSON that an emitted harness writes with --calibrate (read with jansson).
  */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,10 +82,30 @@ static int read_legacy(json_t *root, FusecProfile *p, char *why, size_t len)
     return 1;
 }
 
+/* Copies s into dst[size], cut at a character boundary: the JSON report
+ * stays valid UTF-8. */
+static void copy_utf8(char *dst, size_t size, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= size) {
+        n = size - 1;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* s[n] continues a character */
+            n--;
+    }
+    memcpy(dst, s, n);
+    dst[n] = 0;
+}
+
 static int load_file(const char *path, FusecProfile *p, char *err, size_t errlen)
 {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        return -1;
+    }
     json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+    fclose(f);
     if (!root) {
         snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
         return -1;
@@ -98,8 +119,8 @@ static int load_file(const char *path, FusecProfile *p, char *err, size_t errlen
     else if (!json_is_string(name))
         snprintf(err, errlen, "%s: missing string key \"name\"", path);
     else {
-        snprintf(p->name, sizeof p->name, "%s", json_string_value(name));
-        snprintf(p->note, sizeof p->note, "%s", json_is_string(note) ? json_string_value(note) : path);
+        copy_utf8(p->name, sizeof p->name, json_string_value(name));
+        copy_utf8(p->note, sizeof p->note, json_is_string(note) ? json_string_value(note) : path);
         char why[200];
         if (!json_object_get(root, "launch_first_us") && json_object_get(root, "launch_us"))
             rc = read_legacy(root, p, why, sizeof why) < 0 ? -1 : 0;

@@ -4,8 +4,21 @@
  */
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fusec.h"
+
+bool driver_prefix_reserved(const char *prefix)
+{
+    /* the runtime's names: fx_ (kernels), fh_ (harness), fusec / Fusec / FUSEC */
+    static const char *const own[] = {"fx", "fh", "fusec"};
+    for (size_t i = 0; i < ARRAY_LEN(own); i++) {
+        size_t n = strlen(own[i]);
+        if (strncasecmp(prefix, own[i], n) == 0 && (prefix[n] == 0 || prefix[n] == '_' || i == 2))
+            return true;
+    }
+    return false;
+}
 
 char *driver_prefix(Arena *a, const char *path, const char *name)
 {
@@ -25,7 +38,8 @@ char *driver_prefix(Arena *a, const char *path, const char *name)
     for (size_t i = 0; i < len && o < len + 1; i++)
         s[o++] = isalnum((unsigned char)base[i]) ? base[i] : '_';
     s[o] = 0;
-    return s;
+    /* A stem such as fx_print would name globals among the runtime's. */
+    return driver_prefix_reserved(s) ? arena_printf(a, "chain_%s", s) : s;
 }
 
 static const Backend *backend_for(Emit e)

@@ -102,46 +102,15 @@ static void emit_runtime(Emitter *em, const char *name, const char *what, bool b
         }
 }
 
-/* C++ keywords and the names the emitted code uses itself. */
-static bool reserved(const char *s)
-{
-    static const char *const words[] = {
-        "auto", "bool", "break", "case", "catch", "char", "class", "const", "constexpr", "continue",
-        "default", "delete", "do", "double", "else", "enum", "explicit", "extern", "false", "float", "for",
-        "friend", "goto", "if", "inline", "int", "long", "namespace", "new", "operator", "private",
-        "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
-        "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union", "unsigned",
-        "using", "virtual", "void", "volatile", "while", "asm", "char16_t", "char32_t", "decltype",
-        "noexcept", "nullptr", "static_assert", "thread_local", "alignas", "alignof", "and", "or", "not",
-        "xor", "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "mutable", "export",
-        "concept", "requires", "co_await", "co_return", "co_yield", "char8_t", "consteval", "constinit",
-        "n", "i", "e", "E", "I", "r", "vec", "full", "stream", "need", "err", "par", "in", "out", "fused",
-        "main", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "NULL", "size_t",
-        "uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t", "int16_t", "int32_t", "int64_t",
-        "cudaStream_t", "cudaError_t", "half", "nv_bfloat16", "min", "max", "abs", "exp", "log", "sqrt",
-        "pow", "sin", "cos", "tanh", "erf", "floor", "ceil", "round", "trunc", "INFINITY", "NAN"};
-    for (size_t i = 0; i < ARRAY_LEN(words); i++)
-        if (strcmp(s, words[i]) == 0)
-            return true;
-    /* the emitter's own names: t1, v7, c3, a0, and their _v / _at arrays */
-    if (strchr("tvca", s[0]) && s[1] && strspn(s + 1, "0123456789") == strlen(s + 1))
-        return true;
-    size_t len = strlen(s);
-    if ((len > 2 && strcmp(s + len - 2, "_v") == 0) || (len > 3 && strcmp(s + len - 3, "_at") == 0) ||
-        (len > 2 && strcmp(s + len - 2, "_u") == 0))
-        return true;
-    return strncmp(s, "fx_", 3) == 0 || strncmp(s, "FX_", 3) == 0 || strncmp(s, "fusec", 5) == 0 ||
-           strncmp(s, "__", 2) == 0 || strncmp(s, "ref_", 4) == 0 || s[0] == '_';
-}
-
+/* How a name of the .fuse file is spelled in C: with the suffix _u, always.
+ * No list of bad names is ever complete (C++ keywords, the macros of the C
+ * and CUDA headers such as EOF, linux or errno, CUDA's own names, fusec's):
+ * a name that ends in _u is none of them, and none of the emitter's own
+ * (t1, v7, c3, a0, r, n, x_u_v arrays, P_ globals) ends in _u. The user's
+ * name stays visible, here and in the comments. */
 static char *c_ident(Emitter *em, const char *name)
 {
-    Arena *a = em->p->arena;
-    /* the file's own globals are P_k1, P_fused_kernel, P_scratch, ... */
-    size_t pl = strlen(em->c->prefix);
-    bool global = strncmp(name, em->c->prefix, pl) == 0 && name[pl] == '_';
-    return reserved(name) || global || strcmp(name, em->c->prefix) == 0 ? arena_printf(a, "%s_u", name)
-                                                                        : arena_strndup(a, name, strlen(name));
+    return arena_printf(em->p->arena, "%s_u", name);
 }
 
 /* A constant, spelled in compute type ct (rounded to it first, as eager
@@ -405,15 +374,33 @@ static void loop_head(FILE *f, int e, const char *why)
 
 /* ---- unfused kernels ------------------------------------------------------ */
 
-/* s with every star-slash broken up, for use inside a comment. */
+/* s made safe inside a C comment: no comment start or end (slash-star, star-slash), no
+ * trigraph (two question marks and a slash make a backslash in C11), no control character and no bidi
+ * control (U+202A-202E, U+2066-2069, U+200E/F, U+061C: gcc's -Wbidi-chars),
+ * and only valid UTF-8; each offending byte shows as '?', a space splits the
+ * pairs. Source comments and file names pass through here. */
 static const char *comment_safe(Emitter *em, const char *s)
 {
     size_t n = strlen(s);
-    char *o = arena_alloc(em->p->arena, 2 * n + 1), *q = o;
-    for (size_t i = 0; i < n; i++) {
-        *q++ = s[i];
-        if (s[i] == '*' && s[i + 1] == '/')
+    char *o = arena_alloc(em->p->arena, 3 * n + 1), *q = o;
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        int len = out_utf8_len(u + i, u + n);
+        bool bidi = len == 3 && ((u[i] == 0xE2 && u[i + 1] == 0x80 && (u[i + 2] == 0x8E || u[i + 2] == 0x8F ||
+                                                                         (u[i + 2] >= 0xAA && u[i + 2] <= 0xAE))) ||
+                                 (u[i] == 0xE2 && u[i + 1] == 0x81 && u[i + 2] >= 0xA6 && u[i + 2] <= 0xA9));
+        bidi |= len == 2 && u[i] == 0xD8 && u[i + 1] == 0x9C;
+        if (len == 0 || bidi || (len == 1 && (u[i] < 0x20 || u[i] == 0x7F) && u[i] != '\t')) {
+            *q++ = '?';
+            i += len ? (size_t)len : 1;
+            continue;
+        }
+        memcpy(q, s + i, (size_t)len);
+        q += len;
+        if (len == 1 && ((s[i] == '*' && s[i + 1] == '/') || (s[i] == '/' && s[i + 1] == '*') ||
+                         (s[i] == '?' && s[i + 1] == '?')))
             *q++ = ' ';
+        i += (size_t)len;
     }
     *q = 0;
     return o;
@@ -857,12 +844,12 @@ static void emit_reference(Emitter *em)
     fprintf(f, "    (void)in;\n    (void)par;\n");
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
-        if (v >= 0)
+        if (v >= 0 && p->inst[v].live) /* a dead one would be nvcc's warning 177 */
             fprintf(f, "    const double v%d = in[%d]; /* %s */\n", em->vnum[v], k, p->sym[p->inputs[k]].name);
     }
     for (int k = 0; k < p->n_par; k++) {
         int v = p->sym[p->params[k]].value;
-        if (v >= 0)
+        if (v >= 0 && p->inst[v].live)
             fprintf(f, "    const double %s = par[%d];\n", em->cname[v], k);
     }
     emit_host_scalars(em, true);
@@ -1088,17 +1075,13 @@ static void banner(Emitter *em, const char *what)
     /* The program, up to 40 lines, with comment terminators defused. */
     const char *s = c->src->text, *end = s + c->src->len;
     for (int line = 0; s < end && line < 40; line++) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
-        fprintf(f, " *   ");
-        for (size_t i = 0; i < len; i++) {
-            unsigned char ch = (unsigned char)s[i];
-            if (ch == '/' && i > 0 && s[i - 1] == '*')
-                fputc(' ', f);
-            fputc(ch >= 0x20 || ch == '\t' ? ch : '?', f);
-        }
-        fputc('\n', f);
-        s = nl ? nl + 1 : end;
+        size_t len = 0;
+        while (s + len < end && !line_ends_at(s, len, (size_t)(end - s)) && s[len] != '\r')
+            len++;
+        fprintf(f, " *   %s\n", comment_safe(em, arena_strndup(em->p->arena, s, len)));
+        s += len;
+        if (s < end)
+            s += *s == '\r' && s + 1 < end && s[1] == '\n' ? 2 : 1;
     }
     if (s < end)
         fprintf(f, " *   ...\n");

@@ -144,19 +144,28 @@ static void emit_text(FILE *f, const Chain *c)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
+/* A JSON string: valid UTF-8 whatever s holds (a file name need not be
+ * UTF-8); a byte that starts no valid character is written as U+FFFD. */
 static void json_str(FILE *f, const char *s)
 {
+    const unsigned char *u = (const unsigned char *)s, *end = u + strlen(s);
     fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch == '\n')
+    while (u < end) {
+        int n = out_utf8_len(u, end);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            u++;
+            continue;
+        }
+        if (*u == '"' || *u == '\\')
+            fprintf(f, "\\%c", *u);
+        else if (*u == '\n')
             fputs("\\n", f);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
+        else if (*u < 0x20 || *u == 0x7F)
+            fprintf(f, "\\u%04x", *u);
         else
-            fputc(ch, f);
+            fwrite(u, 1, (size_t)n, f);
+        u += n;
     }
     fputc('"', f);
 }

@@ -351,8 +351,12 @@ extern const Backend backend_report, backend_json, backend_csv, backend_dot, bac
 /* Compiles src; writes the backend's output to out. Returns 0, or 1 after a
  * diagnostic. Diagnostics go to diag_out. */
 int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_out);
-/* The C prefix for a path: the stem, made an identifier. */
+/* The C prefix for a path: the stem, made an identifier ("chain_" in front
+ * when it would reach the runtime's names). */
 char *driver_prefix(Arena *a, const char *path, const char *name);
+/* Whether a prefix would reach the runtime's names: fx, fh (alone or before
+ * '_') or fusec (any case). */
+bool driver_prefix_reserved(const char *prefix);
 
 /* ---- runtime_embed.c (generated from runtime/ by cmake/FusecEmbed.cmake) */
 typedef struct RuntimeFile {
@@ -379,5 +383,7 @@ void predict_explain(FILE *f, const Chain *c);
 void out_bytes(char *buf, size_t len, double bytes); /* "32 B", "1.5 GiB" */
 void out_n(char *buf, size_t len, double n);         /* "4096", "2^20" */
 void out_num(char *buf, size_t len, double v);       /* shortest round-trip */
+/* Length of the UTF-8 sequence at p (1..4), or 0 when it is not valid. */
+int out_utf8_len(const unsigned char *p, const unsigned char *lim);
 
 #endif /* FUSEC_H */

@@ -261,6 +261,9 @@ static int run_to_file(const Options *opt, const Source *src)
     return rc;
 }
 
+/* Whether standard output was closed when fusec started. */
+static bool stdout_closed;
+
 /* Makes file descriptors 0-2 valid (on /dev/null), so that no file fusec
  * opens becomes standard error by accident. (fcntl.h is not included: its
  * O_ names collide with the op enum's.) */
@@ -269,11 +272,24 @@ static bool standard_fds_valid(void)
     struct stat st;
     for (int fd = 0; fd <= 2; fd++)
         if (fstat(fd, &st) < 0 && errno == EBADF) {
+            stdout_closed |= fd == 1;
             FILE *f = fopen("/dev/null", fd ? "w" : "r"); /* takes the lowest free fd, kept open */
             if (!f || fileno(f) != fd)
                 return false;
         }
     return true;
+}
+
+/* Writes buf to standard output: 0, or 1 with a message when it is closed
+ * or the write fails (a full disk). */
+static int write_stdout(const char *buf, size_t len)
+{
+    if (stdout_closed || fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
+        fprintf(stderr, "fusec: error: writing to standard output failed: %s\n",
+                stdout_closed ? "it is closed" : strerror(errno));
+        return 1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -335,13 +351,15 @@ int main(int argc, char **argv)
                 ok = *s == '_' || ((*s | 32) >= 'a' && (*s | 32) <= 'z') || (*s >= '0' && *s <= '9');
             if (!ok)
                 usage_error("--name '%s' is not a C identifier (letters, digits, _; 64 at most)", optarg);
+            if (driver_prefix_reserved(optarg))
+                usage_error("--name '%s' would reach fusec's own names (fx_, fh_, fusec...)", optarg);
             opt.name = optarg;
             break;
         }
         case 'h':
-        case OPT_HELP: fputs(usage, stdout); return 0;
+        case OPT_HELP: return write_stdout(usage, strlen(usage));
         case 'V':
-        case OPT_VERSION: printf("fusec %s\n", FUSEC_VERSION); return 0;
+        case OPT_VERSION: return write_stdout("fusec " FUSEC_VERSION "\n", strlen("fusec " FUSEC_VERSION "\n"));
         default:
             usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -386,10 +404,8 @@ int main(int argc, char **argv)
         char *buf;
         size_t len;
         rc = compile_to_memory(&opt, &src, &buf, &len);
-        if (rc == 0 && (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
-            fprintf(stderr, "fusec: error: writing to standard output failed\n");
-            rc = 1;
-        }
+        if (rc == 0)
+            rc = write_stdout(buf, len);
         free(buf);
     } else {
         rc = run_to_file(&opt, &src);

@@ -44,3 +44,18 @@ void out_bytes(char *buf, size_t len, double b)
     else
         snprintf(buf, len, "%.3g GB", b / 1e9);
 }
+
+int out_utf8_len(const unsigned char *p, const unsigned char *lim)
+{
+    int n = p[0] < 0x80 ? 1 : p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+          : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
+    if (n == 0 || p + n > lim)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F) || /* overlong, surrogates */
+        (p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] > 0x8F))
+        return 0;
+    return n;
+}

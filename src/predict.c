@@ -228,22 +228,33 @@ void predict_explain(FILE *f, const Chain *c)
     } else {
         double lu = fusec_launch_floor(d, k, host, 0), lf = fusec_launch_floor(d, 1, host, 0);
         fprintf(f, "On %s, at %.0f GB/s, ", d->name, d->hbm_gbps);
+        /* A crossover of 0: the version is never overhead-bound in
+         * [1, 2^40], or always is. */
+        bool always = xu == 0 && regime_of(c, 1, 0) == FUSEC_OVERHEAD;
         if (xf > 0)
             fprintf(f, "the fused kernel leaves the overhead-bound regime at about n = %s, where its %s B per "
                        "element take longer than its %.1f us launch; ",
                     sx, fb, lf);
+        else
+            fprintf(f, "the fused kernel is %s overhead-bound; ", regime_of(c, 1, 1) == FUSEC_OVERHEAD ?
+                    "always (up to n = 2^40)" : "never (not even at n = 1)");
         if (xu > 0)
             fprintf(f, "the unfused chain at about n = %s. ", sxu);
-        if (host == FUSEC_HOST_GRAPH)
-            fprintf(f, "Below that, the graph's overhead rules: a replay of %d dependent node%s costs %.1f us "
+        else
+            fprintf(f, "the unfused chain %s. ", always ? "always is (up to n = 2^40)" : "never is (not even at n = 1)");
+        const char *below = always ? "At every size" : "Below that";
+        if (xu == 0 && !always)
+            fprintf(f, "Launches never rule here: the speedup is the traffic ratio at every size.");
+        else if (host == FUSEC_HOST_GRAPH)
+            fprintf(f, "%s, the graph's overhead rules: a replay of %d dependent node%s costs %.1f us "
                        "(%.2f us, then %.2f us a node) against %.1f us for one, so the speedup tends to "
                        "%.1f / %.1f = %.2fx.",
-                    k, plural(k), lu, d->graph_launch_us, d->graph_node_us, lf, lu, lf, lu / lf);
+                    below, k, plural(k), lu, d->graph_launch_us, d->graph_node_us, lf, lu, lf, lu / lf);
         else
-            fprintf(f, "Below that, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%.2f us "
+            fprintf(f, "%s, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%.2f us "
                        "for the first, %.2f us for the second, %.2f us for each later one) against %.1f us for "
                        "one, so the speedup tends to %.1f / %.1f = %.2fx rather than the traffic ratio.",
-                    k, plural(k), lu, d->launch_first_us, d->launch_second_us, d->launch_next_us, lf, lu, lf,
+                    below, k, plural(k), lu, d->launch_first_us, d->launch_second_us, d->launch_next_us, lf, lu, lf,
                     lu / lf);
     }
     fprintf(f, "\n\n");

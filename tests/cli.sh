@@ -24,6 +24,16 @@ check() { # check NAME EXPECTED_RC ACTUAL_RC
 "$fusec" --device=h2000 "$seed" 2>"$tmp/e"; check "unknown device" 2 $?
 grep -q "did you mean 'h200'" "$tmp/e"; check "device suggestion" 0 $?
 "$fusec" --name=9bad "$seed" 2>/dev/null; check "bad --name" 2 $?
+for n in fx_print fh FUSEC_KERNEL Fusec; do
+  "$fusec" --name=$n "$seed" 2>/dev/null; check "--name $n reaches fusec's own names" 2 $?
+done
+# issue 15.13: --help and --version fail when standard output is full or closed
+if [ -w /dev/full ]; then
+  "$fusec" --help >/dev/full 2>/dev/null; check "--help to a full disk" 1 $?
+  "$fusec" --version >/dev/full 2>/dev/null; check "--version to a full disk" 1 $?
+fi
+"$fusec" --help >&- 2>/dev/null; check "--help with stdout closed" 1 $?
+"$fusec" --version >&- 2>/dev/null; check "--version with stdout closed" 1 $?
 "$fusec" "$tmp/missing.fuse" 2>/dev/null; check "missing file" 1 $?
 "$fusec" -Wall "$seed" 2>/dev/null; check "-W other than -Werror" 2 $?
 

@@ -3,8 +3,8 @@
 #   1. build fusec and `cmake --install` it into a temporary prefix;
 #   2. build examples/cmake against that prefix with Ninja and with Unix Makefiles;
 #      a no-op rebuild does nothing, an edit of the .fuse file regenerates and rebuilds;
-#   3. an unknown fusec_add_chain() argument, a call without CUDA and a bad FORMAT
-#      fail to configure, with a message that names the problem;
+#   3. an unknown fusec_add_chain() argument, a call without CUDA, a bad FORMAT and
+#      two chains of one C prefix fail to configure, with a message that names the problem;
 #   4. the same chains through add_subdirectory(<fusec source>), nothing installed;
 #   5. examples/make with FUSEC pointing at the installed fusec.
 # Needs cmake, ninja, make, nvcc; no GPU (nothing is run).
@@ -132,6 +132,13 @@ seed=$src/examples/cmake/seed.fuse
 expect_error unknown_argument "unknown arguments: BOGUS_ARG" "fusec_add_chain(a_long_target_name $seed BOGUS_ARG)"
 expect_error no_cuda "CUDA language is not enabled" "fusec_add_chain(x $seed)"
 expect_error bad_format "FORMAT must be json, csv or text" "fusec_predict($seed OUTPUT r FORMAT xml)"
+# issue 15.7: two chains of one prefix (one file's default NAME, f16 and f32)
+expect_error same_prefix "the C prefix 'seed' is already the chain of target seed16" \
+  "set(CMAKE_CUDA_COMPILER $nvcc)
+set(CMAKE_CUDA_ARCHITECTURES 90)
+enable_language(CUDA)
+fusec_add_chain(seed16 $seed DTYPE f16)
+fusec_add_chain(seed32 $seed DTYPE f32)"
 
 echo "== the same chains through add_subdirectory(<fusec source>), nothing installed"
 dir=$work/subdir

@@ -4,7 +4,7 @@
 # emitted code of awkward names and comments.
 #   hostile.sh FUSEC SOURCE_DIR [NVCC]     (NVCC '-' or absent: no CUDA compile)
 set -u
-fusec=$1 root=$2 nvcc=${3:--}
+fusec=$1 root=$(cd "$2" && pwd) nvcc=${3:--}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -36,6 +36,63 @@ expect "65520 rounds to infinity in f16" 1 "65520 is out of range for f16: it ro
   --predict p16_over.fuse
 printf 'param s: f32 = 3.4028235e38\ny = x * s\n' >p32_max.fuse
 expect "3.4028235e38 rounds to f32's largest: accepted" 0 "" --predict p32_max.fuse
+
+# ---- 15.12: device profiles, every field in a physical range ----
+# profile FILE KEY=VALUE...: the built-in h200's numbers with some changed
+profile() {
+  out=$1
+  shift
+  awk -v kv="$*" 'BEGIN {
+    split("hbm_gbps=4247 l2_gbps=9000 l2_bytes=62914560 launch_us=4.3 graph_node_us=2 fp32_gflops=67000 fp64_gflops=34000 sfu_gops=4181 eager_op_us=12.5 compiled_call_us=65", d, " ")
+    n = split(kv, o, " ")
+    printf "{\"name\": \"test-gpu\""
+    for (i = 1; i <= 10; i++) {
+      split(d[i], p, "="); v = p[2]
+      for (j = 1; j <= n; j++) { split(o[j], q, "="); if (q[1] == p[1]) v = q[2] }
+      printf ", \"%s\": %s", p[1], v
+    }
+    print "}"
+  }' >"$out"
+}
+seed=$root/examples/seed.fuse
+profile big.json hbm_gbps=1e300
+expect "a bandwidth of 1e300 is out of its range, said with the range" 2 \
+  'big.json: key "hbm_gbps" is 1e+300; it must be between 1 and 1000000 (GB/s)' --predict --device=big.json "$seed"
+profile tiny.json hbm_gbps=1e-300
+expect "a bandwidth of 1e-300 is refused" 2 'key "hbm_gbps" is 1e-300; it must be between 1 and 1000000 (GB/s)' \
+  --predict --device=tiny.json "$seed"
+profile l2.json l2_bytes=-1
+expect "a negative L2 size is refused" 2 'key "l2_bytes" is -1; it must be between 0 and 1000000000000 (bytes)' \
+  --predict --device=l2.json "$seed"
+expect "a missing profile file: no ':-1:-1:'" 2 "cannot read 'nosuch.json': No such file or directory" \
+  --predict --device=nosuch.json "$seed"
+grep -q -- ':-1:-1:' err && fail "a missing profile file still prints ':-1:-1:'"
+# both crossovers 0: never overhead-bound (wide f64 inputs at 1 GB/s), or always
+awk 'BEGIN { printf "in a0"; for (i = 1; i < 30; i++) printf ", a%d", i; print ": f64"; printf "y = a0";
+  for (i = 1; i < 30; i++) printf " + a%d", i; print "" }' >wide.fuse
+profile slow.json hbm_gbps=1 l2_gbps=1 launch_us=0.1 graph_node_us=0.1
+expect "a profile where fused is never overhead-bound" 0 "" --predict --device=slow.json wide.fuse
+grep -q 'the fused kernel is never (not even at n = 1) overhead-bound' out && ! grep -q 'at 0 GB/s' out &&
+  ok "the explanation says the fused kernel is never overhead-bound" || fail "explanation for a crossover of 0: $(grep 'GB/s' out)"
+profile fast.json hbm_gbps=1000000 l2_gbps=1000000 launch_us=1000000 graph_node_us=1000000
+expect "a profile where both versions are always overhead-bound" 0 "" --predict --device=fast.json "$seed"
+grep -q 'the unfused chain always is (up to n = 2^40). At every size, launches rule' out &&
+  ok "the explanation says both are always overhead-bound" || fail "explanation for crossovers of 0: $(grep 'GB/s' out)"
+
+# ---- 15.13: the JSON report is valid UTF-8 ----
+json_ok() { python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$1" 2>/dev/null; }
+name70=$(awk 'BEGIN { for (i = 0; i < 35; i++) printf "\303\251" }') # 35 e-acute: 70 bytes, cut at 63
+printf '{"name": "%s", "hbm_gbps": 4247, "l2_gbps": 9000, "l2_bytes": 62914560, "launch_us": 4.3, "graph_node_us": 2, "fp32_gflops": 67000, "fp64_gflops": 34000, "sfu_gops": 4181, "eager_op_us": 12.5, "compiled_call_us": 65}\n' "$name70" >utf8.json
+expect "a 70-byte UTF-8 device name" 0 "" --predict --format=json --device=utf8.json "$seed"
+json_ok out && ok "a device name cut at 63 bytes stays valid UTF-8" || fail "a long UTF-8 device name breaks the JSON"
+cp "$seed" "$(printf 'bad\377name.fuse')"
+"$fusec" --predict --format=json "$(printf 'bad\377name.fuse')" >out 2>err
+json_ok out && ok "a file name that is not UTF-8 gives valid JSON" || fail "a non-UTF-8 file name breaks the JSON"
+
+# ---- 15.5: a stem that reaches the runtime's names gets chain_ in front ----
+cp "$seed" fx_print.fuse
+expect "a stem fx_print" 0 "" --emit=header fx_print.fuse
+grep -q 'cudaError_t chain_fx_print_fused(' out && ok "fx_print.fuse gives chain_fx_print_fused" || fail "fx_print.fuse: $(grep _fused out)"
 
 if [ $fails -gt 0 ]; then
   echo "$fails hostile-input check(s) failed"

@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k6_mul(co
 /* k7: t7 = t6 * scale (mixed.fuse:6:31)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k7_mul(const float *__restrict__ a0, float *__restrict__ r, double scale, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k7_mul(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k7_mul(co
         float r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * (float)scale));
+            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * (float)scale_u));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -262,59 +262,59 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11_ge(co
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_kernel(const __half *__restrict__ h, const __nv_bfloat16 *__restrict__ g, __half *__restrict__ y, uint8_t *__restrict__ keep, double scale, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_kernel(const __half *__restrict__ h_u, const __nv_bfloat16 *__restrict__ g_u, __half *__restrict__ y_u, uint8_t *__restrict__ keep_u, double scale_u, I n, I first)
 {
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        __half h_v[E];
-        fx_load<E>(h_v, h, i, n, full);
-        __nv_bfloat16 g_v[E];
-        fx_load<E>(g_v, g, i, n, full);
-        __half y_v[E];
-        uint8_t keep_v[E];
+        __half h_u_v[E];
+        fx_load<E>(h_u_v, h_u, i, n, full);
+        __nv_bfloat16 g_u_v[E];
+        fx_load<E>(g_u_v, g_u, i, n, full);
+        __half y_u_v[E];
+        uint8_t keep_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(h_v[e]); /* h */
+            const float v0 = fx_widen(h_u_v[e]); /* h */
             const bool v1 = (v0 > 0.0f);
             const float v2 = fx_leaky_relu(v0, 0.01f);
             const float v3 = (v1 ? v0 : v2); /* act */
             const float v4 = fx_widen(fx_to_f32(v3));
-            const float v5 = fx_widen(g_v[e]); /* g */
+            const float v5 = fx_widen(g_u_v[e]); /* g */
             const float v6 = fx_fast_sigmoid(v5);
             const float v7 = (v4 * v6);
-            const float v8 = (v7 * (float)scale); /* gated */
+            const float v8 = (v7 * (float)scale_u); /* gated */
             const float v9 = fx_clamp(v8, -4.0f, 4.0f);
             const float v10 = fx_widen(fx_to_f16(v9)); /* y */
             const float v11 = fx_abs(v8);
             const bool v12 = (v11 >= 0.001f); /* keep */
-            y_v[e] = fx_to_f16(v10);
-            keep_v[e] = fx_to_bool(v12);
+            y_u_v[e] = fx_to_f16(v10);
+            keep_u_v[e] = fx_to_bool(v12);
         }
-        fx_store<E>(y, i, n, full, y_v);
-        fx_store<E>(keep, i, n, full, keep_v);
+        fx_store<E>(y_u, i, n, full, y_u_v);
+        fx_store<E>(keep_u, i, n, full, keep_u_v);
     }
 }
 
 /* ==== host API ==== */
 
 /* One launch of the fused kernel. */
-extern "C" cudaError_t mixed_fused(const uint16_t *h, const uint16_t *g, uint16_t *y, uint8_t *keep, float scale, size_t n, cudaStream_t stream)
+extern "C" cudaError_t mixed_fused(const uint16_t *h_u, const uint16_t *g_u, uint16_t *y_u, uint8_t *keep_u, float scale_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(g, 8, 2) && fx_aligned(y, 8, 2) && fx_aligned(keep, 8, 1);
+    const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(g_u, 8, 2) && fx_aligned(y_u, 8, 2) && fx_aligned(keep_u, 8, 1);
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
-        mixed_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)full, 0u);
+        mixed_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        mixed_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)full, 0u);
+        mixed_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u, (unsigned)full, 0u);
     else if (full > 0)
-        mixed_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, full, (size_t)0);
+        mixed_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        mixed_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, (unsigned)n, (unsigned)full);
+        mixed_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u, (unsigned)n, (unsigned)full);
     else if (full < n)
-        mixed_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const __nv_bfloat16 *)g, (__half *)y, (uint8_t *)keep, (double)scale, n, full);
+        mixed_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u, n, full);
     return cudaGetLastError();
 }
 
@@ -333,7 +333,7 @@ extern "C" void mixed_unfused_release(void)
 
 /* The chain as PyTorch eager runs it: 11 kernels, each reading its operands from
  * memory and writing its result back in its storage dtype. */
-extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint16_t *y, uint8_t *keep, float scale, size_t n, cudaStream_t stream)
+extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, uint16_t *y_u, uint8_t *keep_u, float scale_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
@@ -375,27 +375,27 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     bool vec;
     cudaError_t err;
     /* k1 */
-    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t1, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t1, 16, 1);
     if (n <= 0x7fffffffu)
-        mixed_k1_gt<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (uint8_t *)t1, (unsigned)n, vec);
+        mixed_k1_gt<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (uint8_t *)t1, (unsigned)n, vec);
     else
-        mixed_k1_gt<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h, (uint8_t *)t1, n, vec);
+        mixed_k1_gt<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (uint8_t *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
-    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t2, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t2, 8, 2);
     if (n <= 0x7fffffffu)
-        mixed_k2_leaky_relu<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t2, (unsigned)n, vec);
+        mixed_k2_leaky_relu<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t2, (unsigned)n, vec);
     else
-        mixed_k2_leaky_relu<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t2, n, vec);
+        mixed_k2_leaky_relu<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
-    vec = !fx_scalar_only && fx_aligned(t1, 16, 1) && fx_aligned(h, 8, 2) && fx_aligned(t2, 8, 2) && fx_aligned(t3, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(t1, 16, 1) && fx_aligned(h_u, 8, 2) && fx_aligned(t2, 8, 2) && fx_aligned(t3, 8, 2);
     if (n <= 0x7fffffffu)
-        mixed_k3_where<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h, (const __half *)t2, (__half *)t3, (unsigned)n, vec);
+        mixed_k3_where<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, (unsigned)n, vec);
     else
-        mixed_k3_where<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h, (const __half *)t2, (__half *)t3, n, vec);
+        mixed_k3_where<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
@@ -407,11 +407,11 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
-    vec = !fx_scalar_only && fx_aligned(g, 8, 2) && fx_aligned(t5, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(g_u, 8, 2) && fx_aligned(t5, 8, 2);
     if (n <= 0x7fffffffu)
-        mixed_k5_sigmoid<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g, (__nv_bfloat16 *)t5, (unsigned)n, vec);
+        mixed_k5_sigmoid<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g_u, (__nv_bfloat16 *)t5, (unsigned)n, vec);
     else
-        mixed_k5_sigmoid<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g, (__nv_bfloat16 *)t5, n, vec);
+        mixed_k5_sigmoid<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g_u, (__nv_bfloat16 *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
@@ -425,9 +425,9 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t6, 4, 4) && fx_aligned(t7, 4, 4);
     if (n <= 0x7fffffffu)
-        mixed_k7_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale, (unsigned)n, vec);
+        mixed_k7_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, (unsigned)n, vec);
     else
-        mixed_k7_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale, n, vec);
+        mixed_k7_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
@@ -439,11 +439,11 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
-    vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(y, 4, 2);
+    vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(y_u, 4, 2);
     if (n <= 0x7fffffffu)
-        mixed_k9_f16<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, (unsigned)n, vec);
+        mixed_k9_f16<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, (unsigned)n, vec);
     else
-        mixed_k9_f16<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y, n, vec);
+        mixed_k9_f16<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
@@ -455,11 +455,11 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint1
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
-    vec = !fx_scalar_only && fx_aligned(t10, 4, 4) && fx_aligned(keep, 8, 1);
+    vec = !fx_scalar_only && fx_aligned(t10, 4, 4) && fx_aligned(keep_u, 8, 1);
     if (n <= 0x7fffffffu)
-        mixed_k11_ge<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep, (unsigned)n, vec);
+        mixed_k11_ge<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep_u, (unsigned)n, vec);
     else
-        mixed_k11_ge<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep, n, vec);
+        mixed_k11_ge<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -482,7 +482,7 @@ static void mixed_reference(int fused, const double *in, const double *par, doub
     (void)par;
     const double v0 = in[0]; /* h */
     const double v5 = in[1]; /* g */
-    const double scale = par[0];
+    const double scale_u = par[0];
     if (!fused) {
         const double v1 = ref_round(ref_gt(v0, 0.0), 0);
         const double v2 = ref_round(ref_leaky_relu(v0, 0.01), 1);
@@ -490,7 +490,7 @@ static void mixed_reference(int fused, const double *in, const double *par, doub
         const double v4 = ref_round(v3, 3);
         const double v6 = ref_round(ref_sigmoid(v5), 2);
         const double v7 = ref_round(ref_ovf(v4 * v6, v4, v6), 3);
-        const double v8 = ref_round(ref_ovf(v7 * ref_round(scale, 3), v7, ref_round(scale, 3)), 3);
+        const double v8 = ref_round(ref_ovf(v7 * ref_round(scale_u, 3), v7, ref_round(scale_u, 3)), 3);
         const double v9 = ref_round(ref_clamp(v8, -4.0, 4.0), 3);
         const double v10 = ref_round(v9, 1);
         const double v11 = ref_round(ref_abs(v8), 3);
@@ -505,7 +505,7 @@ static void mixed_reference(int fused, const double *in, const double *par, doub
         const double v4 = ref_round(v3, 3);
         const double v6 = ref_round(ref_sigmoid(v5), 3);
         const double v7 = ref_round(ref_ovf(v4 * v6, v4, v6), 3);
-        const double v8 = ref_round(ref_ovf(v7 * ref_round(scale, 3), v7, ref_round(scale, 3)), 3);
+        const double v8 = ref_round(ref_ovf(v7 * ref_round(scale_u, 3), v7, ref_round(scale_u, 3)), 3);
         const double v9 = ref_round(ref_clamp(v8, -4.0, 4.0), 3);
         const double v10 = ref_round(v9, 1);
         const double v11 = ref_round(ref_abs(v8), 3);

@@ -31,10 +31,10 @@ extern "C" {
 #endif
 
 /* One fused kernel: 7 B per element. */
-cudaError_t mixed_fused(const uint16_t *h, const uint16_t *g, uint16_t *y, uint8_t *keep, float scale, size_t n, cudaStream_t stream);
+cudaError_t mixed_fused(const uint16_t *h_u, const uint16_t *g_u, uint16_t *y_u, uint8_t *keep_u, float scale_u, size_t n, cudaStream_t stream);
 
 /* 11 kernels as PyTorch eager runs them: 69 B per element. */
-cudaError_t mixed_unfused(const uint16_t *h, const uint16_t *g, uint16_t *y, uint8_t *keep, float scale, size_t n, cudaStream_t stream);
+cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, uint16_t *y_u, uint8_t *keep_u, float scale_u, size_t n, cudaStream_t stream);
 
 /* Frees the unfused version's cached scratch buffers. */
 void mixed_unfused_release(void);

@@ -81,47 +81,47 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_k2_c
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_fused_kernel(const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_fused_kernel(const float *__restrict__ x_u, float *__restrict__ y_u, float *__restrict__ z_u, I n, I first)
 {
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float x_v[E];
-        fx_load<E>(x_v, x, i, n, full);
-        float y_v[E];
-        float z_v[E];
+        float x_u_v[E];
+        fx_load<E>(x_u_v, x_u, i, n, full);
+        float y_u_v[E];
+        float z_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_v[e]); /* x */
+            const float v0 = fx_widen(x_u_v[e]); /* x */
             const float v1 = (-v0); /* z */
             const float v2 = v0;
-            y_v[e] = fx_to_f32(v2);
-            z_v[e] = fx_to_f32(v1);
+            y_u_v[e] = fx_to_f32(v2);
+            z_u_v[e] = fx_to_f32(v1);
         }
-        fx_store<E>(y, i, n, full, y_v);
-        fx_store<E>(z, i, n, full, z_v);
+        fx_store<E>(y_u, i, n, full, y_u_v);
+        fx_store<E>(z_u, i, n, full, z_u_v);
     }
 }
 
 /* ==== host API ==== */
 
 /* One launch of the fused kernel. */
-extern "C" cudaError_t no_scratch_fused(const float *x, float *y, float *z, size_t n, cudaStream_t stream)
+extern "C" cudaError_t no_scratch_fused(const float *x_u, float *y_u, float *z_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4) && fx_aligned(z, 4, 4);
+    const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
-        no_scratch_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (float *)z, (unsigned)full, 0u);
+        no_scratch_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (float *)z_u, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        no_scratch_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (float *)z, (unsigned)full, 0u);
+        no_scratch_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (float *)z_u, (unsigned)full, 0u);
     else if (full > 0)
-        no_scratch_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (float *)z, full, (size_t)0);
+        no_scratch_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (float *)z_u, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        no_scratch_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (float *)z, (unsigned)n, (unsigned)full);
+        no_scratch_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (float *)z_u, (unsigned)n, (unsigned)full);
     else if (full < n)
-        no_scratch_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (float *)z, n, full);
+        no_scratch_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (float *)z_u, n, full);
     return cudaGetLastError();
 }
 
@@ -133,26 +133,26 @@ extern "C" void no_scratch_unfused_release(void)
 
 /* The chain as PyTorch eager runs it: 2 kernels, each reading its operands from
  * memory and writing its result back in its storage dtype. */
-extern "C" cudaError_t no_scratch_unfused(const float *x, float *y, float *z, size_t n, cudaStream_t stream)
+extern "C" cudaError_t no_scratch_unfused(const float *x_u, float *y_u, float *z_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
     bool vec;
     cudaError_t err;
     /* k1 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(z, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(z_u, 4, 4);
     if (n <= 0x7fffffffu)
-        no_scratch_k1_neg<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)z, (unsigned)n, vec);
+        no_scratch_k1_neg<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)z_u, (unsigned)n, vec);
     else
-        no_scratch_k1_neg<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)z, n, vec);
+        no_scratch_k1_neg<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)z_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
     if (n <= 0x7fffffffu)
-        no_scratch_k2_copy<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)n, vec);
+        no_scratch_k2_copy<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (unsigned)n, vec);
     else
-        no_scratch_k2_copy<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, n, vec);
+        no_scratch_k2_copy<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

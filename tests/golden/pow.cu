@@ -527,21 +527,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kernel(const __half *__restrict__ h, const float *__restrict__ x, float *__restrict__ a, float *__restrict__ b, __half *__restrict__ c, __half *__restrict__ d, double e_u, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kernel(const __half *__restrict__ h_u, const float *__restrict__ x_u, float *__restrict__ a_u, float *__restrict__ b_u, __half *__restrict__ c_u, __half *__restrict__ d_u, double e_u, I n, I first)
 {
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        __half h_v[E];
-        fx_load<E>(h_v, h, i, n, full);
-        float x_v[E];
-        fx_load<E>(x_v, x, i, n, full);
-        float a_v[E];
-        float b_v[E];
-        __half c_v[E];
-        __half d_v[E];
+        __half h_u_v[E];
+        fx_load<E>(h_u_v, h_u, i, n, full);
+        float x_u_v[E];
+        fx_load<E>(x_u_v, x_u, i, n, full);
+        float a_u_v[E];
+        float b_u_v[E];
+        __half c_u_v[E];
+        __half d_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_v[e]); /* x */
+            const float v0 = fx_widen(x_u_v[e]); /* x */
             const float v1 = (v0 * v0);
             const float v2 = (v0 * v0 * v0);
             const float v3 = (v1 + v2);
@@ -556,7 +556,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
             const float v12 = (v10 + v11);
             const float v13 = fx_pow_scalar(v0, (float)e_u);
             const float v14 = (v12 + v13); /* b */
-            const float v15 = fx_widen(h_v[e]); /* h */
+            const float v15 = fx_widen(h_u_v[e]); /* h */
             const float v16 = (v15 * v15); /* c */
             const float v17 = (v15 * v15 * v15);
             const float v18 = fx_reciprocal(v15 * v15);
@@ -567,38 +567,38 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
             const float v23 = (v21 + v22);
             const float v24 = fx_pow_scalar(v15, (float)e_u);
             const float v25 = (v23 + v24); /* d */
-            a_v[e] = fx_to_f32(v7);
-            b_v[e] = fx_to_f32(v14);
-            c_v[e] = fx_to_f16(v16);
-            d_v[e] = fx_to_f16(v25);
+            a_u_v[e] = fx_to_f32(v7);
+            b_u_v[e] = fx_to_f32(v14);
+            c_u_v[e] = fx_to_f16(v16);
+            d_u_v[e] = fx_to_f16(v25);
         }
-        fx_store<E>(a, i, n, full, a_v);
-        fx_store<E>(b, i, n, full, b_v);
-        fx_store<E>(c, i, n, full, c_v);
-        fx_store<E>(d, i, n, full, d_v);
+        fx_store<E>(a_u, i, n, full, a_u_v);
+        fx_store<E>(b_u, i, n, full, b_u_v);
+        fx_store<E>(c_u, i, n, full, c_u_v);
+        fx_store<E>(d_u, i, n, full, d_u_v);
     }
 }
 
 /* ==== host API ==== */
 
 /* One launch of the fused kernel. */
-extern "C" cudaError_t pow_fused(const uint16_t *h, const float *x, float *a, float *b, uint16_t *c, uint16_t *d, float e_u, size_t n, cudaStream_t stream)
+extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a_u, float *b_u, uint16_t *c_u, uint16_t *d_u, float e_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(x, 4, 4) && fx_aligned(a, 4, 4) && fx_aligned(b, 4, 4) && fx_aligned(c, 8, 2) && fx_aligned(d, 8, 2);
+    const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(x_u, 4, 4) && fx_aligned(a_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(c_u, 8, 2) && fx_aligned(d_u, 8, 2);
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
-        pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)full, 0u);
+        pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)full, 0u);
+        pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, (unsigned)full, 0u);
     else if (full > 0)
-        pow_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, full, (size_t)0);
+        pow_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        pow_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, (unsigned)n, (unsigned)full);
+        pow_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, (unsigned)n, (unsigned)full);
     else if (full < n)
-        pow_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h, (const float *)x, (float *)a, (float *)b, (__half *)c, (__half *)d, (double)e_u, n, full);
+        pow_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, n, full);
     return cudaGetLastError();
 }
 
@@ -617,7 +617,7 @@ extern "C" void pow_unfused_release(void)
 
 /* The chain as PyTorch eager runs it: 24 kernels, each reading its operands from
  * memory and writing its result back in its storage dtype. */
-extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, float *b, uint16_t *c, uint16_t *d, float e_u, size_t n, cudaStream_t stream)
+extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float *a_u, float *b_u, uint16_t *c_u, uint16_t *d_u, float e_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
@@ -692,19 +692,19 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     bool vec;
     cudaError_t err;
     /* k1 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t1, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k1_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, (unsigned)n, vec);
+        pow_k1_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
-        pow_k1_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, n, vec);
+        pow_k1_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t2, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k2_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, (unsigned)n, vec);
+        pow_k2_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (unsigned)n, vec);
     else
-        pow_k2_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, n, vec);
+        pow_k2_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
@@ -716,11 +716,11 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t4, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t4, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k4_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t4, (unsigned)n, vec);
+        pow_k4_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t4, (unsigned)n, vec);
     else
-        pow_k4_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t4, n, vec);
+        pow_k4_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
@@ -732,35 +732,35 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t6, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t6, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k6_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, (unsigned)n, vec);
+        pow_k6_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, (unsigned)n, vec);
     else
-        pow_k6_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, n, vec);
+        pow_k6_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
-    vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(a, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(a_u, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k7_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a, (unsigned)n, vec);
+        pow_k7_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a_u, (unsigned)n, vec);
     else
-        pow_k7_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a, n, vec);
+        pow_k7_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t8, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t8, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k8_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t8, (unsigned)n, vec);
+        pow_k8_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t8, (unsigned)n, vec);
     else
-        pow_k8_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t8, n, vec);
+        pow_k8_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t8, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t9, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t9, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k9_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t9, (unsigned)n, vec);
+        pow_k9_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t9, (unsigned)n, vec);
     else
-        pow_k9_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t9, n, vec);
+        pow_k9_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t9, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
@@ -772,11 +772,11 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t11, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t11, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k11_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t11, (unsigned)n, vec);
+        pow_k11_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t11, (unsigned)n, vec);
     else
-        pow_k11_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t11, n, vec);
+        pow_k11_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
@@ -788,43 +788,43 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k13 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t13, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t13, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k13_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t13, (double)e_u, (unsigned)n, vec);
+        pow_k13_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t13, (double)e_u, (unsigned)n, vec);
     else
-        pow_k13_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t13, (double)e_u, n, vec);
+        pow_k13_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t13, (double)e_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k14 */
-    vec = !fx_scalar_only && fx_aligned(t12, 4, 4) && fx_aligned(t13, 4, 4) && fx_aligned(b, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t12, 4, 4) && fx_aligned(t13, 4, 4) && fx_aligned(b_u, 4, 4);
     if (n <= 0x7fffffffu)
-        pow_k14_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b, (unsigned)n, vec);
+        pow_k14_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b_u, (unsigned)n, vec);
     else
-        pow_k14_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b, n, vec);
+        pow_k14_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
-    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(c, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(c_u, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k15_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)c, (unsigned)n, vec);
+        pow_k15_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)c_u, (unsigned)n, vec);
     else
-        pow_k15_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)c, n, vec);
+        pow_k15_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)c_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k16 */
-    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t16, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t16, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k16_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t16, (unsigned)n, vec);
+        pow_k16_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t16, (unsigned)n, vec);
     else
-        pow_k16_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t16, n, vec);
+        pow_k16_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t16, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
-    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t17, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t17, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k17_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t17, (unsigned)n, vec);
+        pow_k17_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t17, (unsigned)n, vec);
     else
-        pow_k17_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t17, n, vec);
+        pow_k17_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t17, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
@@ -836,11 +836,11 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
-    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t19, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t19, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k19_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t19, (unsigned)n, vec);
+        pow_k19_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t19, (unsigned)n, vec);
     else
-        pow_k19_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t19, n, vec);
+        pow_k19_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
@@ -852,11 +852,11 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
-    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t21, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t21, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k21_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t21, (unsigned)n, vec);
+        pow_k21_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t21, (unsigned)n, vec);
     else
-        pow_k21_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t21, n, vec);
+        pow_k21_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t21, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
@@ -868,19 +868,19 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h, const float *x, float *a, 
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
-    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t23, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t23, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k23_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t23, (double)e_u, (unsigned)n, vec);
+        pow_k23_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t23, (double)e_u, (unsigned)n, vec);
     else
-        pow_k23_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t23, (double)e_u, n, vec);
+        pow_k23_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t23, (double)e_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k24 */
-    vec = !fx_scalar_only && fx_aligned(t22, 8, 2) && fx_aligned(t23, 8, 2) && fx_aligned(d, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(t22, 8, 2) && fx_aligned(t23, 8, 2) && fx_aligned(d_u, 8, 2);
     if (n <= 0x7fffffffu)
-        pow_k24_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d, (unsigned)n, vec);
+        pow_k24_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d_u, (unsigned)n, vec);
     else
-        pow_k24_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d, n, vec);
+        pow_k24_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k3_wher
 /* k4: t4 = x == s (scalars.fuse:8:13)
  * reads 4 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4_eq(const float *__restrict__ a0, uint8_t *__restrict__ r, double s, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4_eq(const float *__restrict__ a0, uint8_t *__restrict__ r, double s_u, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -110,7 +110,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4_eq(c
         uint8_t r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bool((fx_widen(a0_v[e]) == (float)s));
+            r_v[e] = fx_to_bool((fx_widen(a0_v[e]) == (float)s_u));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -187,56 +187,56 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7_wher
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const uint8_t *__restrict__ m, const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, double s, double c0, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const uint8_t *__restrict__ m_u, const float *__restrict__ x_u, float *__restrict__ y_u, float *__restrict__ z_u, double s_u, double c0, I n, I first)
 {
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        uint8_t m_v[E];
-        fx_load<E>(m_v, m, i, n, full);
-        float x_v[E];
-        fx_load<E>(x_v, x, i, n, full);
-        float y_v[E];
-        float z_v[E];
+        uint8_t m_u_v[E];
+        fx_load<E>(m_u_v, m_u, i, n, full);
+        float x_u_v[E];
+        fx_load<E>(x_u_v, x_u, i, n, full);
+        float y_u_v[E];
+        float z_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            const bool v0 = fx_widen(m_v[e]); /* m */
+            const bool v0 = fx_widen(m_u_v[e]); /* m */
             const bool v1 = ((float)v0 == 0.5f);
-            const float v2 = fx_widen(x_v[e]); /* x */
+            const float v2 = fx_widen(x_u_v[e]); /* x */
             const float v3 = (v2 * 2.0f);
             const float v4 = (v1 ? v2 : v3); /* y */
-            const bool v5 = (v2 == (float)s);
+            const bool v5 = (v2 == (float)s_u);
             const float v6 = (v2 * (float)c0);
             const float v7 = (v2 * 0.099975586f);
             const float v8 = (v5 ? v6 : v7); /* z */
-            y_v[e] = fx_to_f32(v4);
-            z_v[e] = fx_to_f32(v8);
+            y_u_v[e] = fx_to_f32(v4);
+            z_u_v[e] = fx_to_f32(v8);
         }
-        fx_store<E>(y, i, n, full, y_v);
-        fx_store<E>(z, i, n, full, z_v);
+        fx_store<E>(y_u, i, n, full, y_u_v);
+        fx_store<E>(z_u, i, n, full, z_u_v);
     }
 }
 
 /* ==== host API ==== */
 
 /* One launch of the fused kernel. */
-extern "C" cudaError_t scalars_fused(const uint8_t *m, const float *x, float *y, float *z, double s, float t, size_t n, cudaStream_t stream)
+extern "C" cudaError_t scalars_fused(const uint8_t *m_u, const float *x_u, float *y_u, float *z_u, double s_u, float t_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
-    const double c0 = (double)fx_widen(fx_to_f16((double)t));
-    const bool vec = !fx_scalar_only && fx_aligned(m, 4, 1) && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4) && fx_aligned(z, 4, 4);
+    const double c0 = (double)fx_widen(fx_to_f16((double)t_u));
+    const bool vec = !fx_scalar_only && fx_aligned(m_u, 4, 1) && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
-        scalars_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c0, (unsigned)full, 0u);
+        scalars_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        scalars_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c0, (unsigned)full, 0u);
+        scalars_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0, (unsigned)full, 0u);
     else if (full > 0)
-        scalars_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c0, full, (size_t)0);
+        scalars_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        scalars_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c0, (unsigned)n, (unsigned)full);
+        scalars_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0, (unsigned)n, (unsigned)full);
     else if (full < n)
-        scalars_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const float *)x, (float *)y, (float *)z, (double)s, (double)c0, n, full);
+        scalars_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0, n, full);
     return cudaGetLastError();
 }
 
@@ -255,7 +255,7 @@ extern "C" void scalars_unfused_release(void)
 
 /* The chain as PyTorch eager runs it: 7 kernels, each reading its operands from
  * memory and writing its result back in its storage dtype. */
-extern "C" cudaError_t scalars_unfused(const uint8_t *m, const float *x, float *y, float *z, double s, float t, size_t n, cudaStream_t stream)
+extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, float *y_u, float *z_u, double s_u, float t_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
@@ -282,63 +282,63 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m, const float *x, float *
     uint8_t *t4 = (uint8_t *)((char *)scalars_scratch + t4_at);
     float *t5 = (float *)((char *)scalars_scratch + t5_at);
     float *t6 = (float *)((char *)scalars_scratch + t6_at);
-    const double c0 = (double)fx_widen(fx_to_f16((double)t));
+    const double c0 = (double)fx_widen(fx_to_f16((double)t_u));
     bool vec;
     cudaError_t err;
     /* k1 */
-    vec = !fx_scalar_only && fx_aligned(m, 16, 1) && fx_aligned(t1, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(t1, 16, 1);
     if (n <= 0x7fffffffu)
-        scalars_k1_eq<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (uint8_t *)t1, (unsigned)n, vec);
+        scalars_k1_eq<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (uint8_t *)t1, (unsigned)n, vec);
     else
-        scalars_k1_eq<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (uint8_t *)t1, n, vec);
+        scalars_k1_eq<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (uint8_t *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t2, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, (unsigned)n, vec);
+        scalars_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (unsigned)n, vec);
     else
-        scalars_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, n, vec);
+        scalars_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
-    vec = !fx_scalar_only && fx_aligned(t1, 8, 1) && fx_aligned(x, 4, 4) && fx_aligned(t2, 4, 4) && fx_aligned(y, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t1, 8, 1) && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4) && fx_aligned(y_u, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k3_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const float *)x, (const float *)t2, (float *)y, (unsigned)n, vec);
+        scalars_k3_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, (unsigned)n, vec);
     else
-        scalars_k3_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const float *)x, (const float *)t2, (float *)y, n, vec);
+        scalars_k3_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t4, 8, 1);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t4, 8, 1);
     if (n <= 0x7fffffffu)
-        scalars_k4_eq<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t4, (double)s, (unsigned)n, vec);
+        scalars_k4_eq<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (uint8_t *)t4, (double)s_u, (unsigned)n, vec);
     else
-        scalars_k4_eq<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t4, (double)s, n, vec);
+        scalars_k4_eq<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (uint8_t *)t4, (double)s_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t5, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k5_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t5, (double)c0, (unsigned)n, vec);
+        scalars_k5_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t5, (double)c0, (unsigned)n, vec);
     else
-        scalars_k5_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t5, (double)c0, n, vec);
+        scalars_k5_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t5, (double)c0, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t6, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t6, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k6_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, (unsigned)n, vec);
+        scalars_k6_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, (unsigned)n, vec);
     else
-        scalars_k6_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t6, n, vec);
+        scalars_k6_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
-    vec = !fx_scalar_only && fx_aligned(t4, 8, 1) && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(z, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t4, 8, 1) && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(z_u, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k7_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t4, (const float *)t5, (const float *)t6, (float *)z, (unsigned)n, vec);
+        scalars_k7_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t4, (const float *)t5, (const float *)t6, (float *)z_u, (unsigned)n, vec);
     else
-        scalars_k7_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t4, (const float *)t5, (const float *)t6, (float *)z, n, vec);
+        scalars_k7_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t4, (const float *)t5, (const float *)t6, (float *)z_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -361,14 +361,14 @@ static void scalars_reference(int fused, const double *in, const double *par, do
     (void)par;
     const double v0 = in[0]; /* m */
     const double v2 = in[1]; /* x */
-    const double s = par[0];
-    const double t = par[1];
-    const double c0 = ref_round((double)t, 1);
+    const double s_u = par[0];
+    const double t_u = par[1];
+    const double c0 = ref_round((double)t_u, 1);
     if (!fused) {
         const double v1 = ref_round(ref_eq(v0, 0.5), 0);
         const double v3 = ref_round(ref_ovf(v2 * 2.0, v2, 2.0), 3);
         const double v4 = ref_round(ref_where(v1, v2, v3), 3);
-        const double v5 = ref_round(ref_eq(v2, ref_round(s, 3)), 0);
+        const double v5 = ref_round(ref_eq(v2, ref_round(s_u, 3)), 0);
         const double v6 = ref_round(ref_ovf(v2 * ref_round(c0, 3), v2, ref_round(c0, 3)), 3);
         const double v7 = ref_round(ref_ovf(v2 * 0.099975586, v2, 0.099975586), 3);
         const double v8 = ref_round(ref_where(v5, v6, v7), 3);
@@ -379,7 +379,7 @@ static void scalars_reference(int fused, const double *in, const double *par, do
         const double v1 = ref_round(ref_eq(v0, 0.5), 0);
         const double v3 = ref_round(ref_ovf(v2 * 2.0, v2, 2.0), 3);
         const double v4 = ref_round(ref_where(v1, v2, v3), 3);
-        const double v5 = ref_round(ref_eq(v2, ref_round(s, 3)), 0);
+        const double v5 = ref_round(ref_eq(v2, ref_round(s_u, 3)), 0);
         const double v6 = ref_round(ref_ovf(v2 * ref_round(c0, 3), v2, ref_round(c0, 3)), 3);
         const double v7 = ref_round(ref_ovf(v2 * 0.099975586, v2, 0.099975586), 3);
         const double v8 = ref_round(ref_where(v5, v6, v7), 3);

@@ -24,10 +24,10 @@ extern "C" {
 #endif
 
 /* One fused kernel: 8 B per element. */
-cudaError_t seed_fused(const float *x, float *y, size_t n, cudaStream_t stream);
+cudaError_t seed_fused(const float *x_u, float *y_u, size_t n, cudaStream_t stream);
 
 /* 4 kernels as PyTorch eager runs them: 32 B per element. */
-cudaError_t seed_unfused(const float *x, float *y, size_t n, cudaStream_t stream);
+cudaError_t seed_unfused(const float *x_u, float *y_u, size_t n, cudaStream_t stream);
 
 /* Frees the unfused version's cached scratch buffers. */
 void seed_unfused_release(void);

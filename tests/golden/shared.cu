@@ -119,45 +119,45 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_k4_add(c
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_fused_kernel(const float *__restrict__ x, float *__restrict__ y, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_fused_kernel(const float *__restrict__ x_u, float *__restrict__ y_u, I n, I first)
 {
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float x_v[E];
-        fx_load<E>(x_v, x, i, n, full);
-        float y_v[E];
+        float x_u_v[E];
+        fx_load<E>(x_u_v, x_u, i, n, full);
+        float y_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_v[e]); /* x */
+            const float v0 = fx_widen(x_u_v[e]); /* x */
             const float v1 = fx_exp(v0);
             const float v2 = (v1 * 7.0f);
             const float v3 = (v1 + v2); /* y */
-            y_v[e] = fx_to_f32(v3);
+            y_u_v[e] = fx_to_f32(v3);
         }
-        fx_store<E>(y, i, n, full, y_v);
+        fx_store<E>(y_u, i, n, full, y_u_v);
     }
 }
 
 /* ==== host API ==== */
 
 /* One launch of the fused kernel. */
-extern "C" cudaError_t shared_fused(const float *x, float *y, size_t n, cudaStream_t stream)
+extern "C" cudaError_t shared_fused(const float *x_u, float *y_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(y, 4, 4);
+    const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
-        shared_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)full, 0u);
+        shared_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        shared_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)full, 0u);
+        shared_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (unsigned)full, 0u);
     else if (full > 0)
-        shared_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, full, (size_t)0);
+        shared_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        shared_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, (unsigned)n, (unsigned)full);
+        shared_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (unsigned)n, (unsigned)full);
     else if (full < n)
-        shared_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)y, n, full);
+        shared_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, n, full);
     return cudaGetLastError();
 }
 
@@ -176,7 +176,7 @@ extern "C" void shared_unfused_release(void)
 
 /* The chain as PyTorch eager runs it: 4 kernels, each reading its operands from
  * memory and writing its result back in its storage dtype. */
-extern "C" cudaError_t shared_unfused(const float *x, float *y, size_t n, cudaStream_t stream)
+extern "C" cudaError_t shared_unfused(const float *x_u, float *y_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
@@ -200,19 +200,19 @@ extern "C" cudaError_t shared_unfused(const float *x, float *y, size_t n, cudaSt
     bool vec;
     cudaError_t err;
     /* k1 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t1, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= 0x7fffffffu)
-        shared_k1_exp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, (unsigned)n, vec);
+        shared_k1_exp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
-        shared_k1_exp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, n, vec);
+        shared_k1_exp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t2, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= 0x7fffffffu)
-        shared_k2_exp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, (unsigned)n, vec);
+        shared_k2_exp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (unsigned)n, vec);
     else
-        shared_k2_exp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t2, n, vec);
+        shared_k2_exp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
@@ -224,11 +224,11 @@ extern "C" cudaError_t shared_unfused(const float *x, float *y, size_t n, cudaSt
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
-    vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t3, 4, 4) && fx_aligned(y, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t3, 4, 4) && fx_aligned(y_u, 4, 4);
     if (n <= 0x7fffffffu)
-        shared_k4_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t3, (float *)y, (unsigned)n, vec);
+        shared_k4_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t3, (float *)y_u, (unsigned)n, vec);
     else
-        shared_k4_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t3, (float *)y, n, vec);
+        shared_k4_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t3, (float *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
