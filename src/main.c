@@ -307,7 +307,8 @@ int main(int argc, char **argv)
     };
     if (!standard_fds_valid())
         return 1;
-    static Options opt;
+    static Options opt; /* static: the device and size list are large; zeroed, as main may run twice (tests/fuzz/fuzz_cli.c) */
+    memset(&opt, 0, sizeof opt);
     opt.emit = E_CUDA;
     opt.dtype = FX_F32;
     opt.host = FUSEC_HOST_C;

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Builds the libFuzzer target with clang, ASan and UBSan in a separate build
-# directory, and fuzzes the whole pipeline for SECONDS (default 60) with the
-# dictionary and a copy of the seed programs (the repository is not modified).
+# Builds the libFuzzer targets with clang, ASan and UBSan in a separate build
+# directory, and fuzzes each for SECONDS (default 60) with its dictionary and
+# a copy of its seed corpus (the repository is not modified): fuzz_fusec the
+# whole pipeline, fuzz_cli the command line and the device-profile reader.
 # Fails (non-zero) on any crash, leak, sanitizer report or timeout.
 #   tests/fuzz/run.sh [SECONDS [LIBFUZZER_ARGS...]]
 # e.g. tests/fuzz/run.sh 3600 -jobs=2 -workers=2 -runs=5000000
@@ -35,47 +36,70 @@ gen=
 command -v ninja >/dev/null 2>&1 && gen="-G Ninja"
 CC=clang cmake -S "$root" -B "$build" $gen -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFUSEC_FUZZ=ON \
   -DFUSEC_SANITIZE=ON -DBUILD_TESTING=OFF -DFUSEC_NVCC_TESTS=OFF >/dev/null
-cmake --build "$build" --target fuzz_fusec >/dev/null
-fuzzer=$build/tests/fuzz/fuzz_fusec
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/corpus" "$build/fuzz-artifacts"
-# The seeds: the fuzzer's own (tests/fuzz/corpus) and, read at run time so
-# that new ones join at once, every program of tests/errors, tests/golden,
-# tests/sass and examples.
-cp "$root"/tests/fuzz/corpus/* "$tmp/corpus/"
-for dir in tests/errors tests/golden tests/sass examples; do
-  tag=$(basename "$dir")
-  for f in "$root/$dir"/*.fuse; do
-    cp "$f" "$tmp/corpus/${tag}_$(basename "$f")"
-  done
-done
-echo "run.sh: $(ls "$tmp/corpus" | wc -l) seed programs"
+cmake --build "$build" --target fuzz_fusec fuzz_cli >/dev/null
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-# -jobs writes one fuzz-N.log per job into the working directory.
-cd "$tmp"
-set +e
-"$fuzzer" -max_len=4096 -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -detect_leaks=1 \
-  -print_final_stats=1 -dict="$root/tests/fuzz/fusec.dict" \
-  -artifact_prefix="$build/fuzz-artifacts/" "$@" "$tmp/corpus" >"$tmp/main.log" 2>&1
-rc=$?
-set -e
-sed "/^###### Recommended/,/^###### End/d" "$tmp/main.log" | grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" | tail -40
-for log in "$tmp"/fuzz-*.log; do
-  [ -f "$log" ] || continue
-  echo "---- $(basename "$log")"
-  sed "/^###### Recommended/,/^###### End/d" "$log" | grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" | tail -25
+mkdir -p "$build/fuzz-artifacts"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+total=0
+
+# fuzz TARGET CORPUS DICT [LIBFUZZER_ARGS...]: one target for $secs seconds on
+# a copy of CORPUS; adds its executions to $total, or fails.
+fuzz() {
+  target=$1 corpus=$2 dict=$3
+  shift 3
+  work=$tmp/$target
+  mkdir -p "$work/corpus"
+  cp "$corpus"/* "$work/corpus/"
+  if [ "$target" = fuzz_fusec ]; then
+    # and, read at run time so that new ones join at once, every program of
+    # tests/errors, tests/golden, tests/sass and examples
+    for dir in tests/errors tests/golden tests/sass examples; do
+      tag=$(basename "$dir")
+      for f in "$root/$dir"/*.fuse; do
+        cp "$f" "$work/corpus/${tag}_$(basename "$f")"
+      done
+    done
+  fi
+  echo "run.sh: $(ls "$work/corpus" | wc -l) seeds for $target"
+  echo "== $target"
+  # -jobs writes one fuzz-N.log per job into the working directory.
+  cd "$work"
+  set +e
+  "$build/tests/fuzz/$target" -max_len=4096 -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -detect_leaks=1 \
+    -print_final_stats=1 -dict="$dict" -artifact_prefix="$build/fuzz-artifacts/$target-" "$@" "$work/corpus" \
+    >"$work/main.log" 2>&1
+  rc=$?
+  set -e
+  sed "/^###### Recommended/,/^###### End/d" "$work/main.log" | grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" | tail -40
+  for log in "$work"/fuzz-*.log; do
+    [ -f "$log" ] || continue
+    echo "---- $(basename "$log")"
+    sed "/^###### Recommended/,/^###### End/d" "$log" | grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" | tail -25
+  done
+  # With -jobs the main log repeats each job's log: count the job logs alone.
+  logs=$(ls "$work"/fuzz-*.log 2>/dev/null || echo "$work/main.log")
+  runs=$(cat $logs | sed -n 's/^Done \([0-9]*\) runs.*/\1/p' | awk '{s += $1} END {print s + 0}')
+  echo "executions of $target: $runs"
+  total=$((total + runs))
+  if [ $rc -ne 0 ] || cat "$work/main.log" "$work"/fuzz-*.log 2>/dev/null |
+       grep -q 'ERROR: \(AddressSanitizer\|LeakSanitizer\|libFuzzer\)\|runtime error:\|SUMMARY: \|deadly signal'; then
+    echo "FAIL: $target found a problem; inputs in $build/fuzz-artifacts/" >&2
+    exit 1
+  fi
+}
+
+# FUSEC_FUZZ_TARGETS picks the targets (default both): fuzz_fusec, the whole
+# pipeline from a program's bytes; fuzz_cli, the command line and the device
+# profile reader.
+for t in ${FUSEC_FUZZ_TARGETS:-fuzz_fusec fuzz_cli}; do
+  case $t in
+    fuzz_fusec) fuzz fuzz_fusec "$root/tests/fuzz/corpus" "$root/tests/fuzz/fusec.dict" "$@" ;;
+    fuzz_cli) fuzz fuzz_cli "$root/tests/fuzz/corpus_cli" "$root/tests/fuzz/cli.dict" "$@" ;;
+    *) echo "run.sh: unknown target $t" >&2; exit 2 ;;
+  esac
 done
-# With -jobs the main log repeats each job's log: count the job logs alone.
-logs=$(ls "$tmp"/fuzz-*.log 2>/dev/null || echo "$tmp/main.log")
-runs=$(cat $logs | sed -n 's/^Done \([0-9]*\) runs.*/\1/p' | awk '{s += $1} END {print s + 0}')
-echo "executions: $runs"
-if [ $rc -ne 0 ] || cat "$tmp/main.log" "$tmp"/fuzz-*.log 2>/dev/null |
-     grep -q 'ERROR: \(AddressSanitizer\|LeakSanitizer\|libFuzzer\)\|runtime error:\|SUMMARY: \|deadly signal'; then
-  echo "FAIL: the fuzzer found a problem; inputs in $build/fuzz-artifacts/" >&2
-  exit 1
-fi
-echo "ok: no crash, leak or timeout in $runs executions"
+echo "executions: $total"
+echo "ok: no crash, leak or timeout in $total executions"
