@@ -57,28 +57,24 @@ profile() {
 seed=$root/examples/seed.fuse
 profile big.json hbm_gbps=1e300
 expect "a bandwidth of 1e300 is out of its range, said with the range" 2 \
-  'big.json: key "hbm_gbps" is 1e+300; it must be between 1 and 1000000 (GB/s)' --predict --device=big.json "$seed"
+  'big.json: key "hbm_gbps" is 1e+300, outside its range [1, 1e+06]' --predict --device=big.json "$seed"
 profile tiny.json hbm_gbps=1e-300
-expect "a bandwidth of 1e-300 is refused" 2 'key "hbm_gbps" is 1e-300; it must be between 1 and 1000000 (GB/s)' \
+expect "a bandwidth of 1e-300 is refused" 2 'key "hbm_gbps" is 1e-300, outside its range [1, 1e+06]' \
   --predict --device=tiny.json "$seed"
 profile l2.json l2_bytes=-1
-expect "a negative L2 size is refused" 2 'key "l2_bytes" is -1; it must be between 0 and 1000000000000 (bytes)' \
+expect "a negative L2 size is refused" 2 'key "l2_bytes" is -1, outside its range [1024, 1e+12]' \
   --predict --device=l2.json "$seed"
 expect "a missing profile file: no ':-1:-1:'" 2 "cannot read 'nosuch.json': No such file or directory" \
   --predict --device=nosuch.json "$seed"
 grep -q -- ':-1:-1:' err && fail "a missing profile file still prints ':-1:-1:'"
-# both crossovers 0: never overhead-bound (wide f64 inputs at 1 GB/s), or always
+# a crossover of 0: the fused kernel never overhead-bound (wide f64 inputs at 1 GB/s); within
+# the profile's ranges no chain is overhead-bound up to 2^40, the other case
 awk 'BEGIN { printf "in a0"; for (i = 1; i < 30; i++) printf ", a%d", i; print ": f64"; printf "y = a0";
   for (i = 1; i < 30; i++) printf " + a%d", i; print "" }' >wide.fuse
 profile slow.json hbm_gbps=1 l2_gbps=1 launch_us=0.1 graph_node_us=0.1
 expect "a profile where fused is never overhead-bound" 0 "" --predict --device=slow.json wide.fuse
 grep -q 'the fused kernel is never (not even at n = 1) overhead-bound' out && ! grep -q 'at 0 GB/s' out &&
   ok "the explanation says the fused kernel is never overhead-bound" || fail "explanation for a crossover of 0: $(grep 'GB/s' out)"
-profile fast.json hbm_gbps=1000000 l2_gbps=1000000 launch_us=1000000 graph_node_us=1000000
-expect "a profile where both versions are always overhead-bound" 0 "" --predict --device=fast.json "$seed"
-grep -q 'the unfused chain always is (up to n = 2^40). At every size, launches rule' out &&
-  ok "the explanation says both are always overhead-bound" || fail "explanation for crossovers of 0: $(grep 'GB/s' out)"
-
 # ---- 15.13: the JSON report is valid UTF-8 ----
 json_ok() { python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$1" 2>/dev/null; }
 name70=$(awk 'BEGIN { for (i = 0; i < 35; i++) printf "\303\251" }') # 35 e-acute: 70 bytes, cut at 63
