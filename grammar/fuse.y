@@ -30,12 +30,24 @@ size_t parse_engine_size(void) { return sizeof(yyParser); }
 %stack_overflow { parse_stack_overflow(P); }
 %syntax_error { (void)yyminor; parse_syntax_error(P, yymajor); }
 
-/* Precedence, lowest first. Comparisons do not chain (a < b < c is an
- * error, not Python's chained comparison); unary minus binds tightest. */
+/* Precedence, lowest first: Python's. Comparisons do not chain (a < b < c
+ * is an error, not Python's chained comparison) and bind looser than the
+ * bitwise operators (m & x > 0 is (m & x) > 0, as in Python, not C); unary
+ * minus and ~ bind tighter than * but looser than ** on their right
+ * (-x ** 2 is -(x ** 2)); ** groups to the right (2 ** 3 ** 2 is 2 ** 9). */
+/* '[' is in no rule: a shape after a dtype, or indexing, is an error that
+ * says so (parse_syntax_error). */
+%token LBRACKET.
+
 %nonassoc LT LE GT GE EQ NE.
+%left PIPE.
+%left CARET.
+%left AMP.
+%left SHL SHR.
 %left PLUS MINUS.
-%left STAR SLASH.
-%right UMINUS.
+%left STAR SLASH SLASHSLASH PERCENT.
+%right UMINUS TILDE.
+%right STARSTAR.
 
 /* -------------------------------------------------------------- program */
 program ::= stmts.
@@ -64,6 +76,14 @@ expr(A) ::= expr(B) PLUS(O) expr(C).    { A = parse_binary(P, O_ADD, O, B, C); }
 expr(A) ::= expr(B) MINUS(O) expr(C).   { A = parse_binary(P, O_SUB, O, B, C); }
 expr(A) ::= expr(B) STAR(O) expr(C).    { A = parse_binary(P, O_MUL, O, B, C); }
 expr(A) ::= expr(B) SLASH(O) expr(C).   { A = parse_binary(P, O_DIV, O, B, C); }
+expr(A) ::= expr(B) SLASHSLASH(O) expr(C). { A = parse_binary(P, O_FLOORDIV, O, B, C); }
+expr(A) ::= expr(B) PERCENT(O) expr(C). { A = parse_binary(P, O_REM, O, B, C); }
+expr(A) ::= expr(B) STARSTAR(O) expr(C). { A = parse_binary(P, O_POW, O, B, C); }
+expr(A) ::= expr(B) AMP(O) expr(C).     { A = parse_binary(P, O_AND, O, B, C); }
+expr(A) ::= expr(B) PIPE(O) expr(C).    { A = parse_binary(P, O_OR, O, B, C); }
+expr(A) ::= expr(B) CARET(O) expr(C).   { A = parse_binary(P, O_XOR, O, B, C); }
+expr(A) ::= expr(B) SHL(O) expr(C).     { A = parse_binary(P, O_SHL, O, B, C); }
+expr(A) ::= expr(B) SHR(O) expr(C).     { A = parse_binary(P, O_SHR, O, B, C); }
 expr(A) ::= expr(B) LT(O) expr(C).      { A = parse_binary(P, O_LT, O, B, C); }
 expr(A) ::= expr(B) LE(O) expr(C).      { A = parse_binary(P, O_LE, O, B, C); }
 expr(A) ::= expr(B) GT(O) expr(C).      { A = parse_binary(P, O_GT, O, B, C); }
@@ -71,6 +91,7 @@ expr(A) ::= expr(B) GE(O) expr(C).      { A = parse_binary(P, O_GE, O, B, C); }
 expr(A) ::= expr(B) EQ(O) expr(C).      { A = parse_binary(P, O_EQ, O, B, C); }
 expr(A) ::= expr(B) NE(O) expr(C).      { A = parse_binary(P, O_NE, O, B, C); }
 expr(A) ::= MINUS(O) expr(B). [UMINUS]  { A = parse_unary(P, O_NEGATE, O, B); }
+expr(A) ::= TILDE(O) expr(B).           { A = parse_unary(P, O_NOT, O, B); }
 expr(A) ::= LPAREN expr(B) RPAREN.      { A = B; }
 expr(A) ::= NUMBER(N).                  { A = parse_number(P, N, false); }
 expr(A) ::= IDENT(N).                   { A = parse_name(P, N); }

@@ -98,6 +98,16 @@ Token lex_next(Lexer *L)
         "-" { return tok(L, TK_MINUS, s); }
         "*" { return tok(L, TK_STAR, s); }
         "/" { return tok(L, TK_SLASH, s); }
+        "**" { return tok(L, TK_STARSTAR, s); }
+        "//" { return tok(L, TK_SLASHSLASH, s); }
+        "%" { return tok(L, TK_PERCENT, s); }
+        "&" { return tok(L, TK_AMP, s); }
+        "|" { return tok(L, TK_PIPE, s); }
+        "^" { return tok(L, TK_CARET, s); }
+        "~" { return tok(L, TK_TILDE, s); }
+        "<<" { return tok(L, TK_SHL, s); }
+        ">>" { return tok(L, TK_SHR, s); }
+        "[" { return tok(L, TK_LBRACKET, s); } /* in no rule: the parser's error says what it is */
         "<" { return tok(L, TK_LT, s); }
         "<=" { return tok(L, TK_LE, s); }
         ">" { return tok(L, TK_GT, s); }
@@ -133,6 +143,7 @@ const char *lex_token_name(int kind)
     case TK_SEP: return "end of statement";
     case TK_LPAREN: return "'('";
     case TK_RPAREN: return "')'";
+    case TK_LBRACKET: return "'['";
     case TK_COMMA: return "','";
     case TK_COLON: return "':'";
     case TK_ASSIGN: return "'='";
@@ -140,6 +151,15 @@ const char *lex_token_name(int kind)
     case TK_MINUS: return "'-'";
     case TK_STAR: return "'*'";
     case TK_SLASH: return "'/'";
+    case TK_STARSTAR: return "'**'";
+    case TK_SLASHSLASH: return "'//'";
+    case TK_PERCENT: return "'%'";
+    case TK_AMP: return "'&'";
+    case TK_PIPE: return "'|'";
+    case TK_CARET: return "'^'";
+    case TK_TILDE: return "'~'";
+    case TK_SHL: return "'<<'";
+    case TK_SHR: return "'>>'";
     case TK_LT: return "'<'";
     case TK_LE: return "'<='";
     case TK_GT: return "'>'";

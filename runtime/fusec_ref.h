@@ -292,6 +292,34 @@ static inline double ref_pow_scalar(double a, double c, int dt)
     return pow(a, r);
 }
 
+/* a % b and a // b: a - floor(a / b) * b and floor(a / b), exactly. Both
+ * jump where a / b crosses an integer. remainder has the divisor's sign;
+ * ref_py_mod is Python's float %, which also gives a zero that sign (fusec
+ * folds literals as Python does). */
+static inline double ref_remainder(double a, double b)
+{
+    double q = a / b, m = fmod(a, b); /* fmod is exact */
+    ref_mark_jump(q, nearbyint(q));
+    if (m != 0 && (m < 0) != (b < 0))
+        m += b;
+    return m;
+}
+static inline double ref_py_mod(double a, double b)
+{
+    double m = ref_remainder(a, b);
+    return m == 0 ? copysign(0.0, b) : m;
+}
+static inline double ref_floor_divide(double a, double b)
+{
+    double q = a / b, m = fmod(a, b), f;
+    if (b == 0 || isnan(m))
+        return b == 0 ? q : m; /* IEEE's a / 0; NaN for an infinite a, as Python */
+    ref_mark_jump(q, nearbyint(q));
+    f = (a - m) / b; /* an integer, or within an ulp of one */
+    f = nearbyint(f) - (m != 0 && (m < 0) != (b < 0));
+    return f == 0 ? copysign(0.0, q) : f;
+}
+
 static inline double ref_clamp(double x, double lo, double hi)
 {
     if (isnan(x) || isnan(lo) || isnan(hi))

@@ -196,6 +196,15 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
     case K_WHERE:
         snprintf(buf, len, "(%s ? %s : %s)", a[0], a[1], a[2]);
         return;
+    case K_LOGIC:
+        /* On bools: C's operators on bool (host code computes in double: 0 or 1). */
+        if (op == O_NOT)
+            snprintf(buf, len, ct == FX_BOOL ? "(!%s)" : "(double)!(bool)%s", a[0]);
+        else if (ct == FX_BOOL)
+            snprintf(buf, len, "(%s %s %s)", a[0], op_name(op), a[1]);
+        else
+            snprintf(buf, len, "(double)((bool)%s %s (bool)%s)", a[0], op_name(op), a[1]);
+        return;
     case K_CAST:
         /* Fused: round to the named dtype and go on in its compute type.
          * Unfused: the store itself rounds. */
@@ -222,6 +231,11 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
     }
     if (op == O_POW && in->form != POW_GENERAL) {
         pow_expr(buf, len, in, a, fused);
+        return;
+    }
+    if (op == O_REM || op == O_FLOORDIV) { /* eager's divides by a number as a multiply */
+        snprintf(buf, len, "fx_%s(%s, %s)",
+                 op == O_REM ? "remainder" : !fused && in->uform ? "floor_divide_by" : "floor_divide", a[0], a[1]);
         return;
     }
     if (op == O_COPY)
@@ -884,7 +898,7 @@ static void emit_reference(Emitter *em)
                 snprintf(expr, sizeof expr, "ref_where(%s, %s, %s)", a[0], a[1], a[2]);
             else if (info->cls == K_CAST || in->op == O_COPY)
                 snprintf(expr, sizeof expr, "%s", a[0]);
-            else if (in->nargs == 2 && info->name[0] == 0) /* + - * /: watch for overflow */
+            else if (in->op >= O_ADD && in->op <= O_DIV) /* + - * /: watch for overflow */
                 snprintf(expr, sizeof expr, "ref_ovf(%s %s %s, %s, %s)", a[0], op_name((Op)in->op), a[1], a[0],
                          a[1]);
             else {
@@ -897,6 +911,8 @@ static void emit_reference(Emitter *em)
                              fused ? dtype_compute(in->dtype) : in->dtype);
                 if (in->op == O_ROUND)
                     snprintf(expr, sizeof expr, "ref_roundeven(%s)", a[0]);
+                else if (in->op == O_FLOORDIV) /* one reference for both of eager's forms */
+                    snprintf(expr, sizeof expr, "ref_floor_divide(%s, %s)", a[0], a[1]);
                 else if (!strncmp(expr, "fx_", 3))
                     memmove(expr + 1, expr, strlen(expr) + 1), memcpy(expr, "ref", 3);
             }

@@ -88,7 +88,7 @@ void diag_locate(Diag *d, size_t off, int *line, int *col);
 const char *diag_suggest(const char *s, size_t len, const char *const *names, int n);
 
 /* ---- ops.c: the operation table (ops.def) and its code ------------------ */
-typedef enum OpClass { K_ARITH, K_CMP, K_WHERE, K_SLOPE, K_CAST, K_LEAF } OpClass;
+typedef enum OpClass { K_ARITH, K_CMP, K_WHERE, K_SLOPE, K_CAST, K_LOGIC, K_SHIFT, K_LEAF } OpClass;
 
 typedef enum Op {
     O_CONST, /* a literal, or a folded literal-only subexpression */
@@ -154,7 +154,9 @@ typedef struct Inst {
     uint8_t nargs;
     uint8_t live;   /* reaches an output */
     uint8_t form;   /* O_POW: its PowForm in the fused kernel */
-    uint8_t uform;  /* O_POW: its PowForm in the unfused kernel (eager's rule) */
+    uint8_t uform;  /* O_POW: its PowForm in the unfused kernel (eager's rule);
+                     * O_FLOORDIV: 1 when the divisor is a number, which eager
+                     * multiplies by its reciprocal */
     int32_t arg[3];
     int32_t sym;    /* O_NAME, O_INPUT, O_PARAM: the symbol */
     int32_t stmt;   /* the statement it belongs to */

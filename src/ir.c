@@ -163,6 +163,25 @@ static void type_inst(Program *p, int i, const int *use)
         ct = dtype_compute(from == FX_BOOL && dt != FX_BOOL ? dt : from);
         break;
     }
+    case K_LOGIC: /* logical on bools (bitwise on integers) */
+        for (int a = 0; a < in->nargs; a++) {
+            const Inst *x = &p->inst[in->arg[a]];
+            if (fusec_dtype[x->dtype].kind != FX_KIND_BOOL)
+                diag_error(diag(p), in->off, in->len,
+                           "'%s' needs bool operands (comparisons, bool inputs or bool casts), not %s%s",
+                           op_name((Op)in->op), x->op == O_CONST ? "a number" : fusec_dtype_name[x->dtype],
+                           in->op == O_XOR    ? " ('^' is exclusive or, as in Python; a power is x ** 2)"
+                           : x->op == O_CONST || in->op == O_NOT
+                               ? ""
+                               : "; as in Python it binds tighter than a comparison: m & (x > 0)");
+        }
+        dt = FX_BOOL;
+        break;
+    case K_SHIFT: {
+        const Inst *x = &p->inst[in->arg[0]];
+        diag_error(diag(p), in->off, in->len, "'%s' shifts integers, and fusec has no integer dtypes yet (not %s)",
+                   op_name((Op)in->op), x->op == O_CONST ? "a number" : fusec_dtype_name[x->dtype]);
+    }
     default:
         diag_internal(diag(p), "instruction %d has no type rule", i);
     }
@@ -172,8 +191,10 @@ static void type_inst(Program *p, int i, const int *use)
         double v[3] = {0, 0, 0};
         for (int a = 0; a < in->nargs; a++)
             v[a] = p->inst[in->arg[a]].value;
-        if (in->op == O_DIV && v[1] == 0)
+        if ((in->op == O_DIV || in->op == O_FLOORDIV) && v[1] == 0)
             diag_error(diag(p), in->off, in->len, "division by zero in a constant expression");
+        if (in->op == O_REM && v[1] == 0)
+            diag_error(diag(p), in->off, in->len, "modulo by zero in a constant expression");
         in->value = op_fold((Op)in->op, v);
         in->op = O_CONST;
         in->nargs = 0;
@@ -384,6 +405,8 @@ void ir_build(Program *p)
                 in->form = (uint8_t)op_pow_form(c->value, c->value);
                 in->uform = (uint8_t)op_pow_form(c->value, ref_round(c->value, in->dtype));
             }
+            if (in->op == O_FLOORDIV && !in->scalar)
+                in->uform = p->inst[in->arg[1]].scalar;
             /* A cast to the dtype a value already has is a no-op (.to()
              * returns the tensor itself): no kernel. */
             if (op_info[in->op].cls == K_CAST && !in->scalar && p->inst[in->arg[0]].dtype == in->dtype)

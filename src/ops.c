@@ -23,7 +23,9 @@ const OpInfo op_info[O_COUNT] = {
 /* Infix spellings, for messages and the emitted code. */
 static const char *const infix[O_COUNT] = {
     [O_NEGATE] = "-", [O_ADD] = "+", [O_SUB] = "-", [O_MUL] = "*", [O_DIV] = "/", [O_LT] = "<",
-    [O_LE] = "<=",    [O_GT] = ">",  [O_GE] = ">=", [O_EQ] = "==", [O_NE] = "!=",
+    [O_LE] = "<=",    [O_GT] = ">",  [O_GE] = ">=", [O_EQ] = "==", [O_NE] = "!=", [O_REM] = "%",
+    [O_FLOORDIV] = "//", [O_AND] = "&", [O_OR] = "|", [O_XOR] = "^", [O_NOT] = "~", [O_SHL] = "<<",
+    [O_SHR] = ">>",
 };
 
 /* The infix operators as words, for C identifiers. */
@@ -63,6 +65,12 @@ double op_fold(Op op, const double *a)
     case O_GE: return a[0] >= a[1];
     case O_EQ: return a[0] == a[1];
     case O_NE: return a[0] != a[1];
+    case O_REM: return ref_py_mod(a[0], a[1]);
+    case O_FLOORDIV: return ref_floor_divide(a[0], a[1]);
+    case O_AND: return (a[0] != 0) & (a[1] != 0);
+    case O_OR: return (a[0] != 0) | (a[1] != 0);
+    case O_XOR: return (a[0] != 0) ^ (a[1] != 0);
+    case O_NOT: return a[0] == 0;
 #define DT_CAST(E, ...) case O_CAST_##E: return ref_round(a[0], FX_##E);
     FUSEC_DTYPES(DT_CAST)
 #undef DT_CAST

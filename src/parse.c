@@ -34,6 +34,17 @@ static void check_not_reserved(Parser *P, Token t, const char *what)
         diag_error(diag(P), t.off, t.len, "'%.*s' is a dtype; it cannot be %s", (int)t.len, text(P, t), what);
 }
 
+/* PyTorch dtypes fusec does not have yet (issue 16): naming one says so,
+ * rather than suggesting a float dtype one letter away (i32 -> f32). */
+static bool dtype_not_yet(const char *s, size_t len)
+{
+    static const char *const later[] = {"u8", "i8", "i16", "i32", "i64", "f8e4m3", "f8e5m2"};
+    for (size_t i = 0; i < ARRAY_LEN(later); i++)
+        if (strlen(later[i]) == len && memcmp(later[i], s, len) == 0)
+            return true;
+    return false;
+}
+
 static Inst leaf(Parser *P, Op op, Token t)
 {
     Inst in;
@@ -59,7 +70,7 @@ int parse_unary(Parser *P, Op op, Token o, int a)
 {
     /* -2 is a literal, as Python folds it. */
     Inst *arg = &P->prog->inst[a];
-    if (arg->op == O_CONST && arg->off == o.off + o.len) {
+    if (op == O_NEGATE && arg->op == O_CONST && arg->off == o.off + o.len) {
         arg->value = -arg->value;
         arg->off = o.off;
         arg->len += o.len;
@@ -113,9 +124,23 @@ int parse_name(Parser *P, Token name)
     return ir_add(P->prog, in);
 }
 
+/* PyTorch functions that are not elementwise: each element of their result
+ * depends on many elements, so they are no link of an elementwise chain. */
+static const char *const reductions[] = {"sum", "mean", "prod", "amax", "amin", "argmax", "argmin", "std",
+                                         "var", "norm", "logsumexp", "cumsum", "cumprod", "any", "all"};
+
 int parse_call(Parser *P, Token name, const ArgList *args)
 {
     int op = op_lookup(text(P, name), name.len);
+    for (size_t i = 0; op < 0 && i < ARRAY_LEN(reductions); i++)
+        if (strlen(reductions[i]) == name.len && memcmp(reductions[i], text(P, name), name.len) == 0)
+            diag_error(diag(P), name.off, name.len,
+                       "'%s' is a reduction, not an elementwise operation: fusec fuses elementwise chains only "
+                       "(compute it before the chain and pass the result in as an input)",
+                       reductions[i]);
+    if (op < 0 && dtype_not_yet(text(P, name), name.len))
+        diag_error(diag(P), name.off, name.len, "'%.*s' would be a cast, but dtype '%.*s' is not supported yet",
+                   (int)name.len, text(P, name), (int)name.len, text(P, name));
     if (op < 0) {
         const char *names[O_COUNT + 1];
         int n = 0;
@@ -222,6 +247,9 @@ static int declared_dtype(Parser *P, Token t, int def, bool allow_bool)
     int n = dtype_choices(allow_bool, names, list, sizeof list);
     if (dt >= 0 && fusec_dtype[dt].kind == FX_KIND_BOOL && !allow_bool)
         diag_error(diag(P), t.off, t.len, "a param cannot be bool (the param dtypes are %s)", list);
+    if (dt < 0 && dtype_not_yet(text(P, t), t.len))
+        diag_error(diag(P), t.off, t.len, "dtype '%.*s' is not supported yet (the dtypes are %s)", (int)t.len,
+                   text(P, t), list);
     if (dt < 0) {
         const char *hint = diag_suggest(text(P, t), t.len, names, n);
         if (hint)
@@ -321,6 +349,8 @@ static bool is_operator(int kind)
     switch (kind) {
     case TK_PLUS: case TK_MINUS: case TK_STAR: case TK_SLASH: case TK_LT: case TK_LE:
     case TK_GT: case TK_GE: case TK_EQ: case TK_NE: case TK_ASSIGN: case TK_COMMA: case TK_LPAREN:
+    case TK_STARSTAR: case TK_SLASHSLASH: case TK_PERCENT: case TK_AMP: case TK_PIPE: case TK_CARET:
+    case TK_TILDE: case TK_SHL: case TK_SHR:
         return true;
     default:
         return false;
@@ -355,6 +385,16 @@ void parse_syntax_error(Parser *P, int major)
 {
     Token t = P->tok, prev = P->prev;
     Diag *d = diag(P);
+    if (major == TK_LBRACKET) {
+        const char *s = P->prog->diag->src->text;
+        size_t o = prev.off;
+        while (o > 0 && (s[o - 1] == ' ' || s[o - 1] == '\t'))
+            o--;
+        if (prev.kind == TK_IDENT && o > 0 && s[o - 1] == ':') /* in x: f32[1024] */
+            diag_error(d, t.off, t.len, "shapes ('%.*s[...]') are not part of the language yet: every tensor of "
+                       "a chain has the same n elements, given at run time", (int)prev.len, text(P, prev));
+        diag_error(d, t.off, t.len, "character '[' is not part of the language");
+    }
     bool ends = major == 0 || major == TK_SEP || major == TK_RPAREN || major == TK_COMMA;
     /* "y == x", "relu(x)", "y": a name that starts a statement must be assigned. */
     int depth = P->lex.depth - (major == TK_LPAREN) + (major == TK_RPAREN);

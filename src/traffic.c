@@ -195,8 +195,8 @@ void traffic_kernel_text(const Program *p, const Traffic *t, int k, char *const 
     for (int j = 0; j < in->nargs; j++)
         value_text(p, t, in->arg[j], scalar_name, a[j], sizeof a[j]);
     const char *op = op_name((Op)in->op);
-    if (in->op == O_NEGATE)
-        snprintf(buf, len, "%s = -%s", res, a[0]);
+    if (in->op == O_NEGATE || in->op == O_NOT)
+        snprintf(buf, len, "%s = %s%s", res, op, a[0]);
     else if (in->nargs == 2 && op_info[in->op].name[0] == 0)
         snprintf(buf, len, "%s = %s %s %s", res, a[0], op, a[1]);
     else if (in->nargs == 1)

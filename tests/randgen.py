@@ -49,7 +49,8 @@ BUILTINS = {
     "silu": 1, "softplus": 1, "mish": 1, "leaky_relu": 2, "hardsigmoid": 1, "hardswish": 1, "min": 2,
     "max": 2, "pow": 2, "clamp": 3, "where": 3, "bool": 1, "f16": 1, "bf16": 1, "f32": 1, "f64": 1,
 }
-INFIX = ["+", "-", "*", "/", "neg_infix", "<", "<=", ">", ">=", "==", "!="]
+INFIX = ["+", "-", "*", "/", "neg_infix", "<", "<=", ">", ">=", "==", "!=", "**", "%", "//", "&", "|", "^", "~"]
+LOGIC = ["&", "|", "^", "~"]
 ALL_OPS = sorted(BUILTINS) + INFIX
 CMP = ["<", "<=", ">", ">=", "==", "!="]
 
@@ -330,6 +331,17 @@ class Program:
             return E("(1 < 2)", "bool", 0, 1, False, const=True, atom=True)
         return self.compare(depth)
 
+    def logic(self, depth, o):
+        """Bools combined by & | ^ (logical), or negated by ~."""
+        self.used_ops.add(o)
+        a = self.boolean(depth)
+        if o == "~":
+            return E("~" + a.op(), "bool", 0, 1, a.tensor, const=a.const)
+        b = self.boolean(depth, need_tensor=False)
+        if self.rng.random() < 0.5:
+            a, b = b, a
+        return E("%s %s %s" % (a.op(), o, b.op()), "bool", 0, 1, a.tensor or b.tensor, const=a.const and b.const)
+
     def exact_operand(self):
         """An input on the harness's grid, maybe times a power of two: exact
         in every dtype, so floor, round, sign, ... never sit on an edge
@@ -500,6 +512,27 @@ class Program:
             a = self.num(depth - 1, need_tensor)
             b = self.positive(self.num(depth - 1, False))
             e = self.binop("/", a, b)
+        elif op in ("%", "//"):
+            a = self.squash(self.num(depth - 1, need_tensor))
+            b = self.positive(self.num(depth - 1, False))
+            self.used_ops.add(op)
+            if op == "%":  # the divisor's sign: [0, b)
+                lo, hi = 0.0, b.hi
+            else:
+                lo, hi = math.floor(min(a.lo / b.lo, a.lo / b.hi)), math.floor(max(a.hi / b.lo, a.hi / b.hi))
+            e = E("%s %s %s" % (a.op(), op, b.op()), "num", lo, hi, a.tensor or b.tensor,
+                  const=a.const and b.const, depth=1 + max(a.depth, b.depth))
+        elif op == "**":  # pow's operands: a base in [0.25, 8], an exponent in [-3, 3]
+            base = self.positive(self.num(depth - 1, need_tensor))
+            if base.hi > 8:
+                base = self.positive(self.call("tanh", [base], -1, 1))
+            ex = self.literal(-3, 3) if r.random() < 0.6 else self.bounded(self.num(depth - 1, False), 3.0)
+            self.used_ops.add(op)
+            ps = [base.lo ** ex.lo, base.lo ** ex.hi, base.hi ** ex.lo, base.hi ** ex.hi]
+            e = E("%s ** %s" % (base.op(), ex.op()), "num", min(ps), max(ps), base.tensor or ex.tensor,
+                  const=base.const and ex.const, depth=1 + max(base.depth, ex.depth))
+        elif op in LOGIC:
+            e = self.arith_of_bool(self.logic(depth - 1, op))
         elif op == "neg_infix":
             a = self.squash(self.num(depth - 1, need_tensor))
             self.used_ops.add(op)

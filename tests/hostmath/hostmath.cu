@@ -95,7 +95,16 @@ int main(void)
     UNARY(log2) UNARY(log1p) UNARY(sqrt) UNARY(rsqrt) UNARY(reciprocal) UNARY(sin) UNARY(cos) UNARY(tanh)
     UNARY(erf) UNARY(floor) UNARY(ceil) UNARY(trunc) UNARY(sigmoid) UNARY(silu) UNARY_CANCEL(gelu)
     UNARY_CANCEL(gelu_tanh) UNARY(softplus) UNARY(mish) UNARY(hardsigmoid) UNARY(hardswish)
-    BINARY(leaky_relu) BINARY(min) BINARY(max) BINARY(pow)
+    BINARY(leaky_relu) BINARY(min) BINARY(max) BINARY(pow) BINARY(remainder) BINARY(floor_divide)
+    /* a // b by a number: eager's multiply by 1 / b, against the same reference */
+    for (int i = 0; i < nv; i++)
+        for (int j = 0; j < nv; j += 3) {
+            double x = vals[i], y = vals[j];
+            float xf = (float)x, yf = (float)y;
+            check("floor_divide_by", "float", xf, yf, fx_floor_divide_by(xf, yf),
+                  ref_round(ref_floor_divide(xf, yf), FX_F32), RF, AF);
+            check("floor_divide_by", "double", x, y, fx_floor_divide_by(x, y), ref_floor_divide(x, y), RD, AD);
+        }
     /* pow with a number exponent runs as PyTorch runs it: for a literal, the
      * forms fusec emits (PowForm in src/fusec.h); for a param, fx_pow_scalar.
      * Both against torch's rule (ref_pow_scalar), special values included. */
@@ -167,6 +176,31 @@ int main(void)
     for (size_t k = 0; k < sizeof eager / sizeof eager[0]; k++)
         if (eager[k].got != eager[k].want && failures++ < 20)
             printf("FAIL %s: got %.9g want %.9g\n", eager[k].what, eager[k].got, eager[k].want);
+    /* % and // as torch.remainder and torch.floor_divide (ATen's formulas,
+     * which are Python's), signed zeros included: every form, float and
+     * double, and the reference. */
+    const struct {
+        double a, b, rem, floordiv;
+    } divs[] = {
+        {-3, 5, 2, -1},          {3, -5, -2, -1},         {-7, 2, 1, -4},          {7, -2, -1, -4},
+        {7.5, 2.5, 0, 3},        {-0.0, 3, -0.0, -0.0},   {0.0, -3, 0.0, -0.0},    {1, 0, NAN, INFINITY},
+        {-1, 0, NAN, -INFINITY}, {0, 0, NAN, NAN},        {INFINITY, 3, NAN, NAN}, {-3, INFINITY, INFINITY, -1},
+        {3, INFINITY, 3, 0},     {5.5, -INFINITY, -INFINITY, -1}, {NAN, 2, NAN, NAN},
+    };
+    for (size_t k = 0; k < sizeof divs / sizeof divs[0]; k++) {
+        double a = divs[k].a, b = divs[k].b;
+        const double got[] = {fx_remainder((float)a, (float)b), fx_remainder(a, b), ref_remainder(a, b),
+                              fx_floor_divide((float)a, (float)b), fx_floor_divide(a, b), ref_floor_divide(a, b),
+                              fx_floor_divide_by((float)a, (float)b), fx_floor_divide_by(a, b)};
+        for (int g = 0; g < 8; g++) {
+            double want = g < 3 ? divs[k].rem : divs[k].floordiv;
+            bool ok = isnan(want) ? isnan(got[g]) : got[g] == want && signbit(got[g]) == signbit(want);
+            if (!ok && failures++ < 20)
+                printf("FAIL %s form %d: %g, %g: got %g want %g\n", g < 3 ? "remainder" : "floor_divide", g, a, b,
+                       got[g], want);
+        }
+    }
+    fusec_ref_fragile = 0;
     /* round is half to even; the reference calls it roundeven */
     for (int i = 0; i < nv; i++) {
         double x = vals[i];
