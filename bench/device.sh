@@ -102,7 +102,7 @@ for phase in "$@"; do
     # EXAMPLES (default: all) names the harnesses: an example's name, or NAME_f16 /
     # NAME_bf16 for it built with --dtype. seed comes first: its calibration
     # becomes the profile the others are predicted with.
-    ex=${EXAMPLES:-seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed softplus_f64}
+    ex=${EXAMPLES:-seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed softplus_f64 mask_combine}
     log "building the examples: $ex"
     for n in $ex; do
       build_example "$n" &
@@ -213,7 +213,7 @@ for phase in "$@"; do
       fi
     done
     if [ "${TORCH_MORE:-1}" = 1 ]; then
-      PYTHONUNBUFFERED=1 limited $pin python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out,mixed,softplus_f64 \
+      PYTHONUNBUFFERED=1 limited $pin python3 bench/torch_bench.py --chain swiglu,gelu_tanh,two_out,mixed,softplus_f64,mask_combine \
         --dtype f32,bf16 --sizes 2^28 --modes cold --csv "$res/torch_more.csv" --json "$res/torch_more.json" \
         >"$res/torch_more.txt" 2>"$res/torch_more.err"
       echo "torch_more exit $?" | tee -a "$res/status.txt"

@@ -90,6 +90,11 @@ def chain_mixed(h, g):
     return torch.clamp(gated, -4, 4).half(), gated.abs() >= 1e-3
 
 
+def chain_mask_combine(x, valid, forced, pad):
+    keep = valid & ((x > 0.5) | forced) & ~pad
+    return torch.where(keep, x, 0), keep
+
+
 def chain_softplus_f64(x):
     return (torch.nn.functional.softplus(x) + torch.log1p(torch.exp(-torch.abs(x))) * torch.erf(x)
             + torch.pow(x, 2))
@@ -128,6 +133,11 @@ CHAINS = {
                          fixed=("f64", ("float64",)),
                          # 10 kernels: 104 B read + 80 B written; fused 8 B + 8 B
                          eager_bytes=184, compile_bytes=16),
+    "mask_combine": dict(fn=chain_mask_combine, inputs=("x", "valid", "forced", "pad"), n_out=2,
+                         text="examples/mask_combine.fuse (x bf16, three bool masks -> y bf16, keep bool)",
+                         fixed=("mixed", ("bfloat16", "bool", "bool", "bool")),
+                         # 6 kernels: 12 B read + 7 B written; fused 5 B + 3 B
+                         eager_bytes=19, compile_bytes=8),
 }
 
 # name -> (torch dtype name, bytes, rtol, atol). The tolerances compare compiled with
@@ -139,7 +149,7 @@ DTYPES = {
     "f16": ("float16", 2, 1e-2, 1e-3),
     "bf16": ("bfloat16", 2, 5e-2, 1e-2),
     "f64": ("float64", 8, 1e-9, 1e-12),
-    "mixed": ("", 0, 1e-2, 1e-3),  # mixed's outputs: f16 (and bool, compared exactly)
+    "mixed": ("", 0, 1e-2, 1e-3),  # chains of several dtypes (mixed, mask_combine): bools compared exactly
 }
 SWEEP_DTYPES = ("f32", "f16", "bf16")  # what --dtype chooses from
 
@@ -353,6 +363,9 @@ def make_inputs(chain, n, dtype, seed, dist="normal"):
     out = []
     for i, name in enumerate(names):
         g.manual_seed(seed * 1000 + i)
+        if name == "bool":  # a mask: true half the time, whatever the distribution
+            out.append(torch.rand(n, generator=g, device="cuda") < 0.5)
+            continue
         if dist == "normal":
             out.append(torch.randn(n, generator=g, device="cuda", dtype=getattr(torch, name)))
             continue
