@@ -211,57 +211,6 @@ FX_OP double fx_max(double a, double b) { return a != a ? a : b != b ? b : fmax(
 FX_OP float fx_pow(float a, float b) { return powf(a, b); }
 FX_OP double fx_pow(double a, double b) { return pow(a, b); }
 
-/* torch.remainder (ATen's remainder_kernel_cuda): fmod, then moved by b
- * when its sign differs from b's, so the result has the divisor's sign:
- * remainder(-3, 5) = 2, remainder(3, -5) = -2; remainder(a, 0) = NaN. */
-FX_OP float fx_remainder(float a, float b)
-{
-    float m = fmodf(a, b);
-    return m != 0.0f && (b < 0.0f) != (m < 0.0f) ? m + b : m;
-}
-FX_OP double fx_remainder(double a, double b)
-{
-    double m = fmod(a, b);
-    return m != 0.0 && (b < 0.0) != (m < 0.0) ? m + b : m;
-}
-
-/* torch.floor_divide on floats (c10::div_floor_floating, which is Python's
- * algorithm): q = (a - fmod(a, b)) / b is nearly an integer; one less when
- * the fmod had the other sign, then floored and rounded to the nearest;
- * a zero quotient keeps the sign of a / b; b = 0 is IEEE's a / b. */
-template <typename T> FX_OP T fx_floor_divide_from(T b, T mod, T q, T zero)
-{
-    if (mod != T(0) && (b < T(0)) != (mod < T(0)))
-        q -= T(1);
-    if (q == T(0))
-        return copysign(T(0), zero);
-    T f = floor(q);
-    return q - f > T(0.5) ? f + T(1) : f;
-}
-FX_OP float fx_floor_divide(float a, float b)
-{
-    float m = fmodf(a, b);
-    return b == 0.0f ? a / b : fx_floor_divide_from(b, m, (a - m) / b, a / b);
-}
-FX_OP double fx_floor_divide(double a, double b)
-{
-    double m = fmod(a, b);
-    return b == 0.0 ? a / b : fx_floor_divide_from(b, m, (a - m) / b, a / b);
-}
-/* a // b for a number b (a literal or a param), as eager runs it
- * (div_floor_kernel_cuda with a CPU scalar): a times the reciprocal of b
- * where the tensor form divides. */
-FX_OP float fx_floor_divide_by(float a, float b)
-{
-    float inv = 1.0f / b, m = fmodf(a, b);
-    return b == 0.0f ? a * inv : fx_floor_divide_from(b, m, (a - m) * inv, a * inv);
-}
-FX_OP double fx_floor_divide_by(double a, double b)
-{
-    double inv = 1.0 / b, m = fmod(a, b);
-    return b == 0.0 ? a * inv : fx_floor_divide_from(b, m, (a - m) * inv, a * inv);
-}
-
 /* x rounded to the storage type S and back (S's value is only a tag). */
 FX_OP float fx_round_as(float x, __half) { return fx_widen(fx_to_f16(x)); }
 FX_OP float fx_round_as(float x, __nv_bfloat16) { return fx_widen(fx_to_bf16(x)); }
@@ -293,6 +242,52 @@ template <typename S, typename T> FX_OP T fx_pow_scalar(T a, T c)
     return fx_pow(a, r);
 }
 template <typename T> FX_OP T fx_pow_scalar(T a, T c) { return fx_pow_scalar<T, T>(a, c); }
+
+/* torch.remainder (ATen's remainder_kernel_cuda): fmod, then moved by b
+ * when its sign differs from b's, so the result has the divisor's sign:
+ * remainder(-3, 5) = 2, remainder(3, -5) = -2; remainder(a, 0) = NaN. */
+FX_OP float fx_remainder(float a, float b)
+{
+    float m = fmodf(a, b);
+    return m != 0.0f && (b < 0.0f) != (m < 0.0f) ? m + b : m;
+}
+FX_OP double fx_remainder(double a, double b)
+{
+    double m = fmod(a, b);
+    return m != 0.0 && (b < 0.0) != (m < 0.0) ? m + b : m;
+}
+
+/* torch.floor_divide on floats (c10::div_floor_floating, which is Python's
+ * algorithm): q = (a - fmod(a, b)) / b is nearly an integer; one less when
+ * the fmod had the other sign, then floored and rounded to the nearest;
+ * a zero quotient keeps the sign of a / b; b = 0 is IEEE's a / b. Eager runs
+ * it on f16 and bf16 tensors with the floor held in the storage type S (a
+ * Half or BFloat16 variable in ATen's kernel) before the rounding test and the
+ * + 1; for S = T that is the plain algorithm. */
+template <typename S, typename T> FX_OP T fx_floor_divide_from(T b, T mod, T q, T zero)
+{
+    if (mod != T(0) && (b < T(0)) != (mod < T(0)))
+        q -= T(1);
+    if (q == T(0))
+        return copysign(T(0), zero);
+    T f = fx_round_as(floor(q), S());
+    return q - f > T(0.5) ? fx_round_as(f + T(1), S()) : f;
+}
+template <typename S, typename T> FX_OP T fx_floor_divide(T a, T b)
+{
+    T m = fmod(a, b);
+    return b == T(0) ? a / b : fx_floor_divide_from<S>(b, m, (a - m) / b, a / b);
+}
+/* a // b for a number b (a literal or a param), as eager runs it
+ * (div_floor_kernel_cuda with a CPU scalar): a times the reciprocal of b
+ * where the tensor form divides. */
+template <typename S, typename T> FX_OP T fx_floor_divide_by(T a, T b)
+{
+    T inv = T(1) / b, m = fmod(a, b);
+    return b == T(0) ? a * inv : fx_floor_divide_from<S>(b, m, (a - m) * inv, a * inv);
+}
+template <typename T> FX_OP T fx_floor_divide(T a, T b) { return fx_floor_divide<T, T>(a, b); }
+template <typename T> FX_OP T fx_floor_divide_by(T a, T b) { return fx_floor_divide_by<T, T>(a, b); }
 
 /* torch.clamp(x, lo, hi): a NaN in x (or in a bound) is the result; otherwise
  * min(max(x, lo), hi), so lo > hi gives hi. */

@@ -233,9 +233,14 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
         pow_expr(buf, len, in, a, fused);
         return;
     }
-    if (op == O_REM || op == O_FLOORDIV) { /* eager's divides by a number as a multiply */
-        snprintf(buf, len, "fx_%s(%s, %s)",
-                 op == O_REM ? "remainder" : !fused && in->uform ? "floor_divide_by" : "floor_divide", a[0], a[1]);
+    if (op == O_REM) {
+        snprintf(buf, len, "fx_remainder(%s, %s)", a[0], a[1]);
+        return;
+    }
+    if (op == O_FLOORDIV) { /* unfused as eager: by a number as a multiply, the floor in f16 or bf16 */
+        bool half = !fused && (in->dtype == FX_F16 || in->dtype == FX_BF16);
+        snprintf(buf, len, "fx_floor_divide%s%s%s%s(%s, %s)", !fused && in->uform ? "_by" : "", half ? "<" : "",
+                 half ? store_t[in->dtype] : "", half ? ">" : "", a[0], a[1]);
         return;
     }
     if (op == O_COPY)

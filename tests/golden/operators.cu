@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k13(const __half *__rest
         __half r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16(fx_floor_divide_by(fx_widen(a0_v[e]), 2.0f));
+            r_v[e] = fx_to_f16(fx_floor_divide_by<__half>(fx_widen(a0_v[e]), 2.0f));
         }
         fx_store<E>(r, i, n, full, r_v);
     }

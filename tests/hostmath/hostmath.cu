@@ -176,6 +176,34 @@ int main(void)
     for (size_t k = 0; k < sizeof eager / sizeof eager[0]; k++)
         if (eager[k].got != eager[k].want && failures++ < 20)
             printf("FAIL %s: got %.9g want %.9g\n", eager[k].what, eager[k].got, eager[k].want);
+    /* // on f16 and bf16 tensors, as eager: the floor held in the storage
+     * type; every finite f16 value and every bf16 value of [2^-8, 2^8) by a
+     * few divisors, both forms, within one unit of the dtype. */
+    const float divisors[] = {0.3f, -1.3f, 2.0f, 7.0f, -0.01f};
+    for (size_t k = 0; k < sizeof divisors / sizeof divisors[0]; k++) {
+        float c = divisors[k];
+        for (unsigned b = 0; b < 0x10000; b++) {
+            __half_raw hr;
+            hr.x = (unsigned short)b;
+            float h = __half2float(__half(hr));
+            if (isfinite(h)) {
+                double want = ref_round(ref_floor_divide(h, c), FX_F16);
+                check("floor_divide", "f16", h, c, __half2float(__float2half_rn(fx_floor_divide<__half>(h, c))),
+                      want, 1e-3, 6e-8);
+                check("floor_divide_by", "f16", h, c,
+                      __half2float(__float2half_rn(fx_floor_divide_by<__half>(h, c))), want, 1e-3, 6e-8);
+            }
+            __nv_bfloat16_raw br;
+            br.x = (unsigned short)b;
+            float g = __bfloat162float(__nv_bfloat16(br));
+            if (fabsf(g) >= 0x1p-8f && fabsf(g) < 0x1p8f) {
+                double want = ref_round(ref_floor_divide(g, c), FX_BF16);
+                check("floor_divide", "bf16", g, c,
+                      __bfloat162float(__float2bfloat16_rn(fx_floor_divide<__nv_bfloat16>(g, c))), want, 8e-3, 1e-38);
+            }
+        }
+    }
+    fusec_ref_fragile = 0;
     /* % and // as torch.remainder and torch.floor_divide (ATen's formulas,
      * which are Python's), signed zeros included: every form, float and
      * double, and the reference. */
