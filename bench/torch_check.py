@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""torch_check.py: fusec's two versions against PyTorch eager, on the same inputs.
+
+    bench/torch_check.py FUSEC OUT [--n N] [--chain NAME,...] [--arch sm_90]
+
+For each chain below (a .fuse program and the same chain written with torch),
+fusec emits the library (the .cu without its harness), nvcc builds it as a
+shared object, and ctypes calls NAME_unfused and NAME_fused on CUDA tensors
+that torch made, with the params' default values. The unfused version must
+equal eager bit for bit (each of its kernels is one of eager's, rounding to the
+storage dtype as eager does; NaN matches NaN, zeros match in sign). The fused
+version computes in f32 and rounds once, so it must be within the tolerance
+bench/torch_bench.py uses between torch.compile and eager, except for a
+fraction of elements (MAX_FLIP_FRAC) where a discontinuous op (a floor
+division, a comparison) meets its jump. Writes OUT/torch_check.txt; exits 1
+on any mismatch. Needs a GPU, nvcc and PyTorch.
+"""
+import argparse
+import ctypes
+import json
+import os
+import subprocess
+import sys
+
+import torch
+
+MAX_FLIP_FRAC = 1e-4
+TOL = {  # output dtype -> (rtol, atol) of fused against eager (torch_bench.py's)
+    "f32": (1e-4, 1e-5), "f16": (1e-2, 1e-3), "bf16": (5e-2, 1e-2), "f64": (1e-9, 1e-12),
+}
+TORCH_DTYPE = {"bool": torch.bool, "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+               "f64": torch.float64}
+BITS = {torch.float16: torch.int16, torch.bfloat16: torch.int16, torch.float32: torch.int32,
+        torch.float64: torch.int64}
+
+
+def t_operators(x, h, m, k, s):
+    p = -x ** 2 + 2 ** -1 * x + 2 ** 3 ** 2 + (7 % -3) * (-7 // 2)
+    r = x % 3 + h % -2.5 + 2.5 % x
+    q = x // s + h // 2 + 7 // x
+    c = m & ~k | (x > 0) ^ m
+    y = torch.where(c, p, q) + r
+    return y, c
+
+
+def t_mask_combine(x, valid, forced, pad, t):
+    keep = valid & ((x > t) | forced) & ~pad
+    return torch.where(keep, x, 0), keep
+
+
+BF16_OPS = """# % // ** on bf16, each by a number and by a tensor
+in a, b: bf16
+y = a % 0.7 + b // -1.3 + (abs(a) + 1) ** 3 + a % b + 3.5 // b
+"""
+
+
+def t_bf16_ops(a, b):
+    return a % 0.7 + b // -1.3 + (torch.abs(a) + 1) ** 3 + a % b + 3.5 // b
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHAINS = {  # name -> (.fuse path or text, torch function)
+    "operators": (os.path.join(ROOT, "tests/golden/operators.fuse"), t_operators),
+    "mask_combine": (os.path.join(ROOT, "examples/mask_combine.fuse"), t_mask_combine),
+    "bf16_ops": (BF16_OPS, t_bf16_ops),
+}
+
+
+def build(fusec, name, src, out, arch):
+    """The chain's shared library and fusec's description of its API."""
+    path = src
+    if "\n" in src:
+        path = os.path.join(out, name + ".fuse")
+        with open(path, "w") as f:
+            f.write(src)
+    cu, so = os.path.join(out, name + ".cu"), os.path.join(out, "lib%s.so" % name)
+    subprocess.run([fusec, "-w", "--name=" + name, path, "-o", cu], check=True)
+    desc = json.loads(subprocess.run([fusec, "-w", "--predict", "--format=json", "--name=" + name, path],
+                                     check=True, capture_output=True, text=True).stdout)
+    subprocess.run(["nvcc", "-O3", "-arch=" + arch, "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared", cu,
+                    "-o", so], check=True)
+    return ctypes.CDLL(so), desc
+
+
+def make_input(dtype, n, seed):
+    g = torch.Generator(device="cuda")
+    g.manual_seed(seed)
+    if dtype == "bool":
+        return torch.rand(n, generator=g, device="cuda") < 0.5
+    return torch.randn(n, generator=g, device="cuda", dtype=TORCH_DTYPE[dtype]) * 3
+
+
+def run(lib, name, version, ins, outs, params):
+    fn = getattr(lib, "%s_%s" % (name, version))
+    args = [ctypes.c_void_p(t.data_ptr()) for t in ins + outs]
+    args += [ctypes.c_double(v) if dt == "f64" else ctypes.c_float(v) for v, dt in params]
+    args += [ctypes.c_size_t(ins[0].numel()), ctypes.c_void_p(0)]
+    torch.cuda.synchronize()
+    err = fn(*args)
+    torch.cuda.synchronize()
+    if err != 0:
+        raise RuntimeError("%s_%s returned CUDA error %d" % (name, version, err))
+
+
+def same_bits(a, b):
+    """Elementwise: the same value bit for bit, or both NaN."""
+    if a.dtype == torch.bool:
+        return a == b
+    return (a.view(BITS[a.dtype]) == b.view(BITS[b.dtype])) | (torch.isnan(a) & torch.isnan(b))
+
+
+def check_chain(fusec, name, out, n, arch, log):
+    src, fn = CHAINS[name]
+    lib, desc = build(fusec, name, src, out, arch)
+    ins = [make_input(i["dtype"], n, 1000 + k) for k, i in enumerate(desc["inputs"])]
+    params = [(p["value"], p["dtype"]) for p in desc["params"]]
+    want = fn(*ins, *[v for v, _ in params])
+    want = want if isinstance(want, tuple) else (want,)
+    ok = True
+    for version in ("unfused", "fused"):
+        outs = [torch.full((n,), 77, device="cuda", dtype=TORCH_DTYPE[o["dtype"]]) for o in desc["outputs"]]
+        run(lib, name, version, ins, outs, params)
+        for o, got, ref in zip(desc["outputs"], outs, want):
+            if got.dtype != ref.dtype:
+                log("FAIL %s %s %s: dtype %s, eager's %s" % (name, version, o["name"], got.dtype, ref.dtype))
+                ok = False
+                continue
+            exact = same_bits(got, ref)
+            bad = int((~exact).sum())
+            if version == "unfused" or o["dtype"] == "bool":
+                limit = 0 if version == "unfused" else int(n * MAX_FLIP_FRAC)
+                verdict = bad <= limit
+                how = "bit-exact" if version == "unfused" else "exact but %d flips" % limit
+            else:
+                rtol, atol = TOL[o["dtype"]]
+                g, r = got.double(), ref.double()
+                close = exact | (torch.abs(g - r) <= atol + rtol * torch.abs(r))
+                bad = int((~close).sum())
+                verdict = bad <= int(n * MAX_FLIP_FRAC)
+                how = "rtol %g atol %g" % (rtol, atol)
+            log("%s %s %s %s (%s): %d of %d elements differ (%s)"
+                % ("ok  " if verdict else "FAIL", name, version, o["name"], o["dtype"], bad, n, how))
+            if not verdict:
+                i = int((~exact).nonzero()[0])
+                log("     first at %d: got %r, eager %r; inputs %s" % (
+                    i, got[i].item(), ref[i].item(), [t[i].item() for t in ins]))
+            ok &= verdict
+    return ok
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("fusec")
+    ap.add_argument("out")
+    ap.add_argument("--n", type=int, default=(1 << 22) + 3, help="elements (odd: the tail runs too)")
+    ap.add_argument("--chain", default=",".join(CHAINS))
+    ap.add_argument("--arch", default="sm_90")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    lines = []
+
+    def log(s):
+        print(s, flush=True)
+        lines.append(s)
+
+    log("torch %s, %s, n = %d" % (torch.__version__, torch.cuda.get_device_name(0), a.n))
+    ok = True
+    for name in a.chain.split(","):
+        ok &= check_chain(os.path.abspath(a.fusec), name, a.out, a.n, a.arch, log)
+    log("all chains match PyTorch" if ok else "MISMATCHES: see above")
+    with open(os.path.join(a.out, "torch_check.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
