@@ -32,6 +32,8 @@ static const char *const infix[O_COUNT] = {
 static const char *const infix_word[O_COUNT] = {
     [O_NEGATE] = "neg", [O_ADD] = "add", [O_SUB] = "sub", [O_MUL] = "mul", [O_DIV] = "div", [O_LT] = "lt",
     [O_LE] = "le",      [O_GT] = "gt",   [O_GE] = "ge",   [O_EQ] = "eq",   [O_NE] = "ne",
+    [O_REM] = "remainder", [O_FLOORDIV] = "floor_divide", [O_AND] = "and", [O_OR] = "or", [O_XOR] = "xor",
+    [O_NOT] = "not", [O_SHL] = "shl", [O_SHR] = "shr",
 };
 
 const char *op_name(Op op) { return infix[op] ? infix[op] : op_info[op].name; }

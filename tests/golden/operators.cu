@@ -20,6 +20,21 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 operators.cu -o operators && ./operators --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c operators.cu   (API: fusec --emit=header)
+ *
+ * Contents (line: part):
+ *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
+ *   N: runtime/fusec_ops.cuh (the builtins as device functions)
+ *   N: the unfused kernels: one per eager op (operators_k1_pow ...)
+ *   N: the fused kernel: the whole chain in one kernel
+ *   N: host API (operators_fused, operators_unfused)
+ *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
+ *   N: runtime/fusec_dtype.h (every fact about a dtype)
+ *   N: runtime/fusec_model.h (the time model)
+ *   N: runtime/fusec_sizes.h (the size lists)
+ *   N: runtime/fusec_chain.h (the chain descriptor's type)
+ *   N: runtime/fusec_ref.h (the double reference of every builtin)
+ *   N: runtime/fusec_harness.cuh (the test and timing program)
+ *   N: the chain, as the harness sees it (its reference, costs, descriptor and main)
  */
 
 
@@ -29,7 +44,7 @@
 /* k1: t1 = pow(x, 2) (operators.fuse:8:8)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k1(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k1_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -48,7 +63,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k1(const float *__restri
 /* k2: t2 = -t1 (operators.fuse:8:5)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k2(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k2_neg(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -67,7 +82,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k2(const float *__restri
 /* k3: t3 = 0.5 * x (operators.fuse:8:23)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k3(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k3_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -86,7 +101,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k3(const float *__restri
 /* k4: t4 = t2 + t3 (operators.fuse:8:13)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k4(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k4_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -107,7 +122,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k4(const float *__restri
 /* k5: t5 = t4 + 512 (operators.fuse:8:27)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k5(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k5_add(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -126,7 +141,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k5(const float *__restri
 /* k6: t6 = t5 + 8 (operators.fuse:8:41)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k6(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k6_add(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -145,7 +160,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k6(const float *__restri
 /* k7: t7 = x % 3 (operators.fuse:9:7)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k7(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k7_remainder(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -164,7 +179,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k7(const float *__restri
 /* k8: t8 = h % -2.5 (operators.fuse:9:15)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k8(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k8_remainder(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -183,7 +198,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k8(const __half *__restr
 /* k9: t9 = t7 + t8 (operators.fuse:9:11)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k9(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k9_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -204,7 +219,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k9(const float *__restri
 /* k10: t10 = 2.5 % x (operators.fuse:9:28)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k10(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k10_remainder(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -223,7 +238,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k10(const float *__restr
 /* k11: t11 = t9 + t10 (operators.fuse:9:22)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k11(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k11_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -244,7 +259,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k11(const float *__restr
 /* k12: t12 = x // s (operators.fuse:10:7)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k12(const float *__restrict__ a0, float *__restrict__ r, double s, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k12_floor_divide(const float *__restrict__ a0, float *__restrict__ r, double s, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -263,7 +278,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k12(const float *__restr
 /* k13: t13 = h // 2 (operators.fuse:10:16)
  * reads 2 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k13(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k13_floor_divide(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -282,7 +297,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k13(const __half *__rest
 /* k14: t14 = t12 + t13 (operators.fuse:10:12)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k14(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k14_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -303,7 +318,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k14(const float *__restr
 /* k15: t15 = 7 // x (operators.fuse:10:25)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k15(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k15_floor_divide(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -322,7 +337,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k15(const float *__restr
 /* k16: t16 = t14 + t15 (operators.fuse:10:21)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k16(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k16_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -343,7 +358,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k16(const float *__restr
 /* k17: t17 = ~k (operators.fuse:11:9)
  * reads 1 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k17(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k17_not(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -362,7 +377,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k17(const uint8_t *__res
 /* k18: t18 = m & t17 (operators.fuse:11:7)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k18(const uint8_t *__restrict__ a0, const uint8_t *__restrict__ a1, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k18_and(const uint8_t *__restrict__ a0, const uint8_t *__restrict__ a1, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -383,7 +398,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k18(const uint8_t *__res
 /* k19: t19 = x > 0 (operators.fuse:11:17)
  * reads 4 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k19(const float *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k19_gt(const float *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -402,7 +417,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k19(const float *__restr
 /* k20: t20 = t19 ^ m (operators.fuse:11:22)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k20(const uint8_t *__restrict__ a0, const uint8_t *__restrict__ a1, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k20_xor(const uint8_t *__restrict__ a0, const uint8_t *__restrict__ a1, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -423,7 +438,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k20(const uint8_t *__res
 /* k21: c = t18 | t20 (operators.fuse:11:12)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k21(const uint8_t *__restrict__ a0, const uint8_t *__restrict__ a1, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k21_or(const uint8_t *__restrict__ a0, const uint8_t *__restrict__ a1, uint8_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -444,7 +459,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k21(const uint8_t *__res
 /* k22: t22 = where(c, t6, t16) (operators.fuse:12:5)
  * reads 9 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k22(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k22_where(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -467,7 +482,7 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k22(const uint8_t *__res
 /* k23: y = t22 + t11 (operators.fuse:12:20)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_k23(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -485,14 +500,20 @@ __global__ void __launch_bounds__(FX_THREADS) operators_k23(const float *__restr
     }
 }
 
-/* The fused kernel: reads 8 B and writes 5 B per element, every intermediate
- * stays in registers; half types compute in float. 23 distinct ops. */
-template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) operators_fused_kernel(const float *__restrict__ x, const __half *__restrict__ h, const uint8_t *__restrict__ m, const uint8_t *__restrict__ k, float *__restrict__ y, uint8_t *__restrict__ c, double s, I n, bool vec)
+/* ==== the fused kernel: the whole chain in one kernel ==== */
+
+/* Reads 8 B and writes 5 B per element; every intermediate stays in registers,
+ * and f16 and bf16 values compute in float. 23 distinct ops.
+ * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 2.07 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
+ * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
+ * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+template <typename I, int E, bool TAIL>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused_kernel(const float *__restrict__ x, const __half *__restrict__ h, const uint8_t *__restrict__ m, const uint8_t *__restrict__ k, float *__restrict__ y, uint8_t *__restrict__ c, double s, I n, I first)
 {
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
+    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         float x_v[E];
         fx_load<E>(x_v, x, i, n, full);
         __half h_v[E];
@@ -506,34 +527,34 @@ __global__ void __launch_bounds__(FX_THREADS) operators_fused_kernel(const float
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const float v0 = fx_widen(x_v[e]); /* x */
-            const float v2 = (v0 * v0);
-            const float v3 = (-v2);
-            const float v8 = (0.5f * v0);
-            const float v9 = (v3 + v8);
-            const float v15 = (v9 + 512.0f);
-            const float v23 = (v15 + 8.0f); /* p */
-            const float v26 = fx_remainder(v0, 3.0f);
-            const float v27 = fx_widen(h_v[e]); /* h */
-            const float v29 = fx_remainder(v27, -2.5f);
-            const float v30 = (v26 + v29);
-            const float v33 = fx_remainder(2.5f, v0);
-            const float v34 = (v30 + v33); /* r */
-            const float v37 = fx_floor_divide(v0, (float)s);
-            const float v40 = fx_floor_divide(v27, 2.0f);
-            const float v41 = (v37 + v40);
-            const float v44 = fx_floor_divide(7.0f, v0);
-            const float v45 = (v41 + v44); /* q */
-            const bool v46 = fx_widen(m_v[e]); /* m */
-            const bool v47 = fx_widen(k_v[e]); /* k */
-            const bool v48 = (!v47);
-            const bool v49 = (v46 & v48);
-            const bool v52 = (v0 > 0.0f);
-            const bool v54 = (v52 ^ v46);
-            const bool v55 = (v49 | v54); /* c */
-            const float v59 = (v55 ? v23 : v45);
-            const float v61 = (v59 + v34); /* y */
-            y_v[e] = fx_to_f32(v61);
-            c_v[e] = fx_to_bool(v55);
+            const float v1 = (v0 * v0);
+            const float v2 = (-v1);
+            const float v3 = (0.5f * v0);
+            const float v4 = (v2 + v3);
+            const float v5 = (v4 + 512.0f);
+            const float v6 = (v5 + 8.0f); /* p */
+            const float v7 = fx_remainder(v0, 3.0f);
+            const float v8 = fx_widen(h_v[e]); /* h */
+            const float v9 = fx_remainder(v8, -2.5f);
+            const float v10 = (v7 + v9);
+            const float v11 = fx_remainder(2.5f, v0);
+            const float v12 = (v10 + v11); /* r */
+            const float v13 = fx_floor_divide(v0, (float)s);
+            const float v14 = fx_floor_divide(v8, 2.0f);
+            const float v15 = (v13 + v14);
+            const float v16 = fx_floor_divide(7.0f, v0);
+            const float v17 = (v15 + v16); /* q */
+            const bool v18 = fx_widen(m_v[e]); /* m */
+            const bool v19 = fx_widen(k_v[e]); /* k */
+            const bool v20 = (!v19);
+            const bool v21 = (v18 & v20);
+            const bool v22 = (v0 > 0.0f);
+            const bool v23 = (v22 ^ v18);
+            const bool v24 = (v21 | v23); /* c */
+            const float v25 = (v24 ? v6 : v17);
+            const float v26 = (v25 + v12); /* y */
+            y_v[e] = fx_to_f32(v26);
+            c_v[e] = fx_to_bool(v24);
         }
         fx_store<E>(y, i, n, full, y_v);
         fx_store<E>(c, i, n, full, c_v);
@@ -547,11 +568,19 @@ extern "C" cudaError_t operators_fused(const float *x, const uint16_t *h, const 
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(h, 4, 2) && fx_aligned(m, 4, 1) && fx_aligned(k, 4, 1) && fx_aligned(y, 4, 4) && fx_aligned(c, 4, 1);
-    if (n <= 0x7fffffffu)
-        operators_fused_kernel<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, (unsigned)n, vec);
-    else
-        operators_fused_kernel<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, n, vec);
+    const bool vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(h, 8, 2) && fx_aligned(m, 8, 1) && fx_aligned(k, 8, 1) && fx_aligned(y, 4, 4) && fx_aligned(c, 8, 1);
+    /* whole chunks of 8 by vector accesses, then the rest element by element */
+    const size_t full = vec ? n / 8 * 8 : 0;
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
+        operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, (unsigned)full, 0u);
+    else if (full > 0 && full <= 0x7fffffffu)
+        operators_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, (unsigned)full, 0u);
+    else if (full > 0)
+        operators_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, full, (size_t)0);
+    if (full < n && n <= 0x7fffffffu)
+        operators_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, (unsigned)n, (unsigned)full);
+    else if (full < n)
+        operators_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, n, full);
     return cudaGetLastError();
 }
 
@@ -650,185 +679,185 @@ extern "C" cudaError_t operators_unfused(const float *x, const uint16_t *h, cons
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k1<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, (unsigned)n, vec);
+        operators_k1_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, (unsigned)n, vec);
     else
-        operators_k1<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, n, vec);
+        operators_k1_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k2<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
+        operators_k2_neg<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
     else
-        operators_k2<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
+        operators_k2_neg<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k3<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t3, (unsigned)n, vec);
+        operators_k3_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t3, (unsigned)n, vec);
     else
-        operators_k3<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t3, n, vec);
+        operators_k3_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4) && fx_aligned(t4, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k4<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, (unsigned)n, vec);
+        operators_k4_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, (unsigned)n, vec);
     else
-        operators_k4<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, n, vec);
+        operators_k4_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k5<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
+        operators_k5_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
     else
-        operators_k5<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
+        operators_k5_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k6<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, (unsigned)n, vec);
+        operators_k6_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, (unsigned)n, vec);
     else
-        operators_k6<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, n, vec);
+        operators_k6_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t7, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k7<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t7, (unsigned)n, vec);
+        operators_k7_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t7, (unsigned)n, vec);
     else
-        operators_k7<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t7, n, vec);
+        operators_k7_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t7, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t8, 8, 2);
     if (n <= 0x7fffffffu)
-        operators_k8<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t8, (unsigned)n, vec);
+        operators_k8_remainder<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t8, (unsigned)n, vec);
     else
-        operators_k8<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t8, n, vec);
+        operators_k8_remainder<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t8, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t8, 4, 2) && fx_aligned(t9, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k9<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, (unsigned)n, vec);
+        operators_k9_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, (unsigned)n, vec);
     else
-        operators_k9<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, n, vec);
+        operators_k9_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k10<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t10, (unsigned)n, vec);
+        operators_k10_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t10, (unsigned)n, vec);
     else
-        operators_k10<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t10, n, vec);
+        operators_k10_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t10, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t9, 4, 4) && fx_aligned(t10, 4, 4) && fx_aligned(t11, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k11<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, (unsigned)n, vec);
+        operators_k11_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, (unsigned)n, vec);
     else
-        operators_k11<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, n, vec);
+        operators_k11_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t12, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k12<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t12, (double)s, (unsigned)n, vec);
+        operators_k12_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t12, (double)s, (unsigned)n, vec);
     else
-        operators_k12<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t12, (double)s, n, vec);
+        operators_k12_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t12, (double)s, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k13 */
     vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t13, 8, 2);
     if (n <= 0x7fffffffu)
-        operators_k13<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t13, (unsigned)n, vec);
+        operators_k13_floor_divide<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t13, (unsigned)n, vec);
     else
-        operators_k13<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t13, n, vec);
+        operators_k13_floor_divide<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t13, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k14 */
     vec = !fx_scalar_only && fx_aligned(t12, 4, 4) && fx_aligned(t13, 4, 2) && fx_aligned(t14, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k14<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, (unsigned)n, vec);
+        operators_k14_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, (unsigned)n, vec);
     else
-        operators_k14<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, n, vec);
+        operators_k14_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t15, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k15<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t15, (unsigned)n, vec);
+        operators_k15_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t15, (unsigned)n, vec);
     else
-        operators_k15<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t15, n, vec);
+        operators_k15_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t15, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k16 */
     vec = !fx_scalar_only && fx_aligned(t14, 4, 4) && fx_aligned(t15, 4, 4) && fx_aligned(t16, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k16<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, (unsigned)n, vec);
+        operators_k16_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, (unsigned)n, vec);
     else
-        operators_k16<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, n, vec);
+        operators_k16_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
     vec = !fx_scalar_only && fx_aligned(k, 16, 1) && fx_aligned(t17, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k17<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)k, (uint8_t *)t17, (unsigned)n, vec);
+        operators_k17_not<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)k, (uint8_t *)t17, (unsigned)n, vec);
     else
-        operators_k17<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)k, (uint8_t *)t17, n, vec);
+        operators_k17_not<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)k, (uint8_t *)t17, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
     vec = !fx_scalar_only && fx_aligned(m, 16, 1) && fx_aligned(t17, 16, 1) && fx_aligned(t18, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k18<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const uint8_t *)t17, (uint8_t *)t18, (unsigned)n, vec);
+        operators_k18_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const uint8_t *)t17, (uint8_t *)t18, (unsigned)n, vec);
     else
-        operators_k18<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const uint8_t *)t17, (uint8_t *)t18, n, vec);
+        operators_k18_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const uint8_t *)t17, (uint8_t *)t18, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
     vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t19, 8, 1);
     if (n <= 0x7fffffffu)
-        operators_k19<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t19, (unsigned)n, vec);
+        operators_k19_gt<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t19, (unsigned)n, vec);
     else
-        operators_k19<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t19, n, vec);
+        operators_k19_gt<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
     vec = !fx_scalar_only && fx_aligned(t19, 16, 1) && fx_aligned(m, 16, 1) && fx_aligned(t20, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k20<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t19, (const uint8_t *)m, (uint8_t *)t20, (unsigned)n, vec);
+        operators_k20_xor<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t19, (const uint8_t *)m, (uint8_t *)t20, (unsigned)n, vec);
     else
-        operators_k20<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t19, (const uint8_t *)m, (uint8_t *)t20, n, vec);
+        operators_k20_xor<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t19, (const uint8_t *)m, (uint8_t *)t20, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
     vec = !fx_scalar_only && fx_aligned(t18, 16, 1) && fx_aligned(t20, 16, 1) && fx_aligned(c, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k21<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const uint8_t *)t20, (uint8_t *)c, (unsigned)n, vec);
+        operators_k21_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const uint8_t *)t20, (uint8_t *)c, (unsigned)n, vec);
     else
-        operators_k21<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const uint8_t *)t20, (uint8_t *)c, n, vec);
+        operators_k21_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const uint8_t *)t20, (uint8_t *)c, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
     vec = !fx_scalar_only && fx_aligned(c, 8, 1) && fx_aligned(t6, 4, 4) && fx_aligned(t16, 4, 4) && fx_aligned(t22, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k22<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)c, (const float *)t6, (const float *)t16, (float *)t22, (unsigned)n, vec);
+        operators_k22_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)c, (const float *)t6, (const float *)t16, (float *)t22, (unsigned)n, vec);
     else
-        operators_k22<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)c, (const float *)t6, (const float *)t16, (float *)t22, n, vec);
+        operators_k22_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)c, (const float *)t6, (const float *)t16, (float *)t22, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
     vec = !fx_scalar_only && fx_aligned(t22, 4, 4) && fx_aligned(t11, 4, 4) && fx_aligned(y, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k23<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y, (unsigned)n, vec);
+        operators_k23_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y, (unsigned)n, vec);
     else
-        operators_k23<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y, n, vec);
+        operators_k23_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -850,85 +879,86 @@ static void operators_reference(int fused, const double *in, const double *par, 
     (void)in;
     (void)par;
     const double v0 = in[0]; /* x */
-    const double v27 = in[1]; /* h */
-    const double v46 = in[2]; /* m */
-    const double v47 = in[3]; /* k */
+    const double v8 = in[1]; /* h */
+    const double v18 = in[2]; /* m */
+    const double v19 = in[3]; /* k */
     const double s = par[0];
     if (!fused) {
-        const double v2 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
-        const double v3 = ref_round((-v2), 3);
-        const double v8 = ref_round(ref_ovf(0.5 * v0, 0.5, v0), 3);
-        const double v9 = ref_round(ref_ovf(v3 + v8, v3, v8), 3);
-        const double v15 = ref_round(ref_ovf(v9 + 512.0, v9, 512.0), 3);
-        const double v23 = ref_round(ref_ovf(v15 + 8.0, v15, 8.0), 3);
-        const double v26 = ref_round(ref_remainder(v0, 3.0), 3);
-        const double v29 = ref_round(ref_remainder(v27, -2.5), 1);
-        const double v30 = ref_round(ref_ovf(v26 + v29, v26, v29), 3);
-        const double v33 = ref_round(ref_remainder(2.5, v0), 3);
-        const double v34 = ref_round(ref_ovf(v30 + v33, v30, v33), 3);
-        const double v37 = ref_round(ref_floor_divide(v0, ref_round(s, 3)), 3);
-        const double v40 = ref_round(ref_floor_divide(v27, 2.0), 1);
-        const double v41 = ref_round(ref_ovf(v37 + v40, v37, v40), 3);
-        const double v44 = ref_round(ref_floor_divide(7.0, v0), 3);
-        const double v45 = ref_round(ref_ovf(v41 + v44, v41, v44), 3);
-        const double v48 = ref_round((double)!(bool)v47, 0);
-        const double v49 = ref_round((double)((bool)v46 & (bool)v48), 0);
-        const double v52 = ref_round(ref_gt(v0, 0.0), 0);
-        const double v54 = ref_round((double)((bool)v52 ^ (bool)v46), 0);
-        const double v55 = ref_round((double)((bool)v49 | (bool)v54), 0);
-        const double v59 = ref_round(ref_where(v55, v23, v45), 3);
-        const double v61 = ref_round(ref_ovf(v59 + v34, v59, v34), 3);
-        out[0] = ref_round(v61, 3); /* y */
-        out[1] = ref_round(v55, 0); /* c */
+        const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
+        const double v2 = ref_round((-v1), 3);
+        const double v3 = ref_round(ref_ovf(0.5 * v0, 0.5, v0), 3);
+        const double v4 = ref_round(ref_ovf(v2 + v3, v2, v3), 3);
+        const double v5 = ref_round(ref_ovf(v4 + 512.0, v4, 512.0), 3);
+        const double v6 = ref_round(ref_ovf(v5 + 8.0, v5, 8.0), 3);
+        const double v7 = ref_round(ref_remainder(v0, 3.0), 3);
+        const double v9 = ref_round(ref_remainder(v8, -2.5), 1);
+        const double v10 = ref_round(ref_ovf(v7 + v9, v7, v9), 3);
+        const double v11 = ref_round(ref_remainder(2.5, v0), 3);
+        const double v12 = ref_round(ref_ovf(v10 + v11, v10, v11), 3);
+        const double v13 = ref_round(ref_floor_divide(v0, ref_round(s, 3)), 3);
+        const double v14 = ref_round(ref_floor_divide(v8, 2.0), 1);
+        const double v15 = ref_round(ref_ovf(v13 + v14, v13, v14), 3);
+        const double v16 = ref_round(ref_floor_divide(7.0, v0), 3);
+        const double v17 = ref_round(ref_ovf(v15 + v16, v15, v16), 3);
+        const double v20 = ref_round((double)!(bool)v19, 0);
+        const double v21 = ref_round((double)((bool)v18 & (bool)v20), 0);
+        const double v22 = ref_round(ref_gt(v0, 0.0), 0);
+        const double v23 = ref_round((double)((bool)v22 ^ (bool)v18), 0);
+        const double v24 = ref_round((double)((bool)v21 | (bool)v23), 0);
+        const double v25 = ref_round(ref_where(v24, v6, v17), 3);
+        const double v26 = ref_round(ref_ovf(v25 + v12, v25, v12), 3);
+        out[0] = ref_round(v26, 3); /* y */
+        out[1] = ref_round(v24, 0); /* c */
     }
     else {
-        const double v2 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
-        const double v3 = ref_round((-v2), 3);
-        const double v8 = ref_round(ref_ovf(0.5 * v0, 0.5, v0), 3);
-        const double v9 = ref_round(ref_ovf(v3 + v8, v3, v8), 3);
-        const double v15 = ref_round(ref_ovf(v9 + 512.0, v9, 512.0), 3);
-        const double v23 = ref_round(ref_ovf(v15 + 8.0, v15, 8.0), 3);
-        const double v26 = ref_round(ref_remainder(v0, 3.0), 3);
-        const double v29 = ref_round(ref_remainder(v27, -2.5), 3);
-        const double v30 = ref_round(ref_ovf(v26 + v29, v26, v29), 3);
-        const double v33 = ref_round(ref_remainder(2.5, v0), 3);
-        const double v34 = ref_round(ref_ovf(v30 + v33, v30, v33), 3);
-        const double v37 = ref_round(ref_floor_divide(v0, ref_round(s, 3)), 3);
-        const double v40 = ref_round(ref_floor_divide(v27, 2.0), 3);
-        const double v41 = ref_round(ref_ovf(v37 + v40, v37, v40), 3);
-        const double v44 = ref_round(ref_floor_divide(7.0, v0), 3);
-        const double v45 = ref_round(ref_ovf(v41 + v44, v41, v44), 3);
-        const double v48 = ref_round((double)!(bool)v47, 0);
-        const double v49 = ref_round((double)((bool)v46 & (bool)v48), 0);
-        const double v52 = ref_round(ref_gt(v0, 0.0), 0);
-        const double v54 = ref_round((double)((bool)v52 ^ (bool)v46), 0);
-        const double v55 = ref_round((double)((bool)v49 | (bool)v54), 0);
-        const double v59 = ref_round(ref_where(v55, v23, v45), 3);
-        const double v61 = ref_round(ref_ovf(v59 + v34, v59, v34), 3);
-        out[0] = ref_round(v61, 3); /* y */
-        out[1] = ref_round(v55, 0); /* c */
+        const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
+        const double v2 = ref_round((-v1), 3);
+        const double v3 = ref_round(ref_ovf(0.5 * v0, 0.5, v0), 3);
+        const double v4 = ref_round(ref_ovf(v2 + v3, v2, v3), 3);
+        const double v5 = ref_round(ref_ovf(v4 + 512.0, v4, 512.0), 3);
+        const double v6 = ref_round(ref_ovf(v5 + 8.0, v5, 8.0), 3);
+        const double v7 = ref_round(ref_remainder(v0, 3.0), 3);
+        const double v9 = ref_round(ref_remainder(v8, -2.5), 3);
+        const double v10 = ref_round(ref_ovf(v7 + v9, v7, v9), 3);
+        const double v11 = ref_round(ref_remainder(2.5, v0), 3);
+        const double v12 = ref_round(ref_ovf(v10 + v11, v10, v11), 3);
+        const double v13 = ref_round(ref_floor_divide(v0, ref_round(s, 3)), 3);
+        const double v14 = ref_round(ref_floor_divide(v8, 2.0), 3);
+        const double v15 = ref_round(ref_ovf(v13 + v14, v13, v14), 3);
+        const double v16 = ref_round(ref_floor_divide(7.0, v0), 3);
+        const double v17 = ref_round(ref_ovf(v15 + v16, v15, v16), 3);
+        const double v20 = ref_round((double)!(bool)v19, 0);
+        const double v21 = ref_round((double)((bool)v18 & (bool)v20), 0);
+        const double v22 = ref_round(ref_gt(v0, 0.0), 0);
+        const double v23 = ref_round((double)((bool)v22 ^ (bool)v18), 0);
+        const double v24 = ref_round((double)((bool)v21 | (bool)v23), 0);
+        const double v25 = ref_round(ref_where(v24, v6, v17), 3);
+        const double v26 = ref_round(ref_ovf(v25 + v12, v25, v12), 3);
+        out[0] = ref_round(v26, 3); /* y */
+        out[1] = ref_round(v24, 0); /* c */
     }
 }
 
 /* The model's view of each version (runtime/fusec_model.h): bytes per element by kind,
- * flops, transcendentals, fp64, and how many kernels cost exactly that. */
+ * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
+ * cost exactly that. */
 static const FusecKernelCost operators_unfused_cost[] = {
-    {4, 0, 4, 0, 1, 0, 0, 2},
-    {0, 4, 4, 0, 1, 0, 0, 3},
-    {0, 8, 4, 0, 1, 0, 0, 3},
-    {4, 0, 4, 0, 3, 1, 0, 2},
-    {2, 0, 2, 0, 3, 1, 0, 1},
-    {0, 6, 4, 0, 1, 0, 0, 2},
-    {4, 0, 4, 0, 5, 1, 0, 2},
-    {2, 0, 2, 0, 5, 1, 0, 1},
-    {1, 0, 1, 0, 1, 0, 0, 1},
-    {1, 1, 1, 0, 1, 0, 0, 2},
-    {4, 0, 1, 0, 1, 0, 0, 1},
-    {0, 2, 0, 1, 1, 0, 0, 1},
-    {0, 9, 4, 0, 1, 0, 0, 1},
-    {0, 8, 0, 4, 1, 0, 0, 1},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 2},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 3},
+    {0, 8, 4, 0, 1, 0, 1, 0, 0, 3},
+    {4, 0, 4, 0, 3, 1, 28, 0, 0, 2},
+    {2, 0, 2, 0, 3, 1, 30.8, 0, 0, 1},
+    {0, 6, 4, 0, 1, 0, 2, 0, 0, 2},
+    {4, 0, 4, 0, 5, 1, 30, 0, 0, 2},
+    {2, 0, 2, 0, 5, 1, 32.8, 0, 0, 1},
+    {1, 0, 1, 0, 1, 0, 1, 0, 0, 1},
+    {1, 1, 1, 0, 1, 0, 1, 0, 0, 2},
+    {4, 0, 1, 0, 1, 0, 1, 0, 0, 1},
+    {0, 2, 0, 1, 1, 0, 1, 0, 0, 1},
+    {0, 9, 4, 0, 1, 0, 2.2, 0, 0, 1},
+    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1},
 };
-static const FusecKernelCost operators_fused_cost[] = {{8, 0, 0, 5, 41, 6, 0, 1}};
+static const FusecKernelCost operators_fused_cost[] = {{8, 0, 0, 5, 41, 6, 193.2, 0, 0, 1}};
 static const FusecTensorArg operators_in[] = {{"x", FX_F32, FX_F32}, {"h", FX_F16, FX_F16}, {"m", FX_BOOL, FX_BOOL}, {"k", FX_BOOL, FX_BOOL}};
 static const FusecTensorArg operators_out[] = {{"y", FX_F32, FX_F16}, {"c", FX_BOOL, FX_F32}};
 static const FusecParamArg operators_par[] = {{"s", FX_F32, 0.75}};
