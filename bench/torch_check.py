@@ -12,8 +12,9 @@ storage dtype as eager does; NaN matches NaN, zeros match in sign). The fused
 version computes in f32 and rounds once, so it must be within the tolerance
 bench/torch_bench.py uses between torch.compile and eager, except for a
 fraction of elements (MAX_FLIP_FRAC) where a discontinuous op (a floor
-division, a comparison) meets its jump. Writes OUT/torch_check.txt; exits 1
-on any mismatch. Needs a GPU, nvcc and PyTorch.
+division, a comparison) meets its jump. Writes OUT/torch_check.txt (the
+builds go to a temporary folder); exits 1 on any mismatch. Needs a GPU, nvcc
+and PyTorch.
 """
 import argparse
 import ctypes
@@ -21,6 +22,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 import torch
 
@@ -157,6 +159,7 @@ def main():
     ap.add_argument("--arch", default="sm_90")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="torch_check_")  # the .cu and .so files; OUT gets the log alone
     lines = []
 
     def log(s):
@@ -166,7 +169,7 @@ def main():
     log("torch %s, %s, n = %d" % (torch.__version__, torch.cuda.get_device_name(0), a.n))
     ok = True
     for name in a.chain.split(","):
-        ok &= check_chain(os.path.abspath(a.fusec), name, a.out, a.n, a.arch, log)
+        ok &= check_chain(os.path.abspath(a.fusec), name, work, a.n, a.arch, log)
     log("all chains match PyTorch" if ok else "MISMATCHES: see above")
     with open(os.path.join(a.out, "torch_check.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -1,0 +1,29 @@
+#!/bin/sh
+# The GPU checks of issue 16's landed stages, in one command, from the
+# repository root of an H200 machine with nvcc and PyTorch:
+#   bench/issue16_gpu.sh OUT
+# 1. builds fusec (build/);
+# 2. bench/device.sh with EXAMPLES="seed mask_combine" and RANDOM_N=250: the new
+#    example's harness verifies both versions and times them (its fused
+#    kernel's % of the copy rate), every test chain (tests/golden/operators.fuse
+#    among them: ** % // & | ^ ~) verifies at four sizes, and 250 random
+#    programs of tests/randgen.py (every new operator and bool casts) verify
+#    against the double reference: OUT/device/results.tar.gz;
+# 3. bench/torch_check.py: both versions against PyTorch eager on the same
+#    inputs (unfused bit for bit): OUT/torch_check.txt;
+# 4. bench/torch_bench.py --chain mask_combine: eager and torch.compile timed,
+#    the compiled outputs checked against eager: OUT/torch_mask_combine.csv.
+# OUT/summary.txt has each step's exit status; device.sh's verdicts are status.txt
+# and random_summary.txt inside its tarball ("random programs verified: P of N").
+set -u
+out=$1
+mkdir -p "$out/device"
+cmake -S . -B build -G Ninja >/dev/null && cmake --build build >/dev/null || { echo "build failed" >&2; exit 1; }
+EXAMPLES="seed mask_combine" RANDOM_N=250 bench/device.sh "$out/device" build/fusec examples tests random
+s1=$?
+python3 bench/torch_check.py build/fusec "$out"
+s2=$?
+python3 bench/torch_bench.py --chain mask_combine --sizes 2^20,2^24,2^28 --passes 1 --csv "$out/torch_mask_combine.csv"
+s3=$?
+echo "device.sh $s1, torch_check.py $s2, torch_bench.py $s3" | tee "$out/summary.txt"
+[ $s1 = 0 ] && [ $s2 = 0 ] && [ $s3 = 0 ]
