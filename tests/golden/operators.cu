@@ -259,7 +259,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k11_a
 /* k12: t12 = x // s (operators.fuse:10:7)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k12_floor_divide(const float *__restrict__ a0, float *__restrict__ r, double s, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k12_floor_divide(const float *__restrict__ a0, float *__restrict__ r, double s_u, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -269,7 +269,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k12_f
         float r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_floor_divide_by(fx_widen(a0_v[e]), (float)s));
+            r_v[e] = fx_to_f32(fx_floor_divide_by(fx_widen(a0_v[e]), (float)s_u));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -510,23 +510,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused_kernel(const float *__restrict__ x, const __half *__restrict__ h, const uint8_t *__restrict__ m, const uint8_t *__restrict__ k, float *__restrict__ y, uint8_t *__restrict__ c, double s, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused_kernel(const float *__restrict__ x_u, const __half *__restrict__ h_u, const uint8_t *__restrict__ m_u, const uint8_t *__restrict__ k_u, float *__restrict__ y_u, uint8_t *__restrict__ c_u, double s_u, I n, I first)
 {
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float x_v[E];
-        fx_load<E>(x_v, x, i, n, full);
-        __half h_v[E];
-        fx_load<E>(h_v, h, i, n, full);
-        uint8_t m_v[E];
-        fx_load<E>(m_v, m, i, n, full);
-        uint8_t k_v[E];
-        fx_load<E>(k_v, k, i, n, full);
-        float y_v[E];
-        uint8_t c_v[E];
+        float x_u_v[E];
+        fx_load<E>(x_u_v, x_u, i, n, full);
+        __half h_u_v[E];
+        fx_load<E>(h_u_v, h_u, i, n, full);
+        uint8_t m_u_v[E];
+        fx_load<E>(m_u_v, m_u, i, n, full);
+        uint8_t k_u_v[E];
+        fx_load<E>(k_u_v, k_u, i, n, full);
+        float y_u_v[E];
+        uint8_t c_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_v[e]); /* x */
+            const float v0 = fx_widen(x_u_v[e]); /* x */
             const float v1 = (v0 * v0);
             const float v2 = (-v1);
             const float v3 = (0.5f * v0);
@@ -534,18 +534,18 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
             const float v5 = (v4 + 512.0f);
             const float v6 = (v5 + 8.0f); /* p */
             const float v7 = fx_remainder(v0, 3.0f);
-            const float v8 = fx_widen(h_v[e]); /* h */
+            const float v8 = fx_widen(h_u_v[e]); /* h */
             const float v9 = fx_remainder(v8, -2.5f);
             const float v10 = (v7 + v9);
             const float v11 = fx_remainder(2.5f, v0);
             const float v12 = (v10 + v11); /* r */
-            const float v13 = fx_floor_divide(v0, (float)s);
+            const float v13 = fx_floor_divide(v0, (float)s_u);
             const float v14 = fx_floor_divide(v8, 2.0f);
             const float v15 = (v13 + v14);
             const float v16 = fx_floor_divide(7.0f, v0);
             const float v17 = (v15 + v16); /* q */
-            const bool v18 = fx_widen(m_v[e]); /* m */
-            const bool v19 = fx_widen(k_v[e]); /* k */
+            const bool v18 = fx_widen(m_u_v[e]); /* m */
+            const bool v19 = fx_widen(k_u_v[e]); /* k */
             const bool v20 = (!v19);
             const bool v21 = (v18 & v20);
             const bool v22 = (v0 > 0.0f);
@@ -553,34 +553,34 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
             const bool v24 = (v21 | v23); /* c */
             const float v25 = (v24 ? v6 : v17);
             const float v26 = (v25 + v12); /* y */
-            y_v[e] = fx_to_f32(v26);
-            c_v[e] = fx_to_bool(v24);
+            y_u_v[e] = fx_to_f32(v26);
+            c_u_v[e] = fx_to_bool(v24);
         }
-        fx_store<E>(y, i, n, full, y_v);
-        fx_store<E>(c, i, n, full, c_v);
+        fx_store<E>(y_u, i, n, full, y_u_v);
+        fx_store<E>(c_u, i, n, full, c_u_v);
     }
 }
 
 /* ==== host API ==== */
 
 /* One launch of the fused kernel. */
-extern "C" cudaError_t operators_fused(const float *x, const uint16_t *h, const uint8_t *m, const uint8_t *k, float *y, uint8_t *c, float s, size_t n, cudaStream_t stream)
+extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, const uint8_t *m_u, const uint8_t *k_u, float *y_u, uint8_t *c_u, float s_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(h, 8, 2) && fx_aligned(m, 8, 1) && fx_aligned(k, 8, 1) && fx_aligned(y, 4, 4) && fx_aligned(c, 8, 1);
+    const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(h_u, 8, 2) && fx_aligned(m_u, 8, 1) && fx_aligned(k_u, 8, 1) && fx_aligned(y_u, 4, 4) && fx_aligned(c_u, 8, 1);
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
-        operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, (unsigned)full, 0u);
+        operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        operators_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, (unsigned)full, 0u);
+        operators_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, (unsigned)full, 0u);
     else if (full > 0)
-        operators_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, full, (size_t)0);
+        operators_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        operators_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, (unsigned)n, (unsigned)full);
+        operators_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, (unsigned)n, (unsigned)full);
     else if (full < n)
-        operators_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const float *)x, (const __half *)h, (const uint8_t *)m, (const uint8_t *)k, (float *)y, (uint8_t *)c, (double)s, n, full);
+        operators_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, n, full);
     return cudaGetLastError();
 }
 
@@ -599,7 +599,7 @@ extern "C" void operators_unfused_release(void)
 
 /* The chain as PyTorch eager runs it: 23 kernels, each reading its operands from
  * memory and writing its result back in its storage dtype. */
-extern "C" cudaError_t operators_unfused(const float *x, const uint16_t *h, const uint8_t *m, const uint8_t *k, float *y, uint8_t *c, float s, size_t n, cudaStream_t stream)
+extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, const uint8_t *m_u, const uint8_t *k_u, float *y_u, uint8_t *c_u, float s_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
@@ -677,11 +677,11 @@ extern "C" cudaError_t operators_unfused(const float *x, const uint16_t *h, cons
     bool vec;
     cudaError_t err;
     /* k1 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t1, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k1_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, (unsigned)n, vec);
+        operators_k1_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
-        operators_k1_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t1, n, vec);
+        operators_k1_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
@@ -693,11 +693,11 @@ extern "C" cudaError_t operators_unfused(const float *x, const uint16_t *h, cons
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t3, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k3_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t3, (unsigned)n, vec);
+        operators_k3_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, (unsigned)n, vec);
     else
-        operators_k3_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t3, n, vec);
+        operators_k3_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
@@ -725,19 +725,19 @@ extern "C" cudaError_t operators_unfused(const float *x, const uint16_t *h, cons
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t7, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t7, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k7_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t7, (unsigned)n, vec);
+        operators_k7_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, (unsigned)n, vec);
     else
-        operators_k7_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t7, n, vec);
+        operators_k7_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
-    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t8, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t8, 8, 2);
     if (n <= 0x7fffffffu)
-        operators_k8_remainder<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t8, (unsigned)n, vec);
+        operators_k8_remainder<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t8, (unsigned)n, vec);
     else
-        operators_k8_remainder<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t8, n, vec);
+        operators_k8_remainder<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t8, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
@@ -749,11 +749,11 @@ extern "C" cudaError_t operators_unfused(const float *x, const uint16_t *h, cons
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t10, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k10_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t10, (unsigned)n, vec);
+        operators_k10_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t10, (unsigned)n, vec);
     else
-        operators_k10_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t10, n, vec);
+        operators_k10_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t10, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
@@ -765,19 +765,19 @@ extern "C" cudaError_t operators_unfused(const float *x, const uint16_t *h, cons
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t12, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t12, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k12_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t12, (double)s, (unsigned)n, vec);
+        operators_k12_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t12, (double)s_u, (unsigned)n, vec);
     else
-        operators_k12_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t12, (double)s, n, vec);
+        operators_k12_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t12, (double)s_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k13 */
-    vec = !fx_scalar_only && fx_aligned(h, 8, 2) && fx_aligned(t13, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t13, 8, 2);
     if (n <= 0x7fffffffu)
-        operators_k13_floor_divide<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t13, (unsigned)n, vec);
+        operators_k13_floor_divide<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t13, (unsigned)n, vec);
     else
-        operators_k13_floor_divide<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h, (__half *)t13, n, vec);
+        operators_k13_floor_divide<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t13, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k14 */
@@ -789,11 +789,11 @@ extern "C" cudaError_t operators_unfused(const float *x, const uint16_t *h, cons
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t15, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t15, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k15_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t15, (unsigned)n, vec);
+        operators_k15_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t15, (unsigned)n, vec);
     else
-        operators_k15_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x, (float *)t15, n, vec);
+        operators_k15_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t15, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k16 */
@@ -805,59 +805,59 @@ extern "C" cudaError_t operators_unfused(const float *x, const uint16_t *h, cons
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
-    vec = !fx_scalar_only && fx_aligned(k, 16, 1) && fx_aligned(t17, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(k_u, 16, 1) && fx_aligned(t17, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k17_not<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)k, (uint8_t *)t17, (unsigned)n, vec);
+        operators_k17_not<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)k_u, (uint8_t *)t17, (unsigned)n, vec);
     else
-        operators_k17_not<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)k, (uint8_t *)t17, n, vec);
+        operators_k17_not<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)k_u, (uint8_t *)t17, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
-    vec = !fx_scalar_only && fx_aligned(m, 16, 1) && fx_aligned(t17, 16, 1) && fx_aligned(t18, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(t17, 16, 1) && fx_aligned(t18, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k18_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const uint8_t *)t17, (uint8_t *)t18, (unsigned)n, vec);
+        operators_k18_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const uint8_t *)t17, (uint8_t *)t18, (unsigned)n, vec);
     else
-        operators_k18_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m, (const uint8_t *)t17, (uint8_t *)t18, n, vec);
+        operators_k18_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const uint8_t *)t17, (uint8_t *)t18, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
-    vec = !fx_scalar_only && fx_aligned(x, 4, 4) && fx_aligned(t19, 8, 1);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t19, 8, 1);
     if (n <= 0x7fffffffu)
-        operators_k19_gt<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t19, (unsigned)n, vec);
+        operators_k19_gt<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (uint8_t *)t19, (unsigned)n, vec);
     else
-        operators_k19_gt<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x, (uint8_t *)t19, n, vec);
+        operators_k19_gt<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (uint8_t *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
-    vec = !fx_scalar_only && fx_aligned(t19, 16, 1) && fx_aligned(m, 16, 1) && fx_aligned(t20, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(t19, 16, 1) && fx_aligned(m_u, 16, 1) && fx_aligned(t20, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k20_xor<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t19, (const uint8_t *)m, (uint8_t *)t20, (unsigned)n, vec);
+        operators_k20_xor<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t19, (const uint8_t *)m_u, (uint8_t *)t20, (unsigned)n, vec);
     else
-        operators_k20_xor<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t19, (const uint8_t *)m, (uint8_t *)t20, n, vec);
+        operators_k20_xor<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t19, (const uint8_t *)m_u, (uint8_t *)t20, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
-    vec = !fx_scalar_only && fx_aligned(t18, 16, 1) && fx_aligned(t20, 16, 1) && fx_aligned(c, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(t18, 16, 1) && fx_aligned(t20, 16, 1) && fx_aligned(c_u, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k21_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const uint8_t *)t20, (uint8_t *)c, (unsigned)n, vec);
+        operators_k21_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const uint8_t *)t20, (uint8_t *)c_u, (unsigned)n, vec);
     else
-        operators_k21_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const uint8_t *)t20, (uint8_t *)c, n, vec);
+        operators_k21_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const uint8_t *)t20, (uint8_t *)c_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
-    vec = !fx_scalar_only && fx_aligned(c, 8, 1) && fx_aligned(t6, 4, 4) && fx_aligned(t16, 4, 4) && fx_aligned(t22, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(c_u, 8, 1) && fx_aligned(t6, 4, 4) && fx_aligned(t16, 4, 4) && fx_aligned(t22, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k22_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)c, (const float *)t6, (const float *)t16, (float *)t22, (unsigned)n, vec);
+        operators_k22_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)c_u, (const float *)t6, (const float *)t16, (float *)t22, (unsigned)n, vec);
     else
-        operators_k22_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)c, (const float *)t6, (const float *)t16, (float *)t22, n, vec);
+        operators_k22_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)c_u, (const float *)t6, (const float *)t16, (float *)t22, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
-    vec = !fx_scalar_only && fx_aligned(t22, 4, 4) && fx_aligned(t11, 4, 4) && fx_aligned(y, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t22, 4, 4) && fx_aligned(t11, 4, 4) && fx_aligned(y_u, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k23_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y, (unsigned)n, vec);
+        operators_k23_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, (unsigned)n, vec);
     else
-        operators_k23_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y, n, vec);
+        operators_k23_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -882,7 +882,7 @@ static void operators_reference(int fused, const double *in, const double *par, 
     const double v8 = in[1]; /* h */
     const double v18 = in[2]; /* m */
     const double v19 = in[3]; /* k */
-    const double s = par[0];
+    const double s_u = par[0];
     if (!fused) {
         const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
         const double v2 = ref_round((-v1), 3);
@@ -895,7 +895,7 @@ static void operators_reference(int fused, const double *in, const double *par, 
         const double v10 = ref_round(ref_ovf(v7 + v9, v7, v9), 3);
         const double v11 = ref_round(ref_remainder(2.5, v0), 3);
         const double v12 = ref_round(ref_ovf(v10 + v11, v10, v11), 3);
-        const double v13 = ref_round(ref_floor_divide(v0, ref_round(s, 3)), 3);
+        const double v13 = ref_round(ref_floor_divide(v0, ref_round(s_u, 3)), 3);
         const double v14 = ref_round(ref_floor_divide(v8, 2.0), 1);
         const double v15 = ref_round(ref_ovf(v13 + v14, v13, v14), 3);
         const double v16 = ref_round(ref_floor_divide(7.0, v0), 3);
@@ -922,7 +922,7 @@ static void operators_reference(int fused, const double *in, const double *par, 
         const double v10 = ref_round(ref_ovf(v7 + v9, v7, v9), 3);
         const double v11 = ref_round(ref_remainder(2.5, v0), 3);
         const double v12 = ref_round(ref_ovf(v10 + v11, v10, v11), 3);
-        const double v13 = ref_round(ref_floor_divide(v0, ref_round(s, 3)), 3);
+        const double v13 = ref_round(ref_floor_divide(v0, ref_round(s_u, 3)), 3);
         const double v14 = ref_round(ref_floor_divide(v8, 2.0), 3);
         const double v15 = ref_round(ref_ovf(v13 + v14, v13, v14), 3);
         const double v16 = ref_round(ref_floor_divide(7.0, v0), 3);
