@@ -17,6 +17,10 @@ cmake -S "$root" -B "$build" $gen -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFUSEC_SANI
   -DFUSEC_NVCC_TESTS=$nvcc_tests >/dev/null
 cmake --build "$build"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}
+# Sanitized code runs several times slower (the 100,000-statement --emit=cuda
+# of tests/limits.sh: 15 s of CPU under ASan against 3 s without): limits.sh
+# checks linear time with a per-run cap meant for the optimised build.
+export FUSEC_LIMITS_TIMEOUT=${FUSEC_LIMITS_TIMEOUT:-120}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-}
 cd "$build"
