@@ -9,7 +9,17 @@ method as fusec's CUDA harness, so the three can share one table:
   hot   back-to-back calls on the same buffers: CUDA events around a loop of
         calls, divided by the number of calls; the median over several loops.
   cold  L2 flushed before each call (a buffer of twice the L2 size is written),
-        each call timed alone with CUDA events; the median over the calls.
+        each call timed alone with CUDA events; the median over the calls. A
+        torch.cuda._sleep of --cold-sleep-us (default 500 us of GPU time) is queued
+        before the flush and the start event, so the host has queued the whole
+        call before the GPU reaches it: the time is the GPU's, launch gaps and
+        all, not the host's dispatch (0 times as runs A-O of docs/results.md did).
+
+With --fusec FUSEC it also times fusec's own kernels through PyTorch, as users call
+them: each chain is emitted with `FUSEC --emit=torch` (examples/<chain>.fuse, with
+--dtype), built and imported (docs/torch.md), and the versions fusec (the fused op)
+and fusec_unfused (its unfused op) are timed in the same loops as eager and compile,
+after the same check against eager. The host costs then include fusec's call.
 
 At each size the versions are compiled first, warmed up for a quarter second each,
 then timed in turns (eager loop, compiled loop, compiled loop, eager loop, ...), so
@@ -234,13 +244,21 @@ def fmt_n(n):
     return "2^%d" % (n.bit_length() - 1) if n & (n - 1) == 0 else str(n)
 
 
+# Versions that move eager's bytes (one kernel per op); every other one moves the
+# fused bytes.
+UNFUSED_VERSIONS = ("eager", "fusec_unfused")
+FUSEC_VERSIONS = ("fusec", "fusec_unfused")
+
+
 def bytes_per_elem(chain, version, dtype):
     """Bytes this version must move per element of n (compile_ro moves what compile
-    does; its CUDA graph also copies the inputs into static buffers, not counted)."""
+    does; its CUDA graph also copies the inputs into static buffers, not counted;
+    fusec moves what compile does, fusec_unfused what eager does)."""
     c = CHAINS[chain]
+    unfused = version in UNFUSED_VERSIONS
     if "fixed" in c:
-        return c["eager_bytes" if version == "eager" else "compile_bytes"]
-    return c["eager" if version == "eager" else "compile"] * DTYPES[dtype][1]
+        return c["eager_bytes" if unfused else "compile_bytes"]
+    return c["eager" if unfused else "compile"] * DTYPES[dtype][1]
 
 
 def bytes_needed(chain, n, dtype):
@@ -451,15 +469,32 @@ def time_hot(fns, inputs, est_us):
     return samples, calls
 
 
-def time_cold(fns, inputs, flush, est_us, flush_us):
+def sleep_cycles_per_us():
+    """GPU clock cycles per microsecond of torch.cuda._sleep, measured once."""
+    start, end = events()
+    torch.cuda._sleep(1000)  # warm
+    start.record()
+    torch.cuda._sleep(1 << 20)
+    end.record()
+    end.synchronize()
+    return (1 << 20) / max(start.elapsed_time(end) * 1e3, 1e-3)
+
+
+def time_cold(fns, inputs, flush, est_us, flush_us, sleep_cycles=0):
     """Each call alone after an L2 flush, as triton's do_bench does: the events bracket
-    the call only; the flush runs before the start event. The versions take turns."""
+    the call only; the flush runs before the start event. Before the flush, a
+    torch.cuda._sleep of sleep_cycles keeps the GPU busy while the host queues the
+    flush, the start event, the call and the end event, so the call's kernels run
+    back to back as the GPU reaches them and the host's dispatch is not in the time.
+    The versions take turns."""
     slowest = max(est_us.values())
     reps = int(min(max(COLD_BUDGET_US / (slowest + flush_us), COLD_CALLS[0]), COLD_CALLS[1]))
     pairs = {v: [] for v in fns}
     for _ in range(reps):
         for v, fn in fns.items():
             start, end = events()
+            if sleep_cycles:
+                torch.cuda._sleep(sleep_cycles)
             flush.zero_()
             start.record()
             fn(*inputs)
@@ -567,7 +602,12 @@ def run_size(chain, dtype, n, args, flush, flush_us):
     fns, compile_s = {"eager": c["fn"]}, {"eager": None}
     torch._dynamo.reset()
     for version in args.versions[1:]:
-        fns[version], compile_s[version] = compile_version(c["fn"], version, inputs)
+        if version in FUSEC_VERSIONS:
+            module = fusec_module(chain, dtype, args)
+            fns[version] = module.fused if version == "fusec" else module.unfused
+            compile_s[version] = None
+        else:
+            fns[version], compile_s[version] = compile_version(c["fn"], version, inputs)
         check_close(fns[version], c["fn"], inputs, dtype, "%s %s %s n=%s" % (chain, dtype, version, fmt_n(n)),
                     chain)
     est_us = {v: warm_up(fn, inputs) for v, fn in fns.items()}
@@ -579,7 +619,8 @@ def run_size(chain, dtype, n, args, flush, flush_us):
             if mode == "hot":
                 samples, calls = time_hot(fns, inputs, est_us)
             else:
-                samples, calls = time_cold(fns, inputs, flush, est_us, flush_us), {v: 1 for v in fns}
+                samples = time_cold(fns, inputs, flush, est_us, flush_us, args.sleep_cycles)
+                calls = {v: 1 for v in fns}
         finally:
             gc.enable()
         eager_us = statistics.median(samples["eager"])
@@ -681,12 +722,45 @@ def scale_op(x):
     return x * 2.0
 
 
-def host_costs(seed):
+# fusec's chains as PyTorch ops (--fusec): one extension per chain and dtype, built
+# once per run into a temporary folder.
+FUSEC_MODULES = {}
+
+
+def fusec_module(chain, dtype, args):
+    """Emits examples/<chain>.fuse with --emit=torch (op name <chain>_<dtype>, so that
+    the dtypes of one chain load side by side), builds it (docs/torch.md) and imports it."""
+    key = (chain, dtype)
+    if key in FUSEC_MODULES:
+        return FUSEC_MODULES[key]
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    name = "%s_%s" % (chain, dtype)
+    folder = os.path.join(args.fusec_dir, name)
+    cmd = [args.fusec, "-w", "--emit=torch", "--name=" + name, os.path.join(root, "examples", chain + ".fuse"),
+           "-o", folder]
+    if "fixed" not in CHAINS[chain]:
+        cmd.insert(1, "--dtype=" + dtype)
+    subprocess.run(cmd, check=True)
+    log("building the fusec extension %s (torch.utils.cpp_extension)" % name)
+    t0 = time.perf_counter()
+    spec = importlib.util.spec_from_file_location(name, os.path.join(folder, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    log("built %s in %.1f s" % (name, time.perf_counter() - t0))
+    FUSEC_MODULES[key] = module
+    return module
+
+
+def host_costs(seed, args):
     x = make_inputs("seed", HOST_N, "f32", seed)
     torch._dynamo.reset()
     compiled, _ = compile_version(chain_seed, "compile", x)
-    return host_costs_us(dict(eager_op_us=scale_op, eager_seed_chain_us=chain_seed,
-                              compiled_call_us=compiled), x)
+    fns = dict(eager_op_us=scale_op, eager_seed_chain_us=chain_seed, compiled_call_us=compiled)
+    if args.fusec:
+        module = fusec_module("seed", "f32", args)
+        fns.update(fusec_call_us=module.fused, fusec_unfused_call_us=module.unfused)
+    return host_costs_us(fns, x)
 
 
 def driver_version():
@@ -715,7 +789,8 @@ def run_header(args, l2_bytes, flush, flush_us):
                 estimator=args.estimator, inputs=args.inputs,
                 flush_bytes=flush.numel() * 4, flush_us=round(flush_us, 3),
                 cpus=sorted(os.sched_getaffinity(0)),
-                fresh_cache=args.fresh_cache)
+                fresh_cache=args.fresh_cache, cold_sleep_us=args.cold_sleep_us,
+                cold_sleep_cycles=args.sleep_cycles, fusec=args.fusec)
 
 
 # --------------------------------------------------------------------------------------
@@ -779,6 +854,10 @@ def print_summary(rows, host, skipped):
         print("   eager seed chain (4 ops)  %8.3f us   (%.1f eager ops)"
               % (host["eager_seed_chain_us"], host["eager_seed_chain_us"] / host["eager_op_us"]))
         print("   compiled seed chain       %8.3f us" % host["compiled_call_us"])
+        if "fusec_call_us" in host:
+            print("   fusec seed.fused          %8.3f us   (target <= 10 us: %s)"
+                  % (host["fusec_call_us"], "met" if host["fusec_call_us"] <= 10 else "NOT met"))
+            print("   fusec seed.unfused        %8.3f us" % host["fusec_unfused_call_us"])
     sweep = sweep_host_costs(rows)
     if sweep:
         print("== host cost per call in the sweep (seed, hot, n <= 2^%d, median over sizes and dtypes)"
@@ -819,8 +898,11 @@ def dry_run(args):
                 bytes_needed(chain, max(args.sizes), dtype) / 2**30, fmt_n(max(args.sizes))))
     n_rows = sum(len(chain_dtypes(c, args)) for c in args.chains) * len(args.sizes) * len(args.versions) \
         * len(args.modes)
+    compiled = [v for v in args.versions if v.startswith("compile")]
     print("%d rows, %d passes, %d compiles" % (n_rows, args.passes, args.passes * (
-        n_rows // len(args.modes) // len(args.versions) * (len(args.versions) - 1))))
+        n_rows // len(args.modes) // len(args.versions) * len(compiled))))
+    if args.fusec:
+        print("fusec    %s --emit=torch, one extension per chain and dtype" % args.fusec)
     if args.profile_in:
         p = read_profile(args.profile_in)
         print("profile %s as it would be written, before the host costs replace "
@@ -865,6 +947,12 @@ def parse_args(argv=None):
     ap.add_argument("--fresh-cache", action="store_true",
                     help="compile into empty Inductor/Triton caches, so compile_s is what a "
                          "fresh machine pays (default: use the caches as found)")
+    ap.add_argument("--fusec", metavar="FUSEC",
+                    help="also time fusec's kernels through --emit=torch ops (versions fusec and "
+                         "fusec_unfused), built with this fusec executable (docs/torch.md)")
+    ap.add_argument("--cold-sleep-us", type=float, default=500.0,
+                    help="GPU sleep queued before each cold call's flush, so the host's dispatch is "
+                         "hidden (default 500; 0: none, as runs A-O of docs/results.md)")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the plan (and the profile as it would be written); needs no GPU or torch")
     args = ap.parse_args(argv)
@@ -877,7 +965,10 @@ def parse_args(argv=None):
         ap.error(str(e))
     if args.passes < 1:
         ap.error("--passes must be at least 1")
-    args.versions = ["eager", "compile"] + (["compile_ro"] if args.reduce_overhead else [])
+    args.versions = ["eager", "compile"] + (["compile_ro"] if args.reduce_overhead else []) \
+        + (list(FUSEC_VERSIONS) if args.fusec else [])
+    if args.cold_sleep_us < 0:
+        ap.error("--cold-sleep-us must be 0 or more")
     if bool(args.profile_in) != bool(args.profile_out) and not args.dry_run:
         ap.error("--profile-in and --profile-out go together")
     return args
@@ -902,9 +993,14 @@ def main(argv=None):
         print("torch_bench: no CUDA device", file=sys.stderr)
         return 1
 
+    if args.fusec:
+        args.fusec = os.path.abspath(args.fusec)
+        args.fusec_dir = tempfile.mkdtemp(prefix="torch_bench_fusec_")
+        atexit.register(shutil.rmtree, args.fusec_dir, ignore_errors=True)
     flush, l2_bytes = make_flush_buffer()
     spin_up(flush)
     flush_us = flush_time_us(flush)
+    args.sleep_cycles = int(args.cold_sleep_us * sleep_cycles_per_us()) if args.cold_sleep_us else 0
     header = run_header(args, l2_bytes, flush, flush_us)
     log("%s, torch %s, triton %s, CUDA %s, driver %s; L2 %d MiB, flush %.1f us"
         % (header["gpu"], header["torch"], header["triton"], header["cuda"], header["driver"],
@@ -931,7 +1027,7 @@ def main(argv=None):
                         print_group(chain, dtype, group, args.versions)
         # last, so that the first compile of the sweep shows what a cold start costs
         log("host costs at n=%d" % HOST_N)
-        host = {k: round(v, 3) for k, v in host_costs(args.seed).items()}
+        host = {k: round(v, 3) for k, v in host_costs(args.seed, args).items()}
     except CheckFailed as e:
         print("\nFAILED: %s" % e, flush=True)
         print("FAILED: %s" % e, file=sys.stderr, flush=True)

@@ -1,7 +1,7 @@
 # FusecFunctions.cmake: build .fuse chains from CMake. docs/build-integration.md
 # describes the interface.
 #
-#   fusec_add_chain(<target> <file.fuse> [HARNESS] [NAME <prefix>] [DTYPE <t>]
+#   fusec_add_chain(<target> <file.fuse> [HARNESS | TORCH] [NAME <prefix>] [DTYPE <t>]
 #                   [DEVICE <name|file.json>] [FUSEC_ARGS <arg>...])
 #   fusec_predict(<file.fuse> OUTPUT <file> [FORMAT json|csv|text] [DTYPE <t>]
 #                 [DEVICE <name|file.json>] [FUSEC_ARGS <arg>...])
@@ -60,9 +60,12 @@ macro(_fusec_common fn)
 endmacro()
 
 function(fusec_add_chain target fuse)
-  cmake_parse_arguments(PARSE_ARGV 2 ARG "HARNESS" "NAME;DTYPE;DEVICE" "FUSEC_ARGS")
+  cmake_parse_arguments(PARSE_ARGV 2 ARG "HARNESS;TORCH" "NAME;DTYPE;DEVICE" "FUSEC_ARGS")
   set(_fuse "${fuse}")
   _fusec_common("fusec_add_chain(${target})")
+  if(ARG_HARNESS AND ARG_TORCH)
+    message(FATAL_ERROR "fusec_add_chain(${target}): HARNESS and TORCH exclude each other")
+  endif()
   get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
   if(NOT "CUDA" IN_LIST langs)
     message(FATAL_ERROR "fusec_add_chain(${target}): the CUDA language is not enabled: "
@@ -99,6 +102,10 @@ function(fusec_add_chain target fuse)
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/${target}.fusec")
   set(cu "${dir}/${name}.cu")
   set(h "${dir}/${name}.h")
+  if(ARG_TORCH)
+    _fusec_add_torch(${target} ${name} "${dir}")
+    return()
+  endif()
   add_custom_command(
     OUTPUT "${cu}" "${h}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${dir}"
@@ -131,6 +138,38 @@ function(fusec_add_chain target fuse)
   endif()
   set_target_properties(${target} PROPERTIES FUSEC_CU "${cu}" FUSEC_HEADER "${h}")
 endfunction()
+
+# fusec_add_chain(... TORCH): the folder of fusec --emit=torch and a MODULE library
+# <dir>/<name>_torch.so of the binding and the kernels, beside <dir>/<name>.py, which
+# loads it (docs/torch.md). Reads _fuse, _exe, _opts, _deps, cu and h of the caller.
+macro(_fusec_add_torch target name dir)
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "CXX" IN_LIST langs)
+    message(FATAL_ERROR "fusec_add_chain(${target}): TORCH needs the CXX language: "
+                        "add CXX to project(... LANGUAGES ...)")
+  endif()
+  if(NOT DEFINED TORCH_LIBRARIES OR NOT TARGET torch)
+    message(FATAL_ERROR "fusec_add_chain(${target}): TORCH needs PyTorch's CMake package: call "
+                        "find_package(Torch REQUIRED) first, with -DCMAKE_PREFIX_PATH set to what "
+                        "python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' prints")
+  endif()
+  set(cpp "${dir}/${name}_torch.cpp")
+  set(py "${dir}/${name}.py")
+  add_custom_command(
+    OUTPUT "${cu}" "${h}" "${cpp}" "${py}"
+    COMMAND ${_exe} ${_opts} "--name=${name}" --emit=torch "${_fuse}" -o "${dir}"
+    DEPENDS ${_deps}
+    COMMENT "fusec: the PyTorch extension ${name} from ${_fuse}"
+    VERBATIM)
+  add_library(${target} MODULE "${cpp}" "${cu}" "${h}")
+  set_source_files_properties("${cu}" PROPERTIES COMPILE_DEFINITIONS FUSEC_NO_HARNESS)
+  target_include_directories(${target} PRIVATE "${dir}")
+  target_link_libraries(${target} PRIVATE ${TORCH_LIBRARIES})
+  # <name>.py looks for <name>_torch.so beside itself.
+  set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME "${name}_torch" SUFFIX ".so"
+                        LIBRARY_OUTPUT_DIRECTORY "${dir}" POSITION_INDEPENDENT_CODE ON
+                        FUSEC_CU "${cu}" FUSEC_HEADER "${h}" FUSEC_PYTHON "${py}")
+endmacro()
 
 function(fusec_predict fuse)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "OUTPUT;FORMAT;DTYPE;DEVICE" "FUSEC_ARGS")

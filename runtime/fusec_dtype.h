@@ -9,7 +9,8 @@
  * row's numbers do not say it all).
  *
  * FUSEC_DTYPES(X) calls X once per dtype, in enum order (FX_BOOL, ...):
- *   X(ENUM, name, size, store, api, ctype, compute, kind, prec, emin, emax, max_finite, frag_eps, rtol, atol)
+ *   X(ENUM, name, size, store, api, ctype, compute, kind, prec, emin, emax, max_finite, frag_eps, rtol, atol,
+ *     aten, torch)
  *   name        its spelling in .fuse, messages and fx_to_<name> (a token)
  *   size        bytes of one element in memory
  *   store       the C type of an element in kernels (fusec_kernel.cuh)
@@ -25,7 +26,9 @@
  *               intermediate may round to the neighbouring value
  *   rtol, atol  the harness's default tolerance for an output of the dtype
  *               (|got - ref| <= atol + rtol |ref|)
- * Columns that are tokens (name, store, api, ctype) are stringized (#name)
+ *   aten, torch PyTorch's names of the dtype, in C++ (at::ScalarType) and in
+ *               Python: the ops of --emit=torch check and allocate with them
+ * Columns that are tokens (name, store, api, ctype, aten, torch) are stringized (#name)
  * by the compiler and pasted (fx_to_##name) by the CUDA side.
  */
 #ifndef FUSEC_DTYPE_H
@@ -35,12 +38,12 @@ enum { FX_KIND_BOOL, FX_KIND_FLOAT };
 
 /* clang-format off */
 #define FUSEC_DTYPES(X) \
-  /* ENUM  name  size store          api       ctype   compute kind           prec  emin   emax  max_finite              frag_eps                       rtol    atol */ \
-    X(BOOL, bool, 1,   uint8_t,       uint8_t,  bool,   BOOL,   FX_KIND_BOOL,  1,    0,     0,    1.0,                    0.0,                           0.0,    0.0)    \
-    X(F16,  f16,  2,   __half,        uint16_t, float,  F32,    FX_KIND_FLOAT, 11,   -14,   15,   65504.0,                3.90625e-3 /* 2^-8 */,         2e-3,   2e-3)   \
-    X(BF16, bf16, 2,   __nv_bfloat16, uint16_t, float,  F32,    FX_KIND_FLOAT, 8,    -126,  127,  3.3895313892515355e38,  3.125e-2 /* 2^-5 */,           1.6e-2, 1.6e-2) \
-    X(F32,  f32,  4,   float,         float,    float,  F32,    FX_KIND_FLOAT, 24,   -126,  127,  3.4028234663852886e38,  9.5367431640625e-7 /* 2^-20 */, 1e-5,   1e-5)   \
-    X(F64,  f64,  8,   double,        double,   double, F64,    FX_KIND_FLOAT, 53,   -1022, 1023, 1.7976931348623157e308, 3.552713678800501e-15 /* 2^-48 */, 1e-9, 1e-9)
+  /* ENUM  name  size store          api       ctype   compute kind           prec  emin   emax  max_finite              frag_eps                       rtol    atol    aten           torch */ \
+    X(BOOL, bool, 1,   uint8_t,       uint8_t,  bool,   BOOL,   FX_KIND_BOOL,  1,    0,     0,    1.0,                    0.0,                           0.0,    0.0,    at::kBool,     torch.bool)     \
+    X(F16,  f16,  2,   __half,        uint16_t, float,  F32,    FX_KIND_FLOAT, 11,   -14,   15,   65504.0,                3.90625e-3 /* 2^-8 */,         2e-3,   2e-3,   at::kHalf,     torch.float16)  \
+    X(BF16, bf16, 2,   __nv_bfloat16, uint16_t, float,  F32,    FX_KIND_FLOAT, 8,    -126,  127,  3.3895313892515355e38,  3.125e-2 /* 2^-5 */,           1.6e-2, 1.6e-2, at::kBFloat16, torch.bfloat16) \
+    X(F32,  f32,  4,   float,         float,    float,  F32,    FX_KIND_FLOAT, 24,   -126,  127,  3.4028234663852886e38,  9.5367431640625e-7 /* 2^-20 */, 1e-5,   1e-5,   at::kFloat,    torch.float32)  \
+    X(F64,  f64,  8,   double,        double,   double, F64,    FX_KIND_FLOAT, 53,   -1022, 1023, 1.7976931348623157e308, 3.552713678800501e-15 /* 2^-48 */, 1e-9, 1e-9,   at::kDouble,   torch.float64)
 /* clang-format on */
 
 enum {
@@ -61,7 +64,7 @@ typedef struct FusecDtype {
 } FusecDtype;
 
 static const FusecDtype fusec_dtype[FX_NDTYPES] = {
-#define FX_DT_ROW(E, name, size, store, api, ctype, compute, kind, prec, emin, emax, maxf, eps, rtol, atol) \
+#define FX_DT_ROW(E, name, size, store, api, ctype, compute, kind, prec, emin, emax, maxf, eps, rtol, atol, ...) \
     {#name, size, FX_##compute, kind, prec, emin, emax, maxf, eps, rtol, atol},
     FUSEC_DTYPES(FX_DT_ROW)
 #undef FX_DT_ROW

@@ -42,7 +42,7 @@ char *driver_prefix(Arena *a, const char *path, const char *name)
     return driver_prefix_reserved(s) ? arena_printf(a, "chain_%s", s) : s;
 }
 
-static const Backend *backend_for(Emit e)
+const Backend *driver_backend(Emit e)
 {
     switch (e) {
     case E_CUDA: return &backend_cuda;
@@ -50,12 +50,15 @@ static const Backend *backend_for(Emit e)
     case E_JSON: return &backend_json;
     case E_CSV: return &backend_csv;
     case E_DOT: return &backend_dot;
+    case E_TORCH: return &backend_torch;
     case E_REPORT:
     default: return &backend_report;
     }
 }
 
-int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_out)
+/* The whole compilation, top to bottom. The backend writes to out, or each of
+ * its parts to open(ctx, prefix + suffix). */
+static int compile(const Options *opt, const Source *src, FILE *out, OpenPart open, void *ctx, FILE *diag_out)
 {
     jmp_buf bail;
     Arena *volatile a = arena_new();
@@ -78,9 +81,29 @@ int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_o
         c.prefix = driver_prefix(a, opt->input, opt->name);
         traffic_build(p, &c.traffic); /* bytes and flops of both versions */
         predict_prepare(&c);          /* the time model's crossovers */
-        backend_for(opt->emit)->emit(out, &c);
-        rc = 0;
+        const Backend *b = driver_backend(opt->emit);
+        bool ok = true;
+        if (!b->parts)
+            b->emit(out, &c);
+        /* A folder's files, each to its own stream (without open: all to out). */
+        for (const BackendPart *part = b->parts; part && part->suffix && ok; part++) {
+            FILE *f = open ? open(ctx, arena_printf(a, "%s%s", c.prefix, part->suffix)) : out;
+            ok = f != NULL;
+            if (ok)
+                part->backend->emit(f, &c);
+        }
+        rc = ok ? 0 : 1;
     }
     arena_free(a);
     return rc;
+}
+
+int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_out)
+{
+    return compile(opt, src, out, NULL, NULL, diag_out);
+}
+
+int fusec_compile_parts(const Options *opt, const Source *src, OpenPart open, void *ctx, FILE *diag_out)
+{
+    return compile(opt, src, NULL, open, ctx, diag_out);
 }

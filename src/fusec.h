@@ -318,7 +318,7 @@ int sizes_parse(const char *s, SizeList *out, char *err, size_t errlen);
 void sizes_default(SizeList *out);
 
 /* ---- driver.c: the whole compilation ---------------------------------- */
-typedef enum Emit { E_CUDA, E_HEADER, E_REPORT, E_JSON, E_CSV, E_DOT } Emit;
+typedef enum Emit { E_CUDA, E_HEADER, E_REPORT, E_JSON, E_CSV, E_DOT, E_TORCH } Emit;
 
 typedef struct Options {
     const char *input;  /* path, or "-" */
@@ -343,22 +343,49 @@ typedef struct Chain {
     double crossover[2]; /* predict_crossover of each version, computed once */
 } Chain;
 
+/* A backend writes one file (emit), or a folder of files (parts: each file a
+ * backend of its own, named prefix + suffix; --emit=torch). */
+typedef struct BackendPart BackendPart;
 typedef struct Backend {
     const char *name;
     void (*emit)(FILE *f, const Chain *c);
+    const BackendPart *parts; /* NULL, or the files, ending with a NULL suffix */
 } Backend;
+struct BackendPart {
+    const char *suffix; /* "_torch.cpp": the file is seed_torch.cpp */
+    const Backend *backend;
+};
 extern const Backend backend_report, backend_json, backend_csv, backend_dot, backend_cuda,
-    backend_header;
+    backend_header, backend_torch, backend_torch_binding, backend_torch_module;
 
 /* Compiles src; writes the backend's output to out. Returns 0, or 1 after a
- * diagnostic. Diagnostics go to diag_out. */
+ * diagnostic. Diagnostics go to diag_out. A backend of several files writes
+ * each through open(ctx, name) instead (out unused): name is the file's name,
+ * prefix + suffix; open returns the stream to write it to. */
+typedef FILE *(*OpenPart)(void *ctx, const char *name);
 int fusec_compile(const Options *opt, const Source *src, FILE *out, FILE *diag_out);
+int fusec_compile_parts(const Options *opt, const Source *src, OpenPart open, void *ctx, FILE *diag_out);
+const Backend *driver_backend(Emit e);
 /* The C prefix for a path: the stem, made an identifier ("chain_" in front
  * when it would reach the runtime's names). */
 char *driver_prefix(Arena *a, const char *path, const char *name);
 /* Whether a prefix would reach the runtime's names: fx, fh (alone or before
  * '_') or fusec (any case). */
 bool driver_prefix_reserved(const char *prefix);
+
+/* ---- emit_cuda.c: what the other backends take from the CUDA one ------- */
+/* Writes runtime/name between its marker comments. */
+void emit_cuda_runtime(FILE *f, const char *name);
+/* The C type of a dtype in the C API ("float", "uint16_t"). */
+const char *emit_cuda_api_type(int dtype);
+/* The C API's argument names, as P.h spells them: in[n_in], out[n_out], par[n_par]. */
+void emit_cuda_api_names(const Chain *c, const char **in, const char **out, const char **par);
+/* The program, up to 40 lines, each after lead, made safe for a comment. */
+void emit_cuda_program_lines(FILE *f, const Chain *c, const char *lead);
+
+/* ---- emit_torch.c: --emit=torch ---------------------------------------- */
+/* A Python keyword or a word TorchScript's schema parser takes as one. */
+bool emit_torch_reserved(const char *s);
 
 /* ---- runtime_embed.c (generated from runtime/ by cmake/FusecEmbed.cmake) */
 typedef struct RuntimeFile {

@@ -26,7 +26,8 @@ static const char usage[] =
     "what fusion buys before anything runs.\n"
     "\n"
     "  -o FILE              write to FILE ('-': standard output, the default)\n"
-    "  --emit=KIND          cuda (default), header, report, json, csv, dot\n"
+    "  --emit=KIND          cuda (default), header, report, json, csv, dot, or torch: a folder\n"
+    "                       (-o DIR) with the .cu, the header, a PyTorch binding and its module\n"
     "  --predict            the static report (same as --emit=report; see --format)\n"
     "  --format=FMT         text (default), json or csv: the form of the report; implies\n"
     "                       --predict (with an --emit other than report, a usage error)\n"
@@ -146,11 +147,25 @@ static int compile_to_memory(const Options *opt, const Source *src, char **buf, 
     return rc;
 }
 
+/* What goes into a file: write(f, ctx) returns 0, or 1 after a message. */
+typedef int (*Writer)(FILE *f, void *ctx);
+
+typedef struct Compilation {
+    const Options *opt;
+    const Source *src;
+} Compilation;
+
+static int write_compiled(FILE *f, void *ctx)
+{
+    const Compilation *c = ctx;
+    return fusec_compile(c->opt, c->src, f, stderr);
+}
+
 /* Writes a regular file (or a new one) through a temporary file beside it,
  * renamed into place on success: an error or a signal leaves the old file
  * whole and no temporary behind. The temporary's name stays within
- * NAME_MAX, however long the target's. */
-static int write_via_rename(const Options *opt, const Source *src, const char *path, const struct stat *old)
+ * NAME_MAX, however long the target's. Messages name the file as shown. */
+static int write_via_rename(const char *shown, const char *path, const struct stat *old, Writer writer, void *ctx)
 {
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -169,19 +184,19 @@ static int write_via_rename(const Options *opt, const Source *src, const char *p
         tmp_path = tmp;
     mask_signals(SIG_UNBLOCK);
     if (fd < 0) {
-        fprintf(stderr, "fusec: error: cannot write '%s': %s\n", opt->output, strerror(errno));
+        fprintf(stderr, "fusec: error: cannot write '%s': %s\n", shown, strerror(errno));
         free(tmp);
         return 1;
     }
     FILE *f = fdopen(fd, "w");
-    int rc = f ? fusec_compile(opt, src, f, stderr) : 1;
+    int rc = f ? writer(f, ctx) : 1;
     if (f) {
         if (ferror(f) && rc == 0) {
-            fprintf(stderr, "fusec: error: writing '%s' failed\n", opt->output);
+            fprintf(stderr, "fusec: error: writing '%s' failed\n", shown);
             rc = 1;
         }
         if (fclose(f) != 0 && rc == 0) {
-            fprintf(stderr, "fusec: error: writing '%s' failed: %s\n", opt->output, strerror(errno));
+            fprintf(stderr, "fusec: error: writing '%s' failed: %s\n", shown, strerror(errno));
             rc = 1;
         }
     } else {
@@ -196,7 +211,7 @@ static int write_via_rename(const Options *opt, const Source *src, const char *p
     }
     mask_signals(SIG_BLOCK);
     if (rc == 0 && rename(tmp, path) != 0) {
-        fprintf(stderr, "fusec: error: cannot write '%s': %s\n", opt->output, strerror(errno));
+        fprintf(stderr, "fusec: error: cannot write '%s': %s\n", shown, strerror(errno));
         rc = 1;
     }
     if (rc != 0)
@@ -247,22 +262,92 @@ static int run_to_file(const Options *opt, const Source *src)
     }
     struct stat link;
     bool is_link = lstat(opt->output, &link) == 0 && S_ISLNK(link.st_mode);
+    Compilation comp = {opt, src};
     if (exists ? !S_ISREG(st.st_mode) : is_link)
         return write_through(opt, src);
     if (!is_link)
-        return write_via_rename(opt, src, opt->output, exists ? &st : NULL);
+        return write_via_rename(opt->output, opt->output, exists ? &st : NULL, write_compiled, &comp);
     char *real = realpath(opt->output, NULL);
     if (!real) {
         fprintf(stderr, "fusec: error: cannot write '%s': %s\n", opt->output, strerror(errno));
         return 1;
     }
-    int rc = write_via_rename(opt, src, real, &st);
+    int rc = write_via_rename(opt->output, real, &st, write_compiled, &comp);
     free(real);
     return rc;
 }
 
 /* Whether standard output was closed when fusec started. */
 static bool stdout_closed;
+
+/* The files of a folder backend (--emit=torch), each compiled into memory. */
+typedef struct Folder {
+    int n;
+    char *name[8], *buf[8];
+    size_t len[8];
+    FILE *f[8];
+} Folder;
+
+static FILE *open_part(void *ctx, const char *name)
+{
+    Folder *d = ctx;
+    if (d->n == (int)ARRAY_LEN(d->f))
+        return NULL;
+    d->name[d->n] = strdup(name);
+    d->f[d->n] = d->name[d->n] ? open_memstream(&d->buf[d->n], &d->len[d->n]) : NULL;
+    if (!d->f[d->n]) {
+        free(d->name[d->n]);
+        fprintf(stderr, "fusec: fatal error: out of memory\n");
+        return NULL;
+    }
+    return d->f[d->n++];
+}
+
+typedef struct Bytes {
+    const char *buf;
+    size_t len;
+} Bytes;
+
+static int write_bytes(FILE *f, void *ctx)
+{
+    const Bytes *b = ctx;
+    return fwrite(b->buf, 1, b->len, f) == b->len ? 0 : 1;
+}
+
+/* -o DIR of --emit=torch: every file is compiled into memory; only when all
+ * succeeded is the folder made (one level, when missing) and each file
+ * replaced whole in it. */
+static int run_to_dir(const Options *opt, const Source *src)
+{
+    static Folder d;
+    int rc = fusec_compile_parts(opt, src, open_part, &d, stderr);
+    for (int k = 0; k < d.n; k++)
+        if (fclose(d.f[k]) != 0)
+            rc = 1;
+    struct stat st;
+    if (rc == 0 && stat(opt->output, &st) != 0 && mkdir(opt->output, 0777) != 0) {
+        fprintf(stderr, "fusec: error: cannot make the folder '%s': %s\n", opt->output, strerror(errno));
+        rc = 1;
+    } else if (rc == 0 && stat(opt->output, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "fusec: error: cannot write into '%s': it is not a folder\n", opt->output);
+        rc = 1;
+    }
+    for (int k = 0; k < d.n; k++) {
+        size_t len = strlen(opt->output) + strlen(d.name[k]) + 2;
+        char *path = rc == 0 ? malloc(len) : NULL;
+        if (path) {
+            snprintf(path, len, "%s/%s", opt->output, d.name[k]);
+            Bytes b = {d.buf[k], d.len[k]};
+            rc = write_via_rename(path, path, stat(path, &st) == 0 ? &st : NULL, write_bytes, &b);
+            free(path);
+        } else if (rc == 0) {
+            rc = 1;
+        }
+        free(d.name[k]);
+        free(d.buf[k]);
+    }
+    return rc;
+}
 
 /* Makes file descriptors 0-2 valid (on /dev/null), so that no file fusec
  * opens becomes standard error by accident. (fcntl.h is not included: its
@@ -294,7 +379,7 @@ static int write_stdout(const char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-    static const char *const emits[] = {"cuda", "header", "report", "json", "csv", "dot"};
+    static const char *const emits[] = {"cuda", "header", "report", "json", "csv", "dot", "torch"};
     static const char *const formats[] = {"text", "json", "csv"};
     enum { OPT_EMIT = 256, OPT_PREDICT, OPT_FORMAT, OPT_DTYPE, OPT_DEVICE, OPT_HOST, OPT_SIZES, OPT_NAME, OPT_HELP, OPT_VERSION };
     static const struct option longopts[] = {
@@ -328,7 +413,7 @@ int main(int argc, char **argv)
                 usage_error("unknown option '-W%s' (-Werror is the one -W option)", optarg);
             opt.werror = true;
             break;
-        case OPT_EMIT: emit = pick(optarg, emits, 6, "--emit kind"); break;
+        case OPT_EMIT: emit = pick(optarg, emits, 7, "--emit kind"); break;
         case OPT_PREDICT: predict = true; break;
         case OPT_FORMAT: format = pick(optarg, formats, 3, "--format"); break;
         case OPT_DTYPE:
@@ -379,6 +464,16 @@ int main(int argc, char **argv)
     if (optind != argc - 1)
         usage_error("%s", optind >= argc ? "no input file" : "more than one input file");
     opt.input = argv[optind];
+    if (opt.emit == E_TORCH) {
+        if (!opt.output || strcmp(opt.output, "-") == 0)
+            usage_error("%s: it writes a folder of files: give -o DIR", "--emit=torch");
+        Arena *a = arena_new();
+        const char *prefix = driver_prefix(a, opt.input, opt.name);
+        bool bad = emit_torch_reserved(prefix);
+        arena_free(a);
+        if (bad)
+            usage_error("--emit=torch: the op name '%s' is a Python keyword: pick another with --name", prefix);
+    }
 
     Source src = {opt.input, NULL, 0};
     FILE *in = strcmp(opt.input, "-") == 0 ? stdin : fopen(opt.input, "rb");
@@ -408,6 +503,8 @@ int main(int argc, char **argv)
         if (rc == 0)
             rc = write_stdout(buf, len);
         free(buf);
+    } else if (opt.emit == E_TORCH) {
+        rc = run_to_dir(&opt, &src);
     } else {
         rc = run_to_file(&opt, &src);
     }

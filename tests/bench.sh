@@ -138,6 +138,10 @@ done
 # torch_bench.py without torch: the plan, and the pure functions.
 python3 bench/torch_bench.py --dry-run --chain seed --dtype f32,f16 >"$work/plan.txt"
 grep -q '^136 rows, 3 passes, 102 compiles$' "$work/plan.txt" || fail "torch_bench.py --dry-run"
+# --fusec adds the versions fusec and fusec_unfused (fused and eager's bytes), not compiles.
+python3 bench/torch_bench.py --dry-run --chain seed --dtype f32,f16 --fusec "$fusec" >"$work/plan3.txt"
+grep -q '^272 rows, 3 passes, 102 compiles$' "$work/plan3.txt" || fail "torch_bench.py --dry-run --fusec: 272 rows, 102 compiles"
+grep -q '^seed .* eager 32, compile 8, fusec 8, fusec_unfused 32;' "$work/plan3.txt" || fail "torch_bench.py --dry-run --fusec: bytes"
 python3 bench/torch_bench.py --dry-run --chain mixed,softplus_f64 --dtype bf16 --sizes 2^20 >"$work/plan2.txt"
 grep -q '^mixed  *mixed .* eager 69, compile 7;' "$work/plan2.txt" || fail "torch_bench.py --dry-run: mixed keeps its own dtypes"
 grep -q '^softplus_f64 f64 .* eager 184, compile 16;' "$work/plan2.txt" || fail "torch_bench.py --dry-run: softplus_f64 in f64"

@@ -147,6 +147,22 @@ wait $pid
 check "SIGTERM during the write" 143 $?
 [ -z "$(ls "$tmp/sig")" ]; check "SIGTERM during the write: no temporary left" 0 $?
 
+# --emit=torch writes a folder: -o DIR is required, made when missing, never half-written
+"$fusec" --emit=torch "$seed" 2>/dev/null; check "--emit=torch without -o" 2 $?
+"$fusec" --emit=torch "$seed" -o - 2>/dev/null; check "--emit=torch -o -" 2 $?
+"$fusec" --emit=torch --name=lambda "$seed" -o "$tmp/kw" 2>"$tmp/e"; check "--emit=torch, a keyword as the op name" 2 $?
+grep -q "'lambda' is a Python keyword" "$tmp/e"; check "keyword op name message" 0 $?
+"$fusec" --emit=torch "$tmp/bad.fuse" -o "$tmp/bad_ext" 2>/dev/null; check "--emit=torch error exit" 1 $?
+[ ! -e "$tmp/bad_ext" ]; check "--emit=torch error makes no folder" 0 $?
+"$fusec" --emit=torch "$seed" -o "$tmp/seed.cu" 2>"$tmp/e"; check "--emit=torch -o a file" 1 $?
+grep -q "not a folder" "$tmp/e"; check "--emit=torch -o a file message" 0 $?
+"$fusec" --emit=torch "$seed" -o "$tmp/seed_ext"; check "--emit=torch" 0 $?
+[ "$(ls "$tmp/seed_ext" | tr '\n' ' ')" = "seed.cu seed.h seed.py seed_torch.cpp " ]; check "--emit=torch files" 0 $?
+echo stale >"$tmp/seed_ext/seed.py"
+"$fusec" --emit=torch "$seed" -o "$tmp/seed_ext"; check "--emit=torch into an existing folder" 0 $?
+grep -q "^fused = torch.ops.fusec.seed.default$" "$tmp/seed_ext/seed.py"; check "--emit=torch replaces the files" 0 $?
+[ "$(ls "$tmp/seed_ext" | grep -c tmp)" = 0 ]; check "--emit=torch leaves no temporary" 0 $?
+
 # a calibrated profile file round-trips through --device
 cat >"$tmp/dev.json" <<'JSON'
 {"name": "test-gpu", "note": "hand-written", "hbm_gbps": 1000.0, "l2_gbps": 2000.0, "l2_bytes": 1048576,
@@ -164,5 +180,11 @@ for f in "$root"/examples/*.fuse; do
     "$fusec" -w --emit=$e "$f" >"$tmp/b" 2>/dev/null
     cmp -s "$tmp/a" "$tmp/b"; check "deterministic $e $(basename "$f")" 0 $?
   done
+done
+for f in "$root"/examples/*.fuse; do
+  "$fusec" -w --emit=torch "$f" -o "$tmp/ta" 2>/dev/null
+  "$fusec" -w --emit=torch "$f" -o "$tmp/tb" 2>/dev/null
+  diff -r "$tmp/ta" "$tmp/tb" >/dev/null; check "deterministic torch $(basename "$f")" 0 $?
+  rm -rf "$tmp/ta" "$tmp/tb"
 done
 [ $fails = 0 ]

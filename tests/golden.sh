@@ -1,7 +1,9 @@
 #!/bin/sh
 # Golden-file test: runs fusec on one .fuse file and compares with the
 # expected output beside it. A mismatch prints a unified diff.
-#   golden.sh FUSEC MODE FILE.fuse      MODE: report | json | cuda | header | error
+#   golden.sh FUSEC MODE FILE.fuse      MODE: report | json | cuda | header | torch | error
+# torch compares NAME_torch.cpp and NAME.py of --emit=torch with the expected files
+# and checks that its NAME.cu and NAME.h are --emit=cuda's and --emit=header's.
 # FUSEC_REGEN=1 rewrites the expected file instead (on purpose, never silently).
 # Extra fusec arguments come from a first line "# fusec-args: ..." in the file.
 set -u
@@ -11,6 +13,7 @@ case $mode in
   json)   ext=json;   args="--predict --format=json" ;;
   cuda)   ext=cu;     args="--emit=cuda" ;;
   header) ext=h;      args="--emit=header" ;;
+  torch)  ext=torch;  args="--emit=torch" ;;
   error)  ext=err;    args="--predict" ;;
   *) echo "golden.sh: unknown mode $mode" >&2; exit 2 ;;
 esac
@@ -20,6 +23,33 @@ dir=$(dirname "$src")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Run from the file's folder so locations print as the bare file name.
+if [ "$mode" = torch ]; then
+  name=$(basename "$src" .fuse)
+  (cd "$dir" && "$fusec" $args $extra "$(basename "$src")" -o "$tmp/ext") 2>"$tmp/err" ||
+    { cat "$tmp/err" >&2; echo "FAIL: fusec --emit=torch exited $?" >&2; exit 1; }
+  for kind in cuda:cu header:h; do
+    (cd "$dir" && "$fusec" --emit=${kind%:*} $extra "$(basename "$src")") >"$tmp/one" 2>/dev/null
+    cmp -s "$tmp/one" "$tmp/ext/$name.${kind#*:}" ||
+      { echo "FAIL: $name.${kind#*:} of --emit=torch differs from --emit=${kind%:*}" >&2; exit 1; }
+  done
+  [ "$(ls "$tmp/ext" | tr '\n' ' ')" = "$name.cu $name.h $name.py ${name}_torch.cpp " ] ||
+    { echo "FAIL: --emit=torch wrote: $(ls "$tmp/ext")" >&2; exit 1; }
+  fails=0
+  for f in ${name}_torch.cpp $name.py; do
+    sed '/^\/\* ---- runtime\//,/^\/\* ---- end of runtime\//d' "$tmp/ext/$f" >"$tmp/actual"
+    if [ "${FUSEC_REGEN:-0}" = 1 ]; then
+      cp "$tmp/actual" "$dir/$f"
+      echo "regenerated $dir/$f"
+    elif [ ! -f "$dir/$f" ]; then
+      echo "FAIL: no expected file $dir/$f (run with FUSEC_REGEN=1 to create it)" >&2
+      fails=1
+    elif ! diff -u "$dir/$f" "$tmp/actual"; then
+      echo "FAIL: $f of $src differs from $dir/$f" >&2
+      fails=1
+    fi
+  done
+  exit $fails
+fi
 (cd "$dir" && "$fusec" $args $extra "$(basename "$src")") >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ "$mode" = error ]; then

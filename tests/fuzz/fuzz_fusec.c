@@ -5,9 +5,10 @@
  *
  * The first input byte picks the options; it is NOT removed from the
  * source, so the seed corpus can hold plain .fuse files:
- *   byte % 6        the backend: cuda, header, report, json, csv, dot
- *   byte / 6 % 4    the default dtype: f16, bf16, f32, f64
- *   byte / 24 % 3   the host: c, graph, pytorch
+ *   byte % 7        the backend: cuda, header, report, json, csv, dot, torch
+ *                   (torch: its four files one after another into memory)
+ *   byte / 7 % 4    the default dtype: f16, bf16, f32, f64
+ *   byte / 28 % 3   the host: c, graph, pytorch
  *   byte & 0x80     -w (no warnings)
  *   byte & 0x40     -Werror
  * Diagnostics go to /dev/null. Built by tests/fuzz/CMakeLists.txt and run by
@@ -33,14 +34,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!devnull)
         abort();
 
-    static const Emit emits[] = {E_CUDA, E_HEADER, E_REPORT, E_JSON, E_CSV, E_DOT};
+    static const Emit emits[] = {E_CUDA, E_HEADER, E_REPORT, E_JSON, E_CSV, E_DOT, E_TORCH};
     unsigned sel = size > 0 ? data[0] : 0;
     static Options opt; /* static as in main.c: device and sizes are large */
     memset(&opt, 0, sizeof opt);
     opt.input = "fuzz.fuse";
-    opt.emit = emits[sel % 6];
-    opt.dtype = FX_F16 + (int)(sel / 6 % 4);
-    opt.host = (int)(sel / 24 % FUSEC_NHOSTS);
+    opt.emit = emits[sel % 7];
+    opt.dtype = FX_F16 + (int)(sel / 7 % 4);
+    opt.host = (int)(sel / 28 % FUSEC_NHOSTS);
     opt.no_warnings = (sel & 0x80) != 0;
     opt.werror = (sel & 0x40) != 0;
     opt.device = device_builtin[0];

@@ -1,0 +1,51 @@
+/* fusec_torch.h: what every PyTorch binding fusec emits (--emit=torch) shares:
+ * the checks of a tensor argument, with messages that name the argument, and
+ * the CUDA status check. docs/torch.md lists the errors. The binding pastes
+ * this file after its #includes (ATen, c10/cuda, torch/library.h) and
+ * fusec_dtype.h. */
+
+/* torch's spelling of a dtype, for messages: "torch.float32". fusec's dtypes
+ * from their row of fusec_dtype.h, then the others torch has. */
+static inline const char *fx_torch_dtype(at::ScalarType t)
+{
+    switch (t) {
+#define FX_TORCH_DTYPE(E, name, size, store, api, ctype, compute, kind, prec, emin, emax, maxf, eps, rtol, atol, aten, \
+                       torch)                                                                                       \
+    case aten: return #torch;
+        FUSEC_DTYPES(FX_TORCH_DTYPE)
+#undef FX_TORCH_DTYPE
+    case at::kByte: return "torch.uint8";
+    case at::kChar: return "torch.int8";
+    case at::kShort: return "torch.int16";
+    case at::kInt: return "torch.int32";
+    case at::kLong: return "torch.int64";
+    default: return c10::toString(t);
+    }
+}
+
+/* Checks tensor argument `name` of op `op`, in this order: on a CUDA device
+ * (ValueError), of dtype want (TypeError; fuse_dtype is the .fuse file's
+ * name for it), contiguous (ValueError), and, unless it is the first input
+ * itself, on first's device and of first's shape (ValueError). The checks cost
+ * a few comparisons; a message is built only when one fails. */
+static inline void fx_torch_check(const char *op, const at::Tensor &t, const char *name, at::ScalarType want,
+                                  const char *fuse_dtype, const at::Tensor &first, const char *first_name)
+{
+    TORCH_CHECK_VALUE(t.is_cuda(), op, ": ", name, " must be a CUDA tensor, but it is on ", t.device());
+    TORCH_CHECK_TYPE(t.scalar_type() == want, op, ": ", name, " must have dtype ", fx_torch_dtype(want), " (", fuse_dtype,
+                     " in the .fuse file), but it has dtype ", fx_torch_dtype(t.scalar_type()));
+    TORCH_CHECK_VALUE(t.is_contiguous(), op, ": ", name, " must be contiguous, but it has shape ", t.sizes(),
+                      " and strides ", t.strides(), " (pass ", name, ".contiguous())");
+    if (&t == &first)
+        return;
+    TORCH_CHECK_VALUE(t.device() == first.device(), op, ": ", name, " is on ", t.device(), " but ", first_name, " is on ",
+                      first.device(), ": every tensor must be on one device");
+    TORCH_CHECK_VALUE(t.sizes() == first.sizes(), op, ": ", name, " has shape ", t.sizes(), " but ", first_name,
+                      " has shape ", first.sizes(), ": every tensor of the chain must have the same shape");
+}
+
+/* A failed launch becomes a RuntimeError that names the op. */
+static inline void fx_torch_status(const char *op, cudaError_t err)
+{
+    TORCH_CHECK(err == cudaSuccess, op, ": CUDA error: ", cudaGetErrorString(err));
+}

@@ -1,0 +1,758 @@
+#!/usr/bin/env python3
+"""gpu_check.py: fusec's PyTorch ops (fusec --emit=torch, docs/torch.md) on a GPU.
+
+    python3 tests/torch/gpu_check.py [--fusec build/fusec] [--out DIR] [--random 50]
+
+from the repository root, on a machine with an NVIDIA GPU, PyTorch with CUDA and
+nvcc; no network. Results go to --out (default $OUT): gpu_check.log (everything),
+gpu_check.json (one record per check). The last line of the output is
+"gpu_check: P passed, F failed"; the exit status is 0 when F is 0.
+
+What it checks, for every examples/*.fuse and --random programs of tests/randgen.py
+(--seed 2026):
+  * build: fusec --emit=torch, the module's own build (torch.utils.cpp_extension, in
+    parallel processes) and the C API as a shared library (nvcc -O3 -DFUSEC_NO_HARNESS
+    -Xcompiler -fPIC -shared);
+  * capi: P.fused and P.unfused from Python equal, bit for bit, what the C API (through
+    ctypes, on the same inputs and stream) writes, with the params' defaults and with
+    other values passed by keyword;
+  * eager: both match torch eager running the same .fuse program (an interpreter below
+    maps each statement to the torch op eager would run) within the tolerances of
+    docs/torch.md: on every element for the examples (bool outputs: all but 1e-3 of the
+    elements), on all but 1e-3 (unfused) and 1e-2 (fused) of the elements for random
+    programs, whose deep f16 chains and comparisons next to their thresholds round
+    differently when intermediates stay in f32;
+and once: torch.compile(lambda x: seed.fused(x) * 2) without a graph break
+(torch._dynamo.explain) and equal to the op, mixed under torch.compile with a param
+by keyword; a CUDA-graph capture of seed.fused, seed.unfused and mixed.fused replays
+with new inputs; the documented errors (wrong dtype, a CPU tensor, non-contiguous,
+mismatched shapes, mixed devices); any shape and n = 0; the current stream; a hot
+call at n = 4096 (seed.fused, eager, torch.compile: wall clock per call) against the
+10 us target; the module's prebuilt-library and no-ninja routes; and the issue's
+done-when one-liner, run as a newcomer would, printing 0.
+"""
+import argparse
+import concurrent.futures
+import ctypes
+import importlib.util
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+torch = None  # imported in main()
+
+# output dtype -> (rtol, atol), as docs/torch.md and bench/torch_bench.py
+TOL = {"float32": (1e-4, 1e-5), "float16": (1e-2, 1e-3), "bfloat16": (5e-2, 1e-2), "float64": (1e-9, 1e-12)}
+BOOL_FLIPS = 1e-3
+RANDOM_OUTLIERS = {"unfused": 1e-3, "fused": 1e-2}
+N = 1000003  # odd: every kernel has a tail on the scalar path
+
+
+class Log:
+    def __init__(self, path):
+        self.f = open(path, "w")
+        self.records = []
+        self.t0 = time.perf_counter()
+
+    def say(self, msg):
+        line = "[%6.1fs] %s" % (time.perf_counter() - self.t0, msg)
+        print(line, flush=True)
+        self.f.write(line + "\n")
+        self.f.flush()
+
+    def check(self, name, ok, detail=""):
+        self.records.append(dict(check=name, ok=bool(ok), detail=detail))
+        self.say("%s: %s%s" % ("ok" if ok else "FAIL", name, (": " + detail) if detail else ""))
+        return ok
+
+
+# --------------------------------------------------------------------------------------
+# The .fuse program as torch eager runs it.
+# --------------------------------------------------------------------------------------
+
+TOKEN = re.compile(r"\s*(?:(#[^\n]*)|(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z_]\w*)"
+                   r"|(<=|>=|==|!=|[-+*/<>(),=:;\n]))")
+DTYPES = {"bool": "bool", "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
+
+
+def tokens(text):
+    out, pos, depth = [], 0, 0
+    while pos < len(text):
+        m = TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            if text[pos:].strip() == "":
+                break
+            raise ValueError("cannot read %r" % text[pos:pos + 20])
+        pos = m.end()
+        if m.group(1):
+            continue
+        if m.group(2):
+            out.append(("num", float(m.group(2))))
+        elif m.group(3):
+            out.append(("id", m.group(3)))
+        else:
+            t = m.group(4)
+            depth += t == "("
+            depth -= t == ")"
+            if t == "\n" and depth > 0:
+                continue
+            out.append(("op", ";" if t == "\n" else t))
+    return out
+
+
+class Parser:
+    """Statements of a .fuse file: ('in', names, dtype), ('out', names),
+    ('param', name, dtype, value), ('let', name, expr). An expression is a number,
+    ('name', n), ('neg', e), ('bin', op, a, b) or ('call', f, [args])."""
+
+    def __init__(self, text):
+        self.t = tokens(text) + [("op", ";")]
+        self.i = 0
+        self.order = []  # every identifier that is not a function name, in file order
+
+    def peek(self, k=0):
+        return self.t[self.i + k] if self.i + k < len(self.t) else ("eof", None)
+
+    def take(self, want=None):
+        tok = self.peek()
+        if want is not None and tok[1] != want:
+            raise ValueError("expected %r, got %r" % (want, tok))
+        self.i += 1
+        return tok
+
+    def program(self):
+        stmts = []
+        while self.peek()[0] != "eof":
+            if self.peek() == ("op", ";"):
+                self.take()
+                continue
+            stmts.append(self.statement())
+        return stmts
+
+    def names(self):
+        out = [self.take()[1]]
+        while self.peek() == ("op", ","):
+            self.take()
+            out.append(self.take()[1])
+        return out
+
+    def statement(self):
+        kind, v = self.peek()
+        if kind == "id" and v == "in" and self.peek(1)[0] == "id":
+            self.take()
+            names = self.names()
+            self.order += names
+            dt = None
+            if self.peek() == ("op", ":"):
+                self.take()
+                dt = self.take()[1]
+            return ("in", names, dt)
+        if kind == "id" and v == "out" and self.peek(1)[0] == "id":
+            self.take()
+            return ("out", self.names())
+        if kind == "id" and v == "param" and self.peek(1)[0] == "id":
+            self.take()
+            name = self.take()[1]
+            self.order.append(name)
+            dt = None
+            if self.peek() == ("op", ":"):
+                self.take()
+                dt = self.take()[1]
+            self.take("=")
+            sign = 1.0
+            if self.peek() == ("op", "-"):
+                self.take()
+                sign = -1.0
+            return ("param", name, dt, sign * self.take()[1])
+        name = self.take()[1]
+        self.take("=")
+        e = self.expr()
+        self.order.append(("def", name))
+        return ("let", name, e)
+
+    def expr(self):
+        a = self.additive()
+        if self.peek()[1] in ("<", "<=", ">", ">=", "==", "!="):
+            op = self.take()[1]
+            a = ("bin", op, a, self.additive())
+        return a
+
+    def additive(self):
+        a = self.term()
+        while self.peek()[1] in ("+", "-") and self.peek()[0] == "op":
+            op = self.take()[1]
+            a = ("bin", op, a, self.term())
+        return a
+
+    def term(self):
+        a = self.unary()
+        while self.peek()[1] in ("*", "/") and self.peek()[0] == "op":
+            op = self.take()[1]
+            a = ("bin", op, a, self.unary())
+        return a
+
+    def unary(self):
+        if self.peek() == ("op", "-"):
+            self.take()
+            return ("neg", self.unary())
+        kind, v = self.take()
+        if kind == "num":
+            return v
+        if (kind, v) == ("op", "("):
+            e = self.expr()
+            self.take(")")
+            return e
+        if self.peek() == ("op", "("):
+            self.take()
+            args = []
+            if self.peek() != ("op", ")"):
+                args.append(self.expr())
+                while self.peek() == ("op", ","):
+                    self.take()
+                    args.append(self.expr())
+            self.take(")")
+            return ("call", v, args)
+        self.order.append(v)
+        return ("name", v)
+
+
+def f32(v):
+    """v rounded to float32, as the C API receives an f32 (or f16, bf16) param."""
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+class Eager:
+    """Runs the program with torch eager: tensor values are torch tensors on the GPU,
+    scalars (literals, params and their expressions) Python floats, computed in double
+    as Python would before eager sees them."""
+
+    def __init__(self, text, default_dtype="f32"):
+        p = Parser(text)
+        self.stmts = p.program()
+        assigned = {s[1] for s in self.stmts if s[0] == "let"}
+        self.params = {s[1]: (s[2] or "f32", s[3]) for s in self.stmts if s[0] == "param"}
+        declared = {}
+        for s in self.stmts:
+            if s[0] == "in":
+                for nm in s[1]:
+                    declared[nm] = s[2] or default_dtype
+        self.inputs, self.param_order, seen = [], [], set()
+        for item in p.order:
+            if isinstance(item, tuple):
+                continue
+            if item in seen:
+                continue
+            seen.add(item)
+            if item in self.params:
+                self.param_order.append(item)
+            elif item not in assigned:
+                self.inputs.append((item, declared.get(item, default_dtype)))
+
+    def scalar(self, fn, *args):
+        return fn(*[torch.tensor(a, dtype=torch.float64) for a in args]).item()
+
+    def run(self, inputs, params):
+        F = torch.nn.functional
+        env = dict(zip([nm for nm, _ in self.inputs], inputs))
+        for nm, (dt, _) in self.params.items():
+            v = params[nm]
+            env[nm] = f32(v) if dt != "f64" else v
+
+        def num(x):  # a bool tensor in arithmetic computes in f32, as fusec does
+            return x.float() if isinstance(x, torch.Tensor) and x.dtype == torch.bool else x
+
+        def as_tensor(s, like):
+            dt = torch.float64 if like.dtype == torch.float64 else torch.float32
+            return torch.tensor(s, dtype=dt, device=like.device)
+
+        unary = dict(abs=torch.abs, neg=torch.neg, relu=torch.relu, sigmoid=torch.sigmoid, tanh=torch.tanh,
+                     exp=torch.exp, exp2=torch.exp2, expm1=torch.expm1, log=torch.log, log2=torch.log2,
+                     log1p=torch.log1p, sqrt=torch.sqrt, rsqrt=torch.rsqrt, reciprocal=torch.reciprocal,
+                     sin=torch.sin, cos=torch.cos, erf=torch.erf, floor=torch.floor, ceil=torch.ceil,
+                     round=torch.round, trunc=torch.trunc, sign=torch.sign, gelu=F.gelu,
+                     gelu_tanh=lambda x: F.gelu(x, approximate="tanh"), silu=F.silu, softplus=F.softplus,
+                     hardsigmoid=F.hardsigmoid, hardswish=F.hardswish, mish=F.mish)
+        binops = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+                  "/": lambda a, b: a / b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+                  ">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "==": lambda a, b: a == b,
+                  "!=": lambda a, b: a != b}
+
+        def ev(e):
+            if isinstance(e, float):
+                return e
+            k = e[0]
+            if k == "name":
+                return env[e[1]]
+            if k == "neg":
+                a = ev(e[1])
+                return -a if not isinstance(a, torch.Tensor) else torch.neg(num(a))
+            if k == "bin":
+                a, b = ev(e[2]), ev(e[3])
+                cmp = e[1] in ("<", "<=", ">", ">=", "==", "!=")
+                if not isinstance(a, torch.Tensor) and not isinstance(b, torch.Tensor):
+                    return self.scalar(binops[e[1]], a, b)
+                if not cmp:
+                    a, b = num(a), num(b)
+                return binops[e[1]](a, b)
+            f, args = e[1], [ev(x) for x in e[2]]
+            tensors = [a for a in args if isinstance(a, torch.Tensor)]
+            if f in DTYPES:
+                dt = getattr(torch, DTYPES[f])
+                if tensors:
+                    return args[0].to(dt)
+                return torch.tensor(args[0], dtype=torch.float64).to(dt).double().item()
+            if not tensors and f == "where":
+                return float(args[1] if args[0] else args[2])
+            if not tensors:
+                args = [torch.tensor(a, dtype=torch.float64) for a in args]
+                return ev_call(f, args).item()
+            return ev_call(f, args)
+
+        def ev_call(f, args):
+            if f in unary:
+                return unary[f](num(args[0]))
+            if f == "leaky_relu":
+                return F.leaky_relu(num(args[0]), float(args[1]))
+            if f == "pow":
+                return torch.pow(num(args[0]), num(args[1]))
+            if f in ("min", "max", "clamp"):
+                like = next(a for a in args if isinstance(a, torch.Tensor))
+                ts = [num(a) if isinstance(a, torch.Tensor) else as_tensor(a, num(like)) for a in args]
+                if f == "clamp":
+                    return torch.clamp(ts[0], min=ts[1], max=ts[2])
+                return (torch.minimum if f == "min" else torch.maximum)(ts[0], ts[1])
+            if f == "where":
+                c, a, b = args
+                if not isinstance(c, torch.Tensor):
+                    c = torch.tensor(bool(c), device=next(t for t in args if isinstance(t, torch.Tensor)).device)
+                a_bool = not isinstance(a, torch.Tensor) or a.dtype == torch.bool
+                b_bool = not isinstance(b, torch.Tensor) or b.dtype == torch.bool
+                if isinstance(a, torch.Tensor) and a.dtype == torch.bool and b_bool:
+                    a = a.float()
+                if isinstance(b, torch.Tensor) and b.dtype == torch.bool and a_bool:
+                    b = b.float()
+                return torch.where(c, a, b)
+            raise ValueError("unknown builtin %s" % f)
+
+        for s in self.stmts:
+            if s[0] == "let":
+                env[s[1]] = ev(s[2])
+        return env
+
+
+# --------------------------------------------------------------------------------------
+# Building, in parallel.
+# --------------------------------------------------------------------------------------
+
+def run(cmd, log_path, env=None, cwd=None, timeout=900):
+    with open(log_path, "a") as f:
+        f.write("$ %s\n" % " ".join(cmd))
+        f.flush()
+        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd, timeout=timeout)
+    return r.returncode == 0
+
+
+def find_nvcc():
+    """nvcc from PATH, else where torch's cpp_extension finds CUDA."""
+    from torch.utils import cpp_extension
+    return shutil.which("nvcc") or os.path.join(cpp_extension.CUDA_HOME or "/usr/local/cuda", "bin", "nvcc")
+
+
+def build_chain(src, work, fusec, arch, nvcc):
+    """fusec --emit=torch, the C API library, and the module's own build (by importing
+    it in a process of its own). Returns (name, ok, what failed)."""
+    name = os.path.splitext(os.path.basename(src))[0]
+    ext = os.path.join(work, "ext", name)
+    log = os.path.join(work, "logs", name + ".log")
+    env = dict(os.environ, FUSEC_TORCH_BUILD=os.path.join(work, "build"), MAX_JOBS="2")
+    if not run([fusec, "-w", "--emit=torch", src, "-o", ext], log):
+        return name, False, "fusec --emit=torch"
+    lib = os.path.join(work, "capi", "lib%s.so" % name)
+    if not run([nvcc, "-O3", "-arch=" + arch, "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared",
+                os.path.join(ext, name + ".cu"), "-o", lib], log):
+        return name, False, "nvcc of the C API library"
+    if not run([sys.executable, "-c", "import sys; sys.path.insert(0, %r); import %s" % (ext, name)], log, env=env):
+        return name, False, "building and importing the module"
+    # The checks import the same library as a prebuilt one: loading it is then one
+    # dlopen, where cpp_extension.load would check the build again for each chain.
+    shutil.copy(os.path.join(work, "build", name, "fusec_%s.so" % name), os.path.join(ext, "%s_torch.so" % name))
+    return name, True, ""
+
+
+def newcomer(work, fusec):
+    """The issue's done-when line, as written, from a fresh folder with examples/ in it
+    and fusec on PATH."""
+    d = os.path.join(work, "newcomer")
+    os.makedirs(d)
+    os.symlink(os.path.join(ROOT, "examples"), os.path.join(d, "examples"))
+    env = dict(os.environ, PATH=os.path.dirname(fusec) + os.pathsep + os.environ.get("PATH", ""))
+    env.pop("FUSEC_TORCH_BUILD", None)
+    line = ("fusec --emit=torch examples/seed.fuse -o seed_ext && python3 -c \"import torch, sys; "
+            "sys.path.insert(0, 'seed_ext'); import seed; x = torch.randn(1 << 20, device='cuda'); "
+            "print((seed.fused(x) - torch.relu(x*2+1)*0.5).abs().max())\"")
+    r = subprocess.run(["sh", "-c", line], cwd=d, env=env, capture_output=True, text=True, timeout=900)
+    return r.returncode, r.stdout.strip(), r.stderr[-2000:]
+
+
+def route(work, name, how):
+    """The module's other routes, in a process of their own: 'prebuilt' (a
+    seed_torch.so beside seed.py) or 'noninja' (FUSEC_TORCH_NO_NINJA=1)."""
+    d = os.path.join(work, how)
+    shutil.copytree(os.path.join(work, "ext", name), d, ignore=shutil.ignore_patterns("build", "*.so"))
+    env = dict(os.environ)
+    env.pop("FUSEC_TORCH_BUILD", None)
+    if how == "prebuilt":
+        shutil.copy(os.path.join(work, "build", name, "fusec_%s.so" % name), os.path.join(d, "%s_torch.so" % name))
+    else:
+        env["FUSEC_TORCH_NO_NINJA"] = "1"
+    code = ("import sys, torch; sys.path.insert(0, %r); import %s as m; x = torch.randn(4099, device='cuda'); "
+            "y = m.fused(x); print(m.LIBRARY); print(int(torch.equal(y, torch.relu(x*2+1)*0.5)))" % (d, name))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=900)
+    return r.returncode, r.stdout.split(), r.stderr[-2000:], d
+
+
+# --------------------------------------------------------------------------------------
+# The checks of one chain.
+# --------------------------------------------------------------------------------------
+
+def bits(t):
+    """A tensor's bits, so that NaNs compare as the same value when their bits are."""
+    view = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[t.element_size()]
+    return t.view(view) if t.dtype != torch.bool else t.view(torch.uint8)
+
+
+def as_tuple(x):
+    return x if isinstance(x, tuple) else (x,)
+
+
+def make_inputs(module, n, seed):
+    g = torch.Generator(device="cuda")
+    out = []
+    for i, (_, dt) in enumerate(module.INPUTS):
+        g.manual_seed(seed * 1000 + i)
+        if dt == torch.bool:
+            out.append(torch.rand(n, generator=g, device="cuda") < 0.5)
+        else:
+            v = torch.rand(n, generator=g, device="cuda", dtype=torch.float64) * 8 - 4
+            out.append(v.to(dt))
+    return out
+
+
+def capi_call(lib, module, version, inputs, params, n):
+    fn = getattr(lib, "%s_%s" % (module.NAME, version))
+    outs = [torch.empty(n, dtype=dt, device="cuda") for _, dt in module.OUTPUTS]
+    types = [ctypes.c_void_p] * (len(inputs) + len(outs))
+    types += [ctypes.c_double if pdt == "f64" else ctypes.c_float for _, pdt, _ in module.PARAMS]
+    fn.argtypes = types + [ctypes.c_size_t, ctypes.c_void_p]
+    fn.restype = ctypes.c_int
+    args = [t.data_ptr() for t in inputs] + [t.data_ptr() for t in outs] + list(params)
+    rc = fn(*args, n, torch.cuda.current_stream().cuda_stream)
+    if rc != 0:
+        raise RuntimeError("%s_%s returned CUDA error %d" % (module.NAME, version, rc))
+    return outs
+
+
+def compare_eager(got, want, outliers):
+    """'' when got matches want within the dtype's tolerance on all but a fraction
+    outliers of the elements (bool outputs: BOOL_FLIPS), else what differs."""
+    if got.dtype == torch.bool:
+        bad = int((got != want.to(torch.bool)).sum())
+        frac = max(outliers, BOOL_FLIPS)
+        return "" if bad <= got.numel() * frac else "%d of %d bool elements differ" % (bad, got.numel())
+    rtol, atol = TOL[str(got.dtype).replace("torch.", "")]
+    a, b = got.double(), want.to(got.dtype).double()
+    close = torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
+    bad = int((~close).sum())
+    if bad <= got.numel() * outliers:
+        return ""
+    i = int((~close).nonzero()[0])
+    return "%d of %d elements outside rtol %g atol %g (first at %d: %r against eager's %r)" % (
+        bad, got.numel(), rtol, atol, i, a[i].item(), b[i].item())
+
+
+def import_chain(work, name):
+    """The module of a built chain, imported once (a second import would register its
+    ops and fake implementations again)."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(work, "ext", name, name + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    return sys.modules[name]
+
+
+def check_chain(log, work, name, src, is_example):
+    module = import_chain(work, name)
+    lib = ctypes.CDLL(os.path.join(work, "capi", "lib%s.so" % name))
+    inputs = make_inputs(module, N, 7)
+    defaults = [v for _, _, v in module.PARAMS]
+    ok = True
+    for version in ("fused", "unfused"):
+        op = getattr(module, version)
+        got = as_tuple(op(*inputs))
+        want = capi_call(lib, module, version, inputs, defaults, N)
+        torch.cuda.synchronize()
+        same = all(torch.equal(bits(a), bits(b)) for a, b in zip(got, want)) and len(got) == len(want)
+        ok &= log.check("%s %s = C API, bit for bit" % (name, version), same)
+        if module.PARAMS:
+            other = [v * 0.75 + 0.0625 for v in defaults]
+            got = as_tuple(op(*inputs, **{nm: v for (nm, _, _), v in zip(module.PARAMS, other)}))
+            want = capi_call(lib, module, version, inputs, other, N)
+            torch.cuda.synchronize()
+            same = all(torch.equal(bits(a), bits(b)) for a, b in zip(got, want))
+            ok &= log.check("%s %s = C API with params by keyword %s" % (
+                name, version, ", ".join("%s=%g" % (nm, v) for (nm, _, _), v in zip(module.PARAMS, other))), same)
+    # eager
+    with open(src) as f:
+        text = f.read()
+    prog = Eager(text)
+    if len(prog.inputs) != len(module.INPUTS) or len(prog.param_order) != len(module.PARAMS):
+        return log.check("%s eager" % name, False, "the interpreter found %d inputs and %d params, the module %d and %d"
+                         % (len(prog.inputs), len(prog.param_order), len(module.INPUTS), len(module.PARAMS))) and ok
+    env = prog.run(inputs, dict(zip(prog.param_order, defaults)))
+    for version in ("fused", "unfused"):
+        got = as_tuple(getattr(module, version)(*inputs))
+        problems = []
+        for (out_name, dt), g in zip(module.OUTPUTS, got):
+            want = env[out_name]
+            if not isinstance(want, torch.Tensor):
+                want = torch.full_like(g, want, dtype=torch.float64)
+            outliers = 0.0 if is_example else RANDOM_OUTLIERS[version]
+            msg = compare_eager(g, want, outliers)
+            if msg:
+                problems.append("%s: %s" % (out_name, msg))
+        ok &= log.check("%s %s matches eager" % (name, version), not problems, "; ".join(problems))
+    return ok
+
+
+# --------------------------------------------------------------------------------------
+# The checks that need one chain each.
+# --------------------------------------------------------------------------------------
+
+def expect_error(log, what, fn, exc, text):
+    try:
+        fn()
+    except exc as e:
+        return log.check(what, text in str(e), "%s: %s" % (type(e).__name__, str(e).splitlines()[0]))
+    except Exception as e:  # noqa: BLE001 - the wrong kind is a failure, said so
+        return log.check(what, False, "raised %s, not %s: %s" % (type(e).__name__, exc.__name__, e))
+    return log.check(what, False, "no error")
+
+
+def wall_us(fn, x, calls=2000, loops=7):
+    for _ in range(200):
+        fn(x)
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(loops):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn(x)
+        torch.cuda.synchronize()
+        samples.append((time.perf_counter() - t0) / calls * 1e6)
+    return sorted(samples)[len(samples) // 2]
+
+
+def special_checks(log, mods):
+    seed, swiglu, mixed = mods["seed"], mods["swiglu"], mods["mixed"]
+    x = torch.randn(N, device="cuda")
+    ref = torch.relu(x * 2 + 1) * 0.5
+
+    # torch.compile
+    fn = lambda t: seed.fused(t) * 2  # noqa: E731
+    explain = torch._dynamo.explain(fn)(x)
+    log.check("torch.compile(lambda x: seed.fused(x) * 2): no graph break (torch._dynamo.explain)",
+              explain.graph_break_count == 0 and explain.graph_count == 1,
+              "graphs %d, breaks %d" % (explain.graph_count, explain.graph_break_count))
+    torch._dynamo.reset()
+    y = torch.compile(fn, fullgraph=True)(x)
+    log.check("torch.compile(..., fullgraph=True) of seed.fused(x) * 2 equals the op", torch.equal(y, seed.fused(x) * 2))
+    u = torch.compile(lambda t: seed.unfused(t) + 1, fullgraph=True)(x)
+    log.check("torch.compile of seed.unfused equals the op", torch.equal(u, seed.unfused(x) + 1))
+    h = torch.randn(N, device="cuda").half()
+    g = torch.randn(N, device="cuda").bfloat16()
+    yc, kc = torch.compile(lambda a, b: mixed.fused(a, b, scale=0.25), fullgraph=True)(h, g)
+    yd, kd = mixed.fused(h, g, scale=0.25)
+    log.check("torch.compile of mixed.fused(h, g, scale=0.25): two outputs, equal to the op",
+              torch.equal(bits(yc), bits(yd)) and torch.equal(kc, kd))
+
+    # CUDA graphs
+    for label, op, args_of in (("seed.fused", seed.fused, lambda: (x_static,)),
+                               ("seed.unfused", seed.unfused, lambda: (x_static,)),
+                               ("mixed.fused", lambda a, b: mixed.fused(a, b, scale=0.5), lambda: (h_static, g_static))):
+        x_static = torch.randn(N, device="cuda")
+        h_static, g_static = torch.randn(N, device="cuda").half(), torch.randn(N, device="cuda").bfloat16()
+        args = args_of()
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            for _ in range(3):
+                op(*args)  # warm: the unfused scratch buffers are allocated here
+        torch.cuda.current_stream().wait_stream(s)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = op(*args)
+        for a in args:
+            a.copy_(torch.randn(a.shape, device="cuda").to(a.dtype))
+        graph.replay()
+        torch.cuda.synchronize()
+        want = op(*args)
+        same = all(torch.equal(bits(p), bits(q)) for p, q in zip(as_tuple(out), as_tuple(want)))
+        log.check("CUDA graph of %s replays with new inputs" % label, same)
+
+    # errors
+    expect_error(log, "wrong dtype: TypeError naming the dtype wanted", lambda: seed.fused(x.half()), TypeError,
+                 "fusec::seed: x must have dtype torch.float32 (f32 in the .fuse file), but it has dtype torch.float16")
+    expect_error(log, "a CPU tensor: ValueError", lambda: seed.fused(x.cpu()), ValueError,
+                 "fusec::seed: x must be a CUDA tensor, but it is on cpu")
+    expect_error(log, "non-contiguous: ValueError", lambda: seed.fused(x[::2]), ValueError,
+                 "fusec::seed: x must be contiguous")
+    expect_error(log, "unfused, non-contiguous: ValueError", lambda: seed.unfused(x[::2]), ValueError,
+                 "fusec::seed_unfused: x must be contiguous")
+    a, b = torch.randn(4096, device="cuda"), torch.randn(4095, device="cuda")
+    expect_error(log, "mismatched shapes: ValueError", lambda: swiglu.fused(a, b), ValueError,
+                 "fusec::swiglu: b has shape [4095] but a has shape [4096]: every tensor of the chain must have the same shape")
+    expect_error(log, "mixed devices: ValueError", lambda: swiglu.fused(a, a.cpu()), ValueError,
+                 "fusec::swiglu: b must be a CUDA tensor, but it is on cpu")
+    expect_error(log, "a wrong param type: torch's schema refuses it", lambda: mixed.fused(h, g, scale="x"),
+                 Exception, "")
+    if torch.cuda.device_count() > 1:
+        expect_error(log, "tensors on two GPUs: ValueError", lambda: swiglu.fused(a, a.to("cuda:1")), ValueError,
+                     "fusec::swiglu: b is on cuda:1 but a is on cuda:0: every tensor must be on one device")
+
+    # shapes, n = 0, the current stream
+    x2 = x[:1000000].view(1000, 1000)
+    y2 = seed.fused(x2)
+    log.check("a 2-D input: the output takes its shape", y2.shape == x2.shape and torch.equal(y2.flatten(), seed.fused(x[:1000000])))
+    e = seed.fused(torch.empty(0, device="cuda"))
+    log.check("n = 0: an empty output", e.shape == (0,))
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        ys = seed.fused(x)
+    s.synchronize()
+    log.check("on a side stream (torch.cuda.stream): the op runs there, in order", torch.equal(ys, seed.fused(x)))
+    log.check("seed.fused equals eager exactly", torch.equal(seed.fused(x), ref))
+
+    # the host cost of a hot call
+    x4 = torch.randn(4096, device="cuda")
+    eager = lambda t: torch.relu(t * 2.0 + 1.0) * 0.5  # noqa: E731
+    torch._dynamo.reset()
+    compiled = torch.compile(eager)
+    costs = {k: wall_us(f, x4) for k, f in (("seed.fused", seed.fused), ("seed.unfused", seed.unfused),
+                                            ("eager", eager), ("torch.compile", compiled))}
+    log.check("hot call at n=4096 from Python: seed.fused <= 10 us", costs["seed.fused"] <= 10.0,
+              ", ".join("%s %.2f us" % kv for kv in costs.items()))
+    return costs
+
+
+# --------------------------------------------------------------------------------------
+
+def main():
+    global torch
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--fusec", default=os.path.join(ROOT, "build", "fusec"))
+    ap.add_argument("--out", default=os.environ.get("OUT") or "gpu_check_out")
+    ap.add_argument("--random", type=int, default=50, help="random programs (default 50)")
+    ap.add_argument("--seed", type=int, default=2026, help="randgen.py's seed (default 2026)")
+    ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
+                    help="builds at once (default: half the CPUs; each runs up to 2 compilers)")
+    ap.add_argument("--keep", help="a folder for the builds (default: a temporary one, removed)")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    log = Log(os.path.join(args.out, "gpu_check.log"))
+    fusec = os.path.abspath(args.fusec)
+    if not os.access(fusec, os.X_OK):
+        log.check("fusec", False, "no executable %s (--fusec)" % fusec)
+        return finish(log, args)
+    import torch as t
+    torch = t
+    if not torch.cuda.is_available():
+        log.check("a CUDA device", False, "torch sees none")
+        return finish(log, args)
+    nvcc = find_nvcc()
+    os.environ["PATH"] = os.path.dirname(nvcc) + os.pathsep + os.environ.get("PATH", "")
+    cap = torch.cuda.get_device_capability()
+    arch = "sm_%d%d" % cap
+    log.say("%s, torch %s (CUDA %s), %s, %d CPUs" % (torch.cuda.get_device_name(), torch.__version__,
+                                                     torch.version.cuda, arch, os.cpu_count() or 0))
+    work = args.keep or tempfile.mkdtemp(prefix="fusec_gpu_check_")
+    for d in ("ext", "capi", "build", "logs", "rand"):
+        os.makedirs(os.path.join(work, d), exist_ok=True)
+    try:
+        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "randgen.py"), "--seed", str(args.seed),
+                        "--count", str(args.random), "--out", os.path.join(work, "rand"),
+                        "--ops-def", os.path.join(ROOT, "src", "ops.def")], check=True)
+        examples = sorted(os.path.join(ROOT, "examples", f) for f in os.listdir(os.path.join(ROOT, "examples"))
+                          if f.endswith(".fuse"))
+        randoms = sorted(os.path.join(work, "rand", f) for f in os.listdir(os.path.join(work, "rand")))
+        chains = examples + randoms
+        log.say("building %d chains, %d at a time" % (len(chains), args.jobs))
+        built = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs + 1) as pool:
+            first = pool.submit(newcomer, work, fusec)
+            futs = {pool.submit(build_chain, src, work, fusec, arch, nvcc): src for src in chains}
+            for fut in concurrent.futures.as_completed(futs):
+                name, ok, what = fut.result()
+                built[name] = ok
+                if not log.check("%s builds" % name, ok, what):
+                    with open(os.path.join(work, "logs", name + ".log")) as f:
+                        log.say(f.read()[-3000:])
+            rc, out, err = first.result()
+            log.check("the issue's one-liner, as a newcomer runs it, prints 0", rc == 0 and
+                      re.fullmatch(r"tensor\(0\., device='cuda:0'\)", out or ""), out or err)
+        # the module's other routes, in processes of their own while the checks run
+        routes = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+        pending = {how: routes.submit(route, work, "seed", how) for how in ("prebuilt", "noninja")
+                   if built.get("seed")}
+        for src in chains:
+            name = os.path.splitext(os.path.basename(src))[0]
+            if not built.get(name):
+                continue
+            try:
+                check_chain(log, work, name, src, src in examples)
+            except Exception:  # noqa: BLE001 - one chain's crash is its failure, the others go on
+                log.check("%s checks" % name, False, traceback.format_exc()[-2000:])
+        for how, fut in pending.items():
+            rc, out, err, d = fut.result()
+            want = os.path.join(d, "seed_torch.so") if how == "prebuilt" else os.path.join(d, "build")
+            log.check("the module's %s route" % how, rc == 0 and out == [want, "1"], " ".join(out) or err)
+        routes.shutdown()
+        if all(built.get(nm) for nm in ("seed", "swiglu", "mixed")):
+            loaded = {nm: import_chain(work, nm) for nm in ("seed", "swiglu", "mixed")}
+            try:
+                costs = special_checks(log, loaded)
+                log.records.append(dict(check="host cost per call, n=4096 (us)", ok=True, detail=costs))
+            except Exception:  # noqa: BLE001
+                log.check("torch.compile, CUDA graph, error and timing checks", False, traceback.format_exc()[-3000:])
+        else:
+            log.check("torch.compile, CUDA graph, error and timing checks", False, "seed, swiglu or mixed did not build")
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    return finish(log, args)
+
+
+def finish(log, args):
+    passed = sum(r["ok"] for r in log.records if r["check"] != "host cost per call, n=4096 (us)")
+    failed = sum(not r["ok"] for r in log.records)
+    with open(os.path.join(args.out, "gpu_check.json"), "w") as f:
+        json.dump(dict(passed=passed, failed=failed, checks=log.records), f, indent=1)
+    log.say("gpu_check: %d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
