@@ -88,9 +88,9 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
 }
 
 /* A fused kernel whose grid would have fewer blocks than this (about 8 an SM
- * on an H200) runs with half the elements per thread: at n = 2^12 and 2^16
- * that was 5-20% faster (run 2 of 2026-12-01, docs/results.md), at 2^20 no
- * better. */
+ * on an H200) runs with half the elements per thread: twice the threads,
+ * half the serial work each (docs/cuda.md, "Kernel shape", says what that
+ * measured). */
 #define FX_SMALL_BLOCKS 1024
 
 /* Threads per block, and the grid for n elements at E per thread: one chunk

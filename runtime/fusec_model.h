@@ -95,11 +95,9 @@ typedef struct FusecTime {
 
 /* A kernel whose bytes and instructions both take time runs a little longer
  * than the larger of the two: the smooth maximum (mem^8 + comp^8)^(1/8),
- * 9% over either when they are equal. Fitted on the H200 to the fused
- * kernels of bench/chains and the examples at 2^28 (run 3 of
- * docs/results.md), with the shapes fusec emits: a compute-heavy fused
- * kernel moves two vectors a thread and keeps its loads in flight, so it
- * runs close to max(mem, comp). */
+ * 9% over either when they are equal: with the shapes fusec emits, a
+ * compute-heavy fused kernel keeps its loads in flight and runs close to
+ * max(mem, comp) (docs/model.md says where that was fitted). */
 static inline double fusec_overlap(double mem, double comp)
 {
     double hi = mem > comp ? mem : comp, lo = mem > comp ? comp : mem;
@@ -110,8 +108,8 @@ static inline double fusec_overlap(double mem, double comp)
 }
 
 /* The share of `bytes` that L2 (of l2 bytes) keeps: 1 up to (end - 0.25) *
- * l2, 0 from end * l2 on, linear between. Fitted to chains of copy kernels
- * on the H200 (bench/launchcost.cu, run 2 of 2026-12-01). */
+ * l2, 0 from end * l2 on, linear between (fitted to chains of copy kernels:
+ * docs/model.md). */
 static inline double fusec_l2_share(double bytes, double l2, double end)
 {
     double h = (end * l2 - bytes) / (0.25 * l2);

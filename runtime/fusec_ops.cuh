@@ -134,10 +134,9 @@ FX_OP double fx_silu(double x) { return x / (1.0 + exp(-x)); }
 /* gelu, erf form, exactly as ATen's GeluCUDAKernelImpl writes it:
  * x * 0.5 * (1 + erf(x * M_SQRT1_2)). 1 + erf(z) cancels for negative x
  * (float error up to 2e-5 relative at x = -3, all of it below x = -5.5),
- * and erfc(-z) would not, but erfcf costs 1.9 times erff on the H200 (50
- * against 27 FMA slots, bench/opcost.cu, run 1 of 2026-12-01), which made
- * the fused bf16 gelu compute-bound at 49% of the copy rate: the ATen form
- * is the same function with eager's own rounding, at half the cost.
+ * and erfc(-z) would not, but erfcf costs about twice erff and made the
+ * fused bf16 gelu compute-bound; this is eager's own rounding at eager's
+ * cost (docs/cuda.md, "gelu and gelu_tanh follow ATen's formulas").
  * Special values as ATen: gelu(-inf) = -inf * 0 = NaN, gelu(inf) = inf,
  * gelu(-0) = -0. */
 FX_OP float fx_gelu(float x) { return x * 0.5f * (1.0f + erff(x * 0.70710678118654752440f)); }
@@ -147,12 +146,11 @@ FX_OP double fx_gelu(double x) { return x * 0.5 * (1.0 + erf(x * 0.7071067811865
  * writes it: 0.5 * x * (1 + tanh(u)) with u = sqrt(2/pi) * (x + 0.044715 *
  * x^3). 1 + tanh(u) cancels for negative x (1e-4 relative in float at
  * x = -5), and x / (1 + exp(-2u)) would not, but that form costs an expf and
- * a division (26 FMA slots against tanhf's 18, bench/opcost.cu): the fused
- * f32 kernel ran at 94% of Inductor's speed with it (run 1 of 2026-12-01).
- * This is eager's own rounding, at eager's cost. The fast form below, for
- * half results, keeps the division form (its rounding hides the approximate
- * division, and its cost is lower still). Special values as ATen:
- * gelu_tanh(-inf) = NaN, gelu_tanh(inf) = inf. */
+ * a division, more than tanhf (docs/cuda.md): this is eager's own rounding,
+ * at eager's cost. The fast form below, for half results, keeps the
+ * division form (its rounding hides the approximate division, and it is
+ * cheaper still). Special values as ATen: gelu_tanh(-inf) = NaN,
+ * gelu_tanh(inf) = inf. */
 FX_OP float fx_gelu_tanh(float x)
 {
     float u = 0.79788456080286535588f * (x + 0.044715f * (x * x * x));
