@@ -469,10 +469,12 @@ int main(int argc, char **argv)
             usage_error("%s: it writes a folder of files: give -o DIR", "--emit=torch");
         Arena *a = arena_new();
         const char *prefix = driver_prefix(a, opt.input, opt.name);
+        char name[256];
+        snprintf(name, sizeof name, "%s", prefix); /* the arena goes before the message */
         bool bad = emit_torch_reserved(prefix);
         arena_free(a);
         if (bad)
-            usage_error("--emit=torch: the op name '%s' is a Python keyword: pick another with --name", prefix);
+            usage_error("--emit=torch: the op name '%s' is a Python keyword: pick another with --name", name);
     }
 
     Source src = {opt.input, NULL, 0};
