@@ -2,7 +2,8 @@
 # The GPU checks of issue 16's landed stages, in one command, from the
 # repository root of an H200 machine with nvcc and PyTorch:
 #   bench/issue16_gpu.sh OUT
-# 1. builds fusec (build/);
+# 1. builds fusec (build/), unless FUSEC names a built one (the GPU machine may
+#    have no re2c or lemon: build here, carry the binary);
 # 2. bench/device.sh with EXAMPLES="seed mask_combine" and RANDOM_N=250: the new
 #    example's harness verifies both versions and times them (its fused
 #    kernel's % of the copy rate), every test chain (tests/golden/operators.fuse
@@ -21,14 +22,18 @@
 set -u
 out=$1
 mkdir -p "$out/device"
-cmake -S . -B build -G Ninja >/dev/null && cmake --build build >/dev/null || { echo "build failed" >&2; exit 1; }
+fusec=${FUSEC:-}
+if [ -z "$fusec" ]; then
+  cmake -S . -B build -G Ninja >/dev/null && cmake --build build >/dev/null || { echo "build failed" >&2; exit 1; }
+  fusec=build/fusec
+fi
 steps=${STEPS:-device torch_check torch_bench}
 s1=- s2=- s3=-
 case " $steps " in *" device "*)
-  EXAMPLES="seed mask_combine" RANDOM_N=${RANDOM_N:-250} bench/device.sh "$out/device" build/fusec examples tests random
+  EXAMPLES="seed mask_combine" RANDOM_N=${RANDOM_N:-250} bench/device.sh "$out/device" "$fusec" examples tests random
   s1=$? ;;
 esac
-case " $steps " in *" torch_check "*) python3 bench/torch_check.py build/fusec "$out"; s2=$? ;; esac
+case " $steps " in *" torch_check "*) python3 bench/torch_check.py "$fusec" "$out"; s2=$? ;; esac
 case " $steps " in *" torch_bench "*)
   python3 bench/torch_bench.py --chain mask_combine --sizes 2^20,2^24,2^28 --passes 1 --csv "$out/torch_mask_combine.csv"
   s3=$? ;;
