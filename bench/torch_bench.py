@@ -821,7 +821,8 @@ def print_group(chain, dtype, rows, versions):
              bytes_per_elem(chain, "compile", dtype),
              bytes_per_elem(chain, "eager", dtype) / bytes_per_elem(chain, "compile", dtype)))
     for v in versions[1:]:
-        comp = [r["compile_s"] for r in rows if r["version"] == v and r["mode"] == rows[0]["mode"]]
+        comp = [r["compile_s"] for r in rows if r["version"] == v and r["mode"] == rows[0]["mode"]
+                and r["compile_s"] is not None]  # fusec's rows compile nothing here
         if comp:
             print("   %s: the first call (compiling) took %.2f s at the first size%s" % (
                 v, comp[0], ", median %.2f s at the others" % statistics.median(comp[1:])
