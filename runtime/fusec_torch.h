@@ -23,6 +23,18 @@ static inline const char *fx_torch_dtype(at::ScalarType t)
     }
 }
 
+/* A shape or strides as a message shows it, "[4096, 2]", spelled with
+ * std::to_string: streaming an IntArrayRef into a TORCH_CHECK message
+ * crashed inside libstdc++ on the H200 machine (torch 2.11, g++ 13: a
+ * segmentation fault in any extension, run 3 of session 2 of 2026-12-01). */
+static inline std::string fx_torch_dims(at::IntArrayRef d)
+{
+    std::string s = "[";
+    for (size_t i = 0; i < d.size(); i++)
+        s += (i ? ", " : "") + std::to_string(d[i]);
+    return s + "]";
+}
+
 /* Checks tensor argument `name` of op `op`, in this order: on a CUDA device
  * (ValueError), of dtype want (TypeError; fuse_dtype is the .fuse file's
  * name for it), contiguous (ValueError), and, unless it is the first input
@@ -34,14 +46,14 @@ static inline void fx_torch_check(const char *op, const at::Tensor &t, const cha
     TORCH_CHECK_VALUE(t.is_cuda(), op, ": ", name, " must be a CUDA tensor, but it is on ", t.device());
     TORCH_CHECK_TYPE(t.scalar_type() == want, op, ": ", name, " must have dtype ", fx_torch_dtype(want), " (", fuse_dtype,
                      " in the .fuse file), but it has dtype ", fx_torch_dtype(t.scalar_type()));
-    TORCH_CHECK_VALUE(t.is_contiguous(), op, ": ", name, " must be contiguous, but it has shape ", t.sizes(),
-                      " and strides ", t.strides(), " (pass ", name, ".contiguous())");
+    TORCH_CHECK_VALUE(t.is_contiguous(), op, ": ", name, " must be contiguous, but it has shape ", fx_torch_dims(t.sizes()),
+                      " and strides ", fx_torch_dims(t.strides()), " (pass ", name, ".contiguous())");
     if (&t == &first)
         return;
     TORCH_CHECK_VALUE(t.device() == first.device(), op, ": ", name, " is on ", t.device(), " but ", first_name, " is on ",
                       first.device(), ": every tensor must be on one device");
-    TORCH_CHECK_VALUE(t.sizes() == first.sizes(), op, ": ", name, " has shape ", t.sizes(), " but ", first_name,
-                      " has shape ", first.sizes(), ": every tensor of the chain must have the same shape");
+    TORCH_CHECK_VALUE(t.sizes() == first.sizes(), op, ": ", name, " has shape ", fx_torch_dims(t.sizes()), " but ", first_name,
+                      " has shape ", fx_torch_dims(first.sizes()), ": every tensor of the chain must have the same shape");
 }
 
 /* A failed launch becomes a RuntimeError that names the op. */

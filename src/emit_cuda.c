@@ -489,6 +489,14 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
         int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
         if (arg->scalar) {
             scalar_operand(em, a[j], sizeof a[j], x, want);
+            /* eager's remainder, and floor_divide but by a number, take a
+             * number as the tensor's dtype: rounded to f16 or bf16 first */
+            bool half = in->dtype == FX_F16 || in->dtype == FX_BF16;
+            if (half && (in->op == O_REM || (in->op == O_FLOORDIV && j == 0))) {
+                char num[640];
+                snprintf(num, sizeof num, "%s", a[j]);
+                snprintf(a[j], sizeof a[j], "fx_widen(fx_to_%s(%s))", fusec_dtype_name[in->dtype], num);
+            }
         } else {
             int r = 0;
             while (kr->read[r] != x)
