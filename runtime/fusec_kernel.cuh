@@ -93,6 +93,12 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
  * measured). */
 #define FX_SMALL_BLOCKS 1024
 
+/* A compute-heavy fused kernel (its issue slots take at least its bytes'
+ * time) whose grid at half the elements would still have fewer blocks than
+ * this runs with one element per thread: its long serial work per element
+ * spread over as many SMs as the elements reach (docs/cuda.md). */
+#define FX_TINY_BLOCKS 256
+
 /* Threads per block, and the grid for n elements at E per thread: one chunk
  * per thread, capped so the grid-stride loop takes over for huge n. */
 #define FX_THREADS 128

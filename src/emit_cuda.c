@@ -51,6 +51,7 @@ typedef struct Emitter {
     const char **stmt_name;     /* instruction -> the name a statement gives it, or NULL */
     char *seen;                 /* scratch marks, one per instruction, kept all zero */
     int *elems; /* unfused kernel k -> its elements per thread; [nkernels]: the fused kernel's */
+    bool tiny;  /* the fused kernel is compute-heavy: one element a thread for a tiny grid */
     int *vnum;  /* tensor value -> its number n in v<n> (the fused kernel, the reference) */
     /* The .cu's parts, for its table of contents: while counting, f counts
      * the lines written (count_write) and throws them away. */
@@ -564,6 +565,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                  "two vectors a thread keep loads in flight while it computes", heavy);
     }
     em->elems[t->nkernels] = e;
+    em->tiny = heavy >= 1;
 
     char fr[32], fw[32];
     out_num(fr, sizeof fr, t->f_read);
@@ -577,12 +579,15 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     fprintf(f, "/* Reads %s B and writes %s B per element; every intermediate stays in registers%s\n"
                " * %s%d distinct op%s.\n"
                " * E elements per thread: %d (%s), or %d for a grid of under\n"
-               " * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).\n"
+               " * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each)%s.\n"
                " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"
                " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
                " * rest, element by element (the last n %% E, or all of n if a pointer is misaligned). */\n",
             fr, fw, half ? "," : ".", half ? "and f16 and bf16 values compute in float. " : "", t->nfused_ops,
-            t->nfused_ops == 1 ? "" : "s", e, why, e / 2 > 0 ? e / 2 : 1);
+            t->nfused_ops == 1 ? "" : "s", e, why, e / 2 > 0 ? e / 2 : 1,
+            em->tiny ? ",\n * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:\n"
+                       " * one element a thread spreads its serial work over more SMs)"
+                     : "");
     fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(",
             launch_bounds(thread_bytes(p, e, load, nl, store, nout), t->fcost.fp64), em->c->prefix);
     for (int k = 0; k < nl; k++)
@@ -745,13 +750,18 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     int es = e / 2 > 0 ? e / 2 : 1;
     fprintf(f, "    /* whole chunks of %d by vector accesses, then the rest element by element */\n"
                "    const size_t full = vec ? n / %d * %d : 0;\n", e, e, e);
-    fprintf(f, "    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_SMALL_BLOCKS)\n"
+    bool tiny = em->tiny && es > 1;
+    if (tiny)
+        fprintf(f, "    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_TINY_BLOCKS)\n"
+                   "        %s_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(%s(unsigned)full, 0u);\n",
+                es, P, args);
+    fprintf(f, "    %sif (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_SMALL_BLOCKS)\n"
                "        %s_fused_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(%s(unsigned)full, 0u);\n"
                "    else if (full > 0 && full <= 0x7fffffffu)\n"
                "        %s_fused_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(%s(unsigned)full, 0u);\n"
                "    else if (full > 0)\n"
                "        %s_fused_kernel<size_t, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(%sfull, (size_t)0);\n",
-            e, P, es, es, args, P, e, e, args, P, e, e, args);
+            tiny ? "else " : "", e, P, es, es, args, P, e, e, args, P, e, e, args);
     fprintf(f, "    if (full < n && n <= 0x7fffffffu)\n"
                "        %s_fused_kernel<unsigned, %d, true><<<fx_blocks(n - full, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, (unsigned)full);\n"
                "    else if (full < n)\n"

@@ -522,7 +522,9 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
 /* Reads 6 B and writes 12 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 24 distinct ops.
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 3.69 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each),
+ * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
+ * one element a thread spreads its serial work over more SMs).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
@@ -589,7 +591,9 @@ extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(x_u, 4, 4) && fx_aligned(a_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(c_u, 8, 2) && fx_aligned(d_u, 8, 2);
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_TINY_BLOCKS)
+        pow_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, (unsigned)full, 0u);
+    else if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
         pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
         pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, (unsigned)full, 0u);
