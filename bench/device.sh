@@ -18,7 +18,8 @@
 #   the seed sweep. TORCH_ARGS="--dtype f32,f16 --passes 1" sweeps every example
 #   (a long run).
 # kernels: each unfused and fused kernel of the examples at 2^28, alone and cold,
-#   timed by Nsight Compute (ncu); bench/kernels.py sets them against the copy.
+#   timed by Nsight Compute (ncu); bench/kernels.py sets them against the copy
+#   and their DRAM bytes against the model's (fusec --predict --format=json).
 #   KERNELS="mixed" runs only those.
 # At the end bench/merge.py puts every harness's and torch's rows into one table,
 # results/sweep.csv (and sweep.json). Each harness and torch run has a time
@@ -170,7 +171,12 @@ for phase in "$@"; do
         -k regex:'_k[0-9]+|_fused_kernel' "$work/$n" --no-verify --sizes 2^28 --modes cold --reps 1 --warmup 0 \
         >"$res/$n.ncu.csv" 2>"$res/$n.ncu.err"
       echo "== $n"
-      python3 bench/kernels.py "$prof" "$res/$n.ncu.csv" | tee "$res/$n.kernels.txt"
+      case $n in  # the model's bytes of the same build (build_example's flags)
+      *_f16) "$fusec" -w --predict --format=json --dtype=f16 "examples/${n%_f16}.fuse" >"$res/$n.predict.json" ;;
+      *_bf16) "$fusec" -w --predict --format=json --dtype=bf16 "examples/${n%_bf16}.fuse" >"$res/$n.predict.json" ;;
+      *) "$fusec" -w --predict --format=json "examples/$n.fuse" >"$res/$n.predict.json" ;;
+      esac
+      python3 bench/kernels.py "$prof" "$res/$n.ncu.csv" --predict "$res/$n.predict.json" | tee "$res/$n.kernels.txt"
     done
     ;;
   torch)
