@@ -174,8 +174,9 @@ FX_OP double fx_mish(double x) { return x * tanh(log1p(exp(x))); }
 
 /* ATen: std::min(std::max(x + 3, 0), 6) * one_sixth. std::max(a, b) is
  * a < b ? b : a and std::min(a, b) is b < a ? b : a, so NaN propagates.
- * (ATen's f64 kernel multiplies by (double)(1.0f / 6.0f); we use 1.0 / 6.0
- * in double, 3e-8 closer to the exact function.) */
+ * ATen's f64 kernel multiplies by (double)(1.0f / 6.0f), 3e-8 off 1/6: the
+ * unfused f64 kernels do the same (the _aten forms), to be eager's bit for
+ * bit; the fused kernel uses 1.0 / 6.0, as Inductor's division by 6 does. */
 FX_OP float fx_hard6(float x)
 {
     float t = x + 3.0f;
@@ -194,6 +195,8 @@ FX_OP double fx_hardsigmoid(double x) { return fx_hard6(x) * (1.0 / 6.0); }
 /* ATen: x * min(max(x + 3, 0), 6) * one_sixth, multiplied left to right. */
 FX_OP float fx_hardswish(float x) { return x * fx_hard6(x) * (1.0f / 6.0f); }
 FX_OP double fx_hardswish(double x) { return x * fx_hard6(x) * (1.0 / 6.0); }
+FX_OP double fx_hardsigmoid_aten(double x) { return fx_hard6(x) * (double)(1.0f / 6.0f); }
+FX_OP double fx_hardswish_aten(double x) { return x * fx_hard6(x) * (double)(1.0f / 6.0f); }
 
 /* ---- two and three arguments ---- */
 

@@ -241,6 +241,17 @@ static inline double ref_softplus(double x) { return x > 20 ? x : log1p(exp(x));
  * only above 709, where tanh is 1 long before; mish(-inf) = NaN, as torch. */
 static inline double ref_mish(double x) { return x * tanh(log1p(exp(x))); }
 
+/* The unfused f64 kernels' forms (fx_hardsigmoid_aten): eager's
+ * (double)(1.0f / 6.0f) for a sixth. */
+static inline double ref_hardsigmoid_aten(double x)
+{
+    return isnan(x) ? x : fmin(fmax(x + 3.0, 0.0), 6.0) * (double)(1.0f / 6.0f);
+}
+static inline double ref_hardswish_aten(double x)
+{
+    return isnan(x) ? x : x * fmin(fmax(x + 3.0, 0.0), 6.0) * (double)(1.0f / 6.0f);
+}
+
 static inline double ref_hardsigmoid(double x)
 {
     if (isnan(x))

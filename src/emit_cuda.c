@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "fusec.h"
+#include "fusec_ref.h"
 
 /* C spellings of the storage and compute types. */
 /* The C types of each dtype (runtime/fusec_dtype.h): in kernels, in the API,
@@ -248,6 +249,10 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
         bool half = !fused && (in->dtype == FX_F16 || in->dtype == FX_BF16);
         snprintf(buf, len, "fx_floor_divide%s%s%s%s(%s, %s)", !fused && in->uform ? "_by" : "", half ? "<" : "",
                  half ? store_t[in->dtype] : "", half ? ">" : "", a[0], a[1]);
+        return;
+    }
+    if (!fused && ct == FX_F64 && (op == O_HARDSWISH || op == O_HARDSIGMOID)) { /* eager's sixth */
+        snprintf(buf, len, "fx_%s_aten(%s)", info->name, a[0]);
         return;
     }
     if (op == O_COPY)
@@ -490,13 +495,19 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
         int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
         if (arg->scalar) {
             scalar_operand(em, a[j], sizeof a[j], x, want);
-            /* eager's remainder, and floor_divide but by a number, take a
-             * number as the tensor's dtype: rounded to f16 or bf16 first */
-            bool half = in->dtype == FX_F16 || in->dtype == FX_BF16;
-            if (half && (in->op == O_REM || (in->op == O_FLOORDIV && j == 0))) {
+            /* eager's comparisons, remainder, and floor_divide but by a
+             * number, take a number as the tensor's dtype (scalar_t, not
+             * opmath): rounded to f16 or bf16 first */
+            bool cmp = op_info[in->op].cls == K_CMP;
+            int common = cmp ? p->inst[in->arg[1 - j]].dtype : in->dtype;
+            bool half = common == FX_F16 || common == FX_BF16;
+            if (half && (cmp || in->op == O_REM || (in->op == O_FLOORDIV && j == 0))) {
                 char num[640];
                 snprintf(num, sizeof num, "%s", a[j]);
-                snprintf(a[j], sizeof a[j], "fx_widen(fx_to_%s(%s))", fusec_dtype_name[in->dtype], num);
+                if (arg->op == O_CONST) /* a literal rounded here, a param at run time */
+                    constant(a[j], sizeof a[j], ref_round(arg->value, common), want);
+                else
+                    snprintf(a[j], sizeof a[j], "fx_widen(fx_to_%s(%s))", fusec_dtype_name[common], num);
             }
         } else {
             int r = 0;
@@ -909,8 +920,17 @@ static void emit_reference(Emitter *em)
                 int x = fused ? p->inst[in->arg[j]].canon : in->arg[j];
                 const Inst *arg = &p->inst[x];
                 int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
+                /* unfused: a number rounded to f16 or bf16 where eager's kernel
+                 * takes it so (the kernels' rule, above) */
+                bool cmp = op_info[in->op].cls == K_CMP;
+                int common = cmp ? p->inst[in->arg[1 - j]].dtype : in->dtype;
+                bool as_half = !fused && arg->scalar && (common == FX_F16 || common == FX_BF16) &&
+                               (cmp || in->op == O_REM || (in->op == O_FLOORDIV && j == 0));
                 if (arg->op == O_CONST)
-                    constant(a[j], sizeof a[j], arg->value, want == FX_F32 ? FX_F32 : FX_F64);
+                    constant(a[j], sizeof a[j], as_half ? ref_round(arg->value, common) : arg->value,
+                             want == FX_F32 ? FX_F32 : FX_F64);
+                else if (as_half)
+                    snprintf(a[j], sizeof a[j], "ref_round(%s, %d)", em->cname[x], common);
                 else if (arg->scalar)
                     snprintf(a[j], sizeof a[j], "ref_round(%s, %d)", em->cname[x], want == FX_BOOL ? FX_F64 : want);
                 else
@@ -932,6 +952,9 @@ static void emit_reference(Emitter *em)
                          a[1]);
             else {
                 op_expr(expr, sizeof expr, in, FX_F64, a, false);
+                /* eager's sixth only where an unfused f64 kernel uses it */
+                if ((in->op == O_HARDSWISH || in->op == O_HARDSIGMOID) && (fused || in->dtype != FX_F64))
+                    snprintf(expr, sizeof expr, "fx_%s(%s)", op_info[in->op].name, a[0]);
                 /* The reference computes pow by PyTorch's rules, whatever form
                  * the kernels run (PowForm): eager's, in the tensor's dtype, for
                  * unfused; the compute type's for fused. */

@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k8_re
         __half r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16(fx_remainder(fx_widen(a0_v[e]), fx_widen(fx_to_f16(-2.5f))));
+            r_v[e] = fx_to_f16(fx_remainder(fx_widen(a0_v[e]), -2.5f));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
