@@ -8,6 +8,10 @@
  * time per application minus that of the identity function (the loop's own
  * add and accumulate) is the op's cost; it is printed in G applications/s for
  * the whole GPU and in fp32-FMA equivalents (the op's cost over one FMA's).
+ * A latency kernel then runs the op as one dependent chain per thread, one
+ * warp per SM (x = op(x), kept in range by an FMA), as a small-n kernel's
+ * serial work runs: the time per application minus the identity's is the
+ * op's latency, in ns (latency_ns; the identity row keeps its own).
  * Values stay in [-4, 4] (in (0.01, 4] for the logarithms, sqrt and pow),
  * the harness's input range, since some functions take slower paths
  * elsewhere.
@@ -55,6 +59,21 @@ __global__ void throughput(T *out, int iters, T lo, T span, Op op)
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
+/* One dependent chain: each application waits for the one before. The
+ * result folds back into [lo, lo + span) with a multiply-add (and an fmod
+ * only every 64 steps, so its cost stays small). */
+template <typename T, typename Op>
+__global__ void latency(T *out, int iters, T lo, T span, Op op)
+{
+    T x = lo + span * T(threadIdx.x % 97) / T(97 * 2);
+    for (int i = 0; i < iters; i++) {
+        x = op(x) * T(0.25) + lo + span * T(0.375);
+        if ((i & 63) == 63)
+            x = lo + fmod(fabs(x - lo), span);
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 static int g_sms;
 static void *g_out;
 
@@ -83,15 +102,42 @@ template <typename T, typename Op> static double time_op(Op op, bool positive, i
     return best * 1e-3 / apps; /* seconds per application, whole GPU */
 }
 
+/* Seconds per application of one dependent chain (one warp on every SM). */
+template <typename T, typename Op> static double time_latency(Op op, bool positive, int iters)
+{
+    T lo = positive ? T(0.01) : T(-4), span = positive ? T(3.99) : T(8);
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    latency<T><<<g_sms, 32>>>((T *)g_out, iters, lo, span, op);
+    CHECK(cudaDeviceSynchronize());
+    float best = 1e30f;
+    for (int r = 0; r < 3; r++) {
+        float ms;
+        CHECK(cudaEventRecord(e0));
+        latency<T><<<g_sms, 32>>>((T *)g_out, iters, lo, span, op);
+        CHECK(cudaEventRecord(e1));
+        CHECK(cudaEventSynchronize(e1));
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        best = ms < best ? ms : best;
+    }
+    CHECK(cudaEventDestroy(e0));
+    CHECK(cudaEventDestroy(e1));
+    return best * 1e-3 / iters;
+}
+
 struct Row {
     const char *name, *type;
-    double s;
+    double s, lat;
 };
 static std::vector<Row> rows;
 
-#define RUN32(name, pos, expr) rows.push_back({name, "f32", time_op<float>(F(expr), pos, 4096)})
-#define RUN64(name, pos, expr) rows.push_back({name, "f64", time_op<double>(D(expr), pos, 1024)})
-#define RUNH(name, pos, expr) rows.push_back({name, "f32fast", time_op<float>(F(expr), pos, 4096)})
+#define RUN32(name, pos, expr) \
+    rows.push_back({name, "f32", time_op<float>(F(expr), pos, 4096), time_latency<float>(F(expr), pos, 4096)})
+#define RUN64(name, pos, expr) \
+    rows.push_back({name, "f64", time_op<double>(D(expr), pos, 1024), time_latency<double>(D(expr), pos, 1024)})
+#define RUNH(name, pos, expr) \
+    rows.push_back({name, "f32fast", time_op<float>(F(expr), pos, 4096), time_latency<float>(F(expr), pos, 4096)})
 
 int main()
 {
@@ -190,11 +236,14 @@ int main()
     for (auto &r : rows)
         if (!strcmp(r.name, "fma"))
             (!strcmp(r.type, "f64") ? fma64 : fma32) = r.s;
-    printf("op,type,gops,fma_equiv\n");
+    double lat32 = rows[0].lat, lat64 = rows[1].lat;
+    printf("op,type,gops,fma_equiv,latency_ns\n");
     for (auto &r : rows) {
         bool d = !strcmp(r.type, "f64");
         double net = r.s - (d ? id64 : id32), fma = (d ? fma64 : fma32) - (d ? id64 : id32);
-        printf("%s,%s,%.1f,%.2f\n", r.name, r.type, net > 0 ? 1e-9 / net : 0.0, fma > 0 ? net / fma : 0.0);
+        double lat = &r == &rows[0] || &r == &rows[1] ? r.lat : r.lat - (d ? lat64 : lat32);
+        printf("%s,%s,%.1f,%.2f,%.2f\n", r.name, r.type, net > 0 ? 1e-9 / net : 0.0, fma > 0 ? net / fma : 0.0,
+               lat * 1e9);
     }
     return 0;
 }
