@@ -81,6 +81,10 @@ for p in sys.argv[1].split(","):
 print(",".join(map(str, c[-2:])))' "$list"
 }
 
+dims_of() { # dims_of FILE.fuse: a shaped chain's --dims, from its first line "# fusec-args: ..."
+  sed -n '1s/^# fusec-args: //p' "$1"
+}
+
 build() { # build NAME FILE.fuse [fusec args...]: emit and compile one harness
   local name=$1 src=$2
   shift 2
@@ -114,7 +118,8 @@ for phase in "$@"; do
       log "running $n"
       extra=""
       [ -f "$res/h200-calibrated.json" ] || extra="--calibrate $res/h200-calibrated.json"
-      limited "$work/$n" --seed 1 --json "$res/$n.json" --csv "$res/$n.csv" $extra >"$res/$n.txt" 2>&1
+      src=examples/${n%_f16}.fuse; src=${src%_bf16.fuse}; case $src in *.fuse) ;; *) src=$src.fuse ;; esac
+      limited "$work/$n" --seed 1 --json "$res/$n.json" --csv "$res/$n.csv" $extra $(dims_of "$src") >"$res/$n.txt" 2>&1
       echo "$n exit $?" | tee -a "$res/status.txt"
       grep -E '^ +2\^(12|22|24|26|28) +cold' "$res/$n.txt"
     done
@@ -128,7 +133,9 @@ for phase in "$@"; do
     for f in tests/golden/*.fuse tests/sass/*.fuse; do
       n=test_$(basename "$f" .fuse)
       [ -x "$work/$n" ] || { echo "MISSING $n" | tee -a "$res/status.txt"; continue; }
-      limited "$work/$n" --verify-only --seed 3 --sizes 4096,1000003,2^24,2^26 >"$res/$n.txt" 2>&1
+      sizes=4096,1000003,2^24,2^26
+      [ -n "$(dims_of "$f")" ] && sizes=1,5,1000,4099 # a shaped chain: rows, its other dims at --dims
+      limited "$work/$n" --verify-only --seed 3 --sizes $sizes $(dims_of "$f") >"$res/$n.txt" 2>&1
       echo "$n exit $?" | tee -a "$res/status.txt"
     done
     ;;
@@ -147,7 +154,9 @@ for phase in "$@"; do
       <"$work/rand_sources.txt"
     ls "$work/rand"/*.bin >"$work/rand_binaries.txt"
     stoppable xargs -P 8 -I{} sh -c '
-      b={}; timeout '"$limit"' "$b" --verify-only --seed 7 --sizes '"${RANDOM_SIZES:-1000003}"' >"${b%.bin}.log" 2>&1
+      b={}; dims=$(sed -n "1s/^# fusec-args: //p" "${b%.bin}.fuse"); sizes='"${RANDOM_SIZES:-1000003}"'
+      [ -n "$dims" ] && sizes='"${RANDOM_SHAPED_SIZES:-4099}"' # a shaped program: rows, its other dims at --dims
+      timeout '"$limit"' "$b" --verify-only --seed 7 --sizes $sizes $dims >"${b%.bin}.log" 2>&1
       echo "$? $b"' <"$work/rand_binaries.txt" >"$res/random_status.txt"
     pass=$(grep -c '^0 ' "$res/random_status.txt"); total=$(wc -l <"$res/random_status.txt")
     echo "random programs verified: $pass of $total passed" | tee "$res/random_summary.txt"

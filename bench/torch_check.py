@@ -18,7 +18,10 @@ rounded intermediates are the larger error), except for a
 fraction of elements (MAX_FLIP_FRAC) where a discontinuous op (a floor
 division, a comparison) meets its jump. Writes OUT/torch_check.txt (the
 builds go to a temporary folder); exits 1 on any mismatch. Needs a GPU, nvcc
-and PyTorch.
+and PyTorch. A chain with shapes (bias_gelu, layernorm_affine, rmsnorm_scale,
+shapes_3d) runs at each dims of SHAPED_DIMS, its inputs each of its own shape
+([C], [R, 1], ...), broadcast by eager as by fusec: rows of whole vectors, then
+odd sizes that leave every row a scalar tail.
 """
 import argparse
 import ctypes
@@ -65,16 +68,62 @@ def t_bf16_ops(a, b):
     return a % 0.7 + b // -1.3 + (torch.abs(a) + 1) ** 3 + a % b + 3.5 // b
 
 
+def t_bias_gelu(x, bias):
+    return torch.nn.functional.gelu(x + bias).to(torch.bfloat16)
+
+
+def t_layernorm_affine(x, mean, rstd, weight, bias):
+    return ((x - mean) * rstd * weight + bias).to(torch.bfloat16)
+
+
+def t_rmsnorm_scale(x, rstd, weight):
+    return (x * rstd * weight).to(torch.bfloat16)
+
+
+SHAPES_3D = """# three dims: per-(batch, column), per-column with an op of its own, per-row
+in s: f32[B, 1, C]
+in b: f32[C]
+in r: f16[R, 1]
+in x: f16
+out y, z
+b2 = b * 2
+y = x * s + b2 * 0.5 - r
+z = relu(y)
+"""
+
+
+def t_shapes_3d(s, b, r, x):
+    y = x * s + b * 2 * 0.5 - r
+    return y, torch.relu(y)
+
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHAINS = {  # name -> (.fuse path or text, torch function)
     "operators": (os.path.join(ROOT, "tests/golden/operators.fuse"), t_operators),
     "mask_combine": (os.path.join(ROOT, "examples/mask_combine.fuse"), t_mask_combine),
     "bf16_ops": (BF16_OPS, t_bf16_ops),
+    "bias_gelu": (os.path.join(ROOT, "examples/bias_gelu.fuse"), t_bias_gelu),
+    "layernorm_affine": (os.path.join(ROOT, "examples/layernorm_affine.fuse"), t_layernorm_affine),
+    "rmsnorm_scale": (os.path.join(ROOT, "examples/rmsnorm_scale.fuse"), t_rmsnorm_scale),
+    "shapes_3d": (SHAPES_3D, t_shapes_3d),
 }
+# A shaped chain runs at two sets of dims: rows of whole vectors, and odd sizes
+# that leave every row a scalar tail (a dim not named here: 3).
+SHAPED_DIMS = ({"R": 257, "C": 4096, "B": 3}, {"R": 63, "C": 1001, "B": 3})
 
 
-def build(fusec, name, src, out, arch):
-    """The chain's shared library and fusec's description of its API."""
+def chain_dims(src):
+    """The dims a chain's shapes name, in the order they first appear (the C API's)."""
+    text = src if "\n" in src else open(src).read()
+    dims = []
+    for shape in re.findall(r"^\s*in\b[^\n#]*\[([^\]]*)\]", text, re.M):
+        dims += [d.strip() for d in shape.split(",") if d.strip() != "1" and d.strip() not in dims]
+    return dims
+
+
+def build(fusec, name, src, out, arch, dims=None):
+    """The chain's shared library and fusec's description of its API (a shaped
+    chain's at dims)."""
     path = src
     if "\n" in src:
         path = os.path.join(out, name + ".fuse")
@@ -82,7 +131,8 @@ def build(fusec, name, src, out, arch):
             f.write(src)
     cu, so = os.path.join(out, name + ".cu"), os.path.join(out, "lib%s.so" % name)
     subprocess.run([fusec, "-w", "--name=" + name, path, "-o", cu], check=True)
-    desc = json.loads(subprocess.run([fusec, "-w", "--predict", "--format=json", "--name=" + name, path],
+    extra = ["--dims=" + ",".join("%s=%d" % kv for kv in dims.items())] if dims else []
+    desc = json.loads(subprocess.run([fusec, "-w", "--predict", "--format=json", "--name=" + name, path] + extra,
                                      check=True, capture_output=True, text=True).stdout)
     subprocess.run(["nvcc", "-O3", "-arch=" + arch, "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared", cu,
                     "-o", so], check=True)
@@ -90,6 +140,7 @@ def build(fusec, name, src, out, arch):
 
 
 def make_input(dtype, n, seed):
+    """n: an element count, or a shaped input's sizes (a tuple)."""
     g = torch.Generator(device="cuda")
     g.manual_seed(seed)
     if dtype == "bool":
@@ -97,11 +148,17 @@ def make_input(dtype, n, seed):
     return torch.randn(n, generator=g, device="cuda", dtype=TORCH_DTYPE[dtype]) * 3
 
 
-def run(lib, name, version, ins, outs, params):
+def sizes_of(shape, dims):
+    """A JSON shape (["R", "C"], [1, "C"]) at dims."""
+    return tuple(d if isinstance(d, int) else dims[d] for d in shape)
+
+
+def run(lib, name, version, ins, outs, params, dims=None):
+    """dims: a shaped chain's sizes, in the C API's order; else n is the first input's."""
     fn = getattr(lib, "%s_%s" % (name, version))
     args = [ctypes.c_void_p(t.data_ptr()) for t in ins + outs]
     args += [ctypes.c_double(v) if dt == "f64" else ctypes.c_float(v) for v, dt in params]
-    args += [ctypes.c_size_t(ins[0].numel()), ctypes.c_void_p(0)]
+    args += [ctypes.c_size_t(v) for v in (dims if dims else [ins[0].numel()])] + [ctypes.c_void_p(0)]
     torch.cuda.synchronize()
     err = fn(*args)
     torch.cuda.synchronize()
@@ -118,8 +175,21 @@ def same_bits(a, b):
 
 def check_chain(fusec, name, out, n, arch, log):
     src, fn = CHAINS[name]
-    lib, desc = build(fusec, name, src, out, arch)
-    ins = [make_input(i["dtype"], n, 1000 + k) for k, i in enumerate(desc["inputs"])]
+    names = chain_dims(src)
+    if not names:
+        return check_at(fusec, name, src, fn, out, n, arch, log, None)
+    ok = True
+    for dims in SHAPED_DIMS:
+        ok &= check_at(fusec, name, src, fn, out, n, arch, log, {d: dims.get(d, 3) for d in names})
+    return ok
+
+
+def check_at(fusec, name, src, fn, out, n, arch, log, dims):
+    """One chain against eager: of n elements, or a shaped one at dims (its
+    inputs each of its own shape, broadcast by eager as by fusec)."""
+    lib, desc = build(fusec, name, src, out, arch, dims)
+    size = lambda t: sizes_of(t["shape"], dims) if dims else n  # noqa: E731
+    ins = [make_input(i["dtype"], size(i), 1000 + k) for k, i in enumerate(desc["inputs"])]
     params = [(p["value"], p["dtype"]) for p in desc["params"]]
     named = {i["dtype"] for i in desc["inputs"]} | {p["dtype"] for p in desc["params"]}
     text = open(src).read() if os.path.exists(src) else src
@@ -130,15 +200,23 @@ def check_chain(fusec, name, out, n, arch, log):
     # differ, fused passes if it is as close to this as eager is
     exact64 = fn(*[t.double() if t.dtype != torch.bool else t for t in ins], *[v for v, _ in params])
     exact64 = exact64 if isinstance(exact64, tuple) else (exact64,)
+    api_dims = None
+    if dims:
+        n = desc["shape"]["elements"]
+        api_dims = [dims[d] for d in desc["shape"]["dims"]]
+        log("%s at %s (%d elements)" % (name, ", ".join("%s = %d" % kv for kv in dims.items()), n))
     ok = True
     for version in ("unfused", "fused"):
-        outs = [torch.full((n,), 77, device="cuda", dtype=TORCH_DTYPE[o["dtype"]]) for o in desc["outputs"]]
-        run(lib, name, version, ins, outs, params)
+        outs = [torch.full(size(o) if dims else (n,), 77, device="cuda", dtype=TORCH_DTYPE[o["dtype"]])
+                for o in desc["outputs"]]
+        run(lib, name, version, ins, outs, params, api_dims)
         for o, got, ref, r64 in zip(desc["outputs"], outs, want, exact64):
-            if got.dtype != ref.dtype:
-                log("FAIL %s %s %s: dtype %s, eager's %s" % (name, version, o["name"], got.dtype, ref.dtype))
+            if got.dtype != ref.dtype or got.shape != ref.shape:
+                log("FAIL %s %s %s: dtype %s, eager's %s; shape %s, eager's %s" % (
+                    name, version, o["name"], got.dtype, ref.dtype, tuple(got.shape), tuple(ref.shape)))
                 ok = False
                 continue
+            got, ref, r64 = got.flatten(), ref.flatten(), r64.flatten()
             exact = same_bits(got, ref)
             bad = int((~exact).sum())
             if version == "unfused" or o["dtype"] == "bool":
@@ -158,8 +236,9 @@ def check_chain(fusec, name, out, n, arch, log):
                 % ("ok  " if verdict else "FAIL", name, version, o["name"], o["dtype"], bad, n, how))
             if not verdict:  # the first element outside the verdict's rule
                 i = int((~(close if version == "fused" and o["dtype"] != "bool" else exact)).nonzero()[0])
-                log("     first at %d: got %r, eager %r; inputs %s" % (
-                    i, got[i].item(), ref[i].item(), [t[i].item() for t in ins]))
+                where = [t[i].item() for t in ins] if not dims else "element %d of %s" % (
+                    i, tuple(sizes_of(desc["shape"]["shape"], dims)))
+                log("     first at %d: got %r, eager %r; inputs %s" % (i, got[i].item(), ref[i].item(), where))
             ok &= verdict
     return ok
 

@@ -35,10 +35,6 @@ size_t parse_engine_size(void) { return sizeof(yyParser); }
  * bitwise operators (m & x > 0 is (m & x) > 0, as in Python, not C); unary
  * minus and ~ bind tighter than * but looser than ** on their right
  * (-x ** 2 is -(x ** 2)); ** groups to the right (2 ** 3 ** 2 is 2 ** 9). */
-/* '[' is in no rule: a shape after a dtype, or indexing, is an error that
- * says so (parse_syntax_error). */
-%token LBRACKET.
-
 %nonassoc LT LE GT GE EQ NE.
 %left PIPE.
 %left CARET.
@@ -57,19 +53,29 @@ stmts ::= stmts SEP stmt.
 /* ----------------------------------------------------------- statements */
 stmt ::= .
 stmt ::= IDENT(N) ASSIGN expr(E).                        { parse_assign(P, N, E); }
-stmt ::= IN names(L) dtype(T).                           { parse_decl_in(P, L, T); }
+stmt ::= IN names(L) dtype(T).                           { parse_decl_in(P, L, &T); }
 stmt ::= OUT names(L).                                   { parse_decl_out(P, L); }
-stmt ::= PARAM IDENT(N) dtype(T).                        { Token v = {0, 0, 0}; parse_decl_param(P, N, T, v, false); }
-stmt ::= PARAM IDENT(N) dtype(T) ASSIGN NUMBER(V).       { parse_decl_param(P, N, T, V, false); }
-stmt ::= PARAM IDENT(N) dtype(T) ASSIGN MINUS NUMBER(V). { parse_decl_param(P, N, T, V, true); }
+stmt ::= PARAM IDENT(N) dtype(T).                        { Token v = {0, 0, 0}; parse_decl_param(P, N, &T, v, false); }
+stmt ::= PARAM IDENT(N) dtype(T) ASSIGN NUMBER(V).       { parse_decl_param(P, N, &T, V, false); }
+stmt ::= PARAM IDENT(N) dtype(T) ASSIGN MINUS NUMBER(V). { parse_decl_param(P, N, &T, V, true); }
 
 %type names {NameList *}
 names(A) ::= IDENT(N).                  { A = parse_names(P, NULL, N); }
 names(A) ::= names(L) COMMA IDENT(N).   { A = parse_names(P, L, N); }
 
-%type dtype {Token}
-dtype(A) ::= .                          { A.kind = 0; A.off = 0; A.len = 0; }
-dtype(A) ::= COLON IDENT(T).            { A = T; }
+/* A dtype, and a shape after it: "x: bf16[R, C]" (1 to 4 dims, each a name or 1). */
+%type dtype {TypeDecl}
+dtype(A) ::= .                          { A = parse_type(P, NULL); }
+dtype(A) ::= COLON IDENT(T).            { A = parse_type(P, &T); }
+dtype(A) ::= COLON IDENT(T) LBRACKET(O) dims(D) RBRACKET(C). { A = parse_shape(P, T, O, &D, C); }
+
+%type dims {DimDecl}
+dims(A) ::= dim(D).                     { A = parse_dims(P, NULL, D); }
+dims(A) ::= dims(L) COMMA dim(D).       { A = parse_dims(P, &L, D); }
+
+%type dim {Token}
+dim(A) ::= IDENT(N).                    { A = N; }
+dim(A) ::= NUMBER(N).                   { A = N; }
 
 /* ---------------------------------------------------------- expressions */
 expr(A) ::= expr(B) PLUS(O) expr(C).    { A = parse_binary(P, O_ADD, O, B, C); }

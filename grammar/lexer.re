@@ -107,7 +107,8 @@ Token lex_next(Lexer *L)
         "~" { return tok(L, TK_TILDE, s); }
         "<<" { return tok(L, TK_SHL, s); }
         ">>" { return tok(L, TK_SHR, s); }
-        "[" { return tok(L, TK_LBRACKET, s); } /* in no rule: the parser's error says what it is */
+        "[" { return tok(L, TK_LBRACKET, s); }
+        "]" { return tok(L, TK_RBRACKET, s); }
         "<" { return tok(L, TK_LT, s); }
         "<=" { return tok(L, TK_LE, s); }
         ">" { return tok(L, TK_GT, s); }
@@ -144,6 +145,7 @@ const char *lex_token_name(int kind)
     case TK_LPAREN: return "'('";
     case TK_RPAREN: return "')'";
     case TK_LBRACKET: return "'['";
+    case TK_RBRACKET: return "']'";
     case TK_COMMA: return "','";
     case TK_COLON: return "':'";
     case TK_ASSIGN: return "'='";

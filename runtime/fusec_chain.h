@@ -14,6 +14,8 @@ typedef struct FusecTensorArg {
     int dtype;     /* FX_* (fusec_dtype.h) */
     int tol_dtype; /* the least precise float dtype of any value it depends on:
                     * its error is that dtype's, whatever it is stored in */
+    unsigned varies; /* a shaped chain: bit q set when it varies along position q
+                      * of the chain's shape (a [C] bias of [R, C]: bit 1) */
 } FusecTensorArg;
 
 typedef struct FusecParamArg {
@@ -43,6 +45,18 @@ typedef struct FusecChain {
      * fusec_ref_fragile (fusec_ref.h) when a discontinuous op (comparison,
      * floor, round, sign, ...) was evaluated close to its jump. */
     void (*reference)(int fused, const double *in, const double *par, double *out);
+    /* A shaped chain (docs/language.md, "Shapes"); rank 0 and the rest NULL
+     * for a chain of n elements. Its tensors are contiguous and row-major;
+     * run is NULL and run_dims takes the dims' sizes, in the API's order.
+     * unfused and fused above hold each kernel's fp64 flag; the terms give
+     * its bytes and compute at any dims (fusec_costs_at). */
+    int rank;
+    const int *shape;        /* rank entries: the dim at each position, -1 for a 1 */
+    int ndims;
+    const char *const *dims; /* the dims' names, in the API's order */
+    cudaError_t (*run_dims)(int fused, void *const *bufs, const double *par, const size_t *dims, cudaStream_t s);
+    int nuterms, nfterms;
+    const FusecTerm *uterms, *fterms;
 } FusecChain;
 
 #endif /* FUSEC_CHAIN_H */

@@ -121,4 +121,28 @@ static inline bool fx_aligned(const void *p, int e, int size)
     return ((uintptr_t)p % (uintptr_t)(e * size)) == 0;
 }
 
+/* A broadcast operand of an unfused kernel, as PyTorch's TensorIterator
+ * sees it: the result's sizes, innermost first, and the operand's strides in
+ * elements (0 along a dim it is broadcast on). Each element's offset takes a
+ * divide and a multiply per dim (TensorIterator's OffsetCalculator), which is
+ * why eager runs broadcast operands on its slower, non-vectorized path. */
+typedef struct FxBcast {
+    int rank;
+    unsigned long long size[4], stride[4];
+} FxBcast;
+
+template <typename I>
+__device__ __forceinline__ I fx_bcast_offset(const FxBcast &b, I i)
+{
+    I off = 0;
+#pragma unroll
+    for (int d = 0; d < 4; d++)
+        if (d < b.rank) {
+            const I q = i / (I)b.size[d];
+            off += (i - q * (I)b.size[d]) * (I)b.stride[d];
+            i = q;
+        }
+    return off;
+}
+
 #endif /* FUSEC_KERNEL_CUH */

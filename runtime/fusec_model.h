@@ -41,6 +41,49 @@ typedef struct FusecVersion {
     double footprint;
 } FusecVersion;
 
+/* A shaped chain's costs (docs/model.md, "Shapes"): a kernel's fields are
+ * sums of terms, each coef times a count of elements, the product of the
+ * dims' sizes raised to exp[] (a [C] bias read: 4 * C; an [R, C] output:
+ * 2 * R * C). The model reads them per element of the chain's shape (n, the
+ * product of its dims): fusec_costs_at fills kernels[] so at given dims. */
+enum { FUSEC_IN, FUSEC_MID_READ, FUSEC_MID_WRITE, FUSEC_OUT, FUSEC_FLOPS, FUSEC_TRANS, FUSEC_SLOTS32, FUSEC_SLOTS64 };
+typedef struct FusecTerm {
+    int kernel, field; /* FUSEC_IN ... */
+    double coef;       /* bytes, flops or issue slots of one element */
+    unsigned char exp[4];
+} FusecTerm;
+
+static inline double fusec_numel(const unsigned char *exp, const double *dims, int ndims)
+{
+    double v = 1;
+    int d, k;
+    for (d = 0; d < ndims; d++)
+        for (k = 0; k < exp[d]; k++)
+            v *= dims[d];
+    return v;
+}
+
+/* Sets the summed fields of kernels[0..nk) to the terms' values at dims,
+ * per element of n; the other fields (fp64, count) stay. */
+static inline void fusec_costs_at(FusecKernelCost *kernels, int nk, const FusecTerm *terms, int nterms,
+                                  const double *dims, int ndims, double n)
+{
+    int i;
+    for (i = 0; i < nk; i++) {
+        FusecKernelCost *k = &kernels[i];
+        k->in_bytes = k->mid_read = k->mid_write = k->out_bytes = 0;
+        k->flops = k->trans = k->slots32 = k->slots64 = 0;
+    }
+    for (i = 0; i < nterms; i++) {
+        const FusecTerm *t = &terms[i];
+        FusecKernelCost *k = &kernels[t->kernel];
+        double v = t->coef * fusec_numel(t->exp, dims, ndims) / n;
+        double *field[8] = {&k->in_bytes, &k->mid_read, &k->mid_write, &k->out_bytes,
+                            &k->flops,    &k->trans,    &k->slots32,   &k->slots64};
+        *field[t->field] += v;
+    }
+}
+
 /* The fields of a device profile: X(name, printf format, lowest, highest,
  * meaning). One table for the struct, the JSON writer, fusec's reader (which
  * refuses a value outside [lowest, highest], naming the range) and the

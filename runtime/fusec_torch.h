@@ -56,6 +56,33 @@ static inline void fx_torch_check(const char *op, const at::Tensor &t, const cha
                       " has shape ", fx_torch_dims(first.sizes()), ": every tensor of the chain must have the same shape");
 }
 
+/* A shaped chain's tensor: on first's device (ValueError), and of its .fuse
+ * shape (shape_text, rank positions, each a dim's index or -1 for a 1): each
+ * dim's size comes from the first tensor that has it (dims[d], from[d]); the
+ * others must agree (ValueError naming the argument and the dim). */
+static inline void fx_torch_shape(const char *op, const at::Tensor &t, const char *name, const char *shape_text,
+                                  int rank, const int *shape, const char *const *dim_names, int64_t *dims,
+                                  const char **from, const at::Tensor &first, const char *first_name)
+{
+    TORCH_CHECK_VALUE(t.device() == first.device(), op, ": ", name, " is on ", t.device(), " but ", first_name, " is on ",
+                      first.device(), ": every tensor must be on one device");
+    TORCH_CHECK_VALUE(t.dim() == rank, op, ": ", name, " must have ", rank, " dim", rank == 1 ? "" : "s", " (", name, ": ",
+                      shape_text, " in the .fuse file), but it has shape ", fx_torch_dims(t.sizes()));
+    for (int j = 0; j < rank; j++) {
+        const int d = shape[j];
+        if (d < 0) {
+            TORCH_CHECK_VALUE(t.size(j) == 1, op, ": ", name, " must have size 1 in dim ", j, " (", name, ": ", shape_text,
+                              " in the .fuse file), but it has shape ", fx_torch_dims(t.sizes()));
+        } else if (!from[d]) {
+            dims[d] = t.size(j);
+            from[d] = name;
+        } else {
+            TORCH_CHECK_VALUE(t.size(j) == dims[d], op, ": ", name, " has ", dim_names[d], " = ", t.size(j), " (dim ", j,
+                              " of its shape ", fx_torch_dims(t.sizes()), ") but ", from[d], " has ", dim_names[d], " = ", dims[d]);
+        }
+    }
+}
+
 /* A failed launch becomes a RuntimeError that names the op. */
 static inline void fx_torch_status(const char *op, cudaError_t err)
 {

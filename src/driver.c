@@ -3,6 +3,7 @@
  * here; the arena takes every allocation with it either way.
  */
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 #include <strings.h>
 
@@ -56,6 +57,105 @@ const Backend *driver_backend(Emit e)
     }
 }
 
+/* --dims and --sweep against the program's dims: sizes into c->dimv, the
+ * sweep dim into c->sweep. Returns 0, or 2 after a usage error (the report
+ * needs a size for every dim but the swept one; the other backends none). */
+static int resolve_dims(Chain *c, FILE *diag_out)
+{
+    const Options *o = c->opt;
+    const Program *p = c->prog;
+    if (!p->shaped) {
+        if (!o->dims && !o->sweep)
+            return 0;
+        fprintf(diag_out, "fusec: %s: %s declares no shapes, so it has no dims (a chain without shapes has n "
+                "elements: --sizes)\n", o->dims ? "--dims" : "--sweep", c->src->name);
+        return 2;
+    }
+    char list[LIMIT_DIMS * 260] = "";
+    for (int d = 0; d < p->ndim; d++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", d ? ", " : "", p->dim[d].name);
+    bool given[LIMIT_DIMS] = {false, false, false, false};
+    for (const char *s = o->dims; s && *s;) {
+        size_t len = strcspn(s, ","), eq = strcspn(s, "=");
+        char item[300];
+        snprintf(item, sizeof item, "%.*s", (int)(len < 290 ? len : 290), s);
+        int d = -1;
+        for (int k = 0; k < p->ndim && eq < len; k++)
+            if (p->dim[k].len == eq && memcmp(p->dim[k].name, s, eq) == 0)
+                d = k;
+        if (eq >= len) {
+            fprintf(diag_out, "fusec: --dims: '%s' is not NAME=SIZE (write e.g. --dims=%s=1024)\n", item,
+                    p->dim[0].name);
+            return 2;
+        }
+        if (d < 0) {
+            fprintf(diag_out, "fusec: --dims: %s has no dim '%.*s' (its dims: %s)\n", c->src->name, (int)eq, s, list);
+            return 2;
+        }
+        char err[160];
+        SizeList one;
+        if (given[d]) {
+            fprintf(diag_out, "fusec: --dims: dim '%s' is given twice\n", p->dim[d].name);
+            return 2;
+        }
+        if (sizes_parse(arena_strndup(p->arena, s + eq + 1, len - eq - 1), &one, err, sizeof err) < 0 ||
+            one.n != 1) {
+            fprintf(diag_out, "fusec: --dims: bad size in '%s' (one size: N, 4K, 1M, 2^20)\n", item);
+            return 2;
+        }
+        given[d] = true;
+        c->dimv[d] = one.v[0];
+        s += len + (s[len] == ',');
+    }
+    c->sweep = 0;
+    if (o->sweep) {
+        c->sweep = -1;
+        for (int k = 0; k < p->ndim; k++)
+            if (strcmp(p->dim[k].name, o->sweep) == 0)
+                c->sweep = k;
+        if (c->sweep < 0) {
+            fprintf(diag_out, "fusec: --sweep: %s has no dim '%s' (its dims: %s)\n", c->src->name, o->sweep, list);
+            return 2;
+        }
+    }
+    c->dims_known = true;
+    for (int k = 0; k < p->ndim; k++)
+        c->dims_known &= k == c->sweep || given[k];
+    bool report = o->emit == E_REPORT || o->emit == E_JSON || o->emit == E_CSV;
+    if (report && !c->dims_known) {
+        char missing[LIMIT_DIMS * 270] = "";
+        for (int k = 0; k < p->ndim; k++)
+            if (k != c->sweep && !given[k])
+                snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s=1024",
+                         missing[0] ? "," : "", p->dim[k].name);
+        fprintf(diag_out, "fusec: --dims: the report needs the size of every dim but the one --sizes varies (%s): "
+                "give e.g. --dims=%s\n", p->dim[c->sweep].name, missing);
+        return 2;
+    }
+    /* Without --sizes, the sweep dim takes the sizes that make 2^12 .. 2^28
+     * elements (at least 1 each) with the other dims as given. */
+    if (c->dims_known && !o->sizes_given) {
+        double other = 1;
+        for (int k = 0; k < p->full.rank; k++)
+            if (p->full.dim[k] != DIM_ONE && p->full.dim[k] != c->sweep)
+                other *= c->dimv[p->full.dim[k]];
+        SizeList *sz = arena_alloc(p->arena, sizeof *sz);
+        c->sizes = sz;
+        sz->n = 0;
+        for (int e = 12; e <= 28; e++) {
+            double v = floor(ldexp(1, e) / other);
+            if (v >= 1 && (sz->n == 0 || sz->v[sz->n - 1] != v))
+                sz->v[sz->n++] = v;
+        }
+        if (sz->n == 0)
+            sz->v[sz->n++] = 1;
+    }
+    /* the totals: at the sweep dim's size in --dims, else the sweep's largest */
+    if (!given[c->sweep])
+        c->dimv[c->sweep] = c->sizes->v[c->sizes->n - 1];
+    return 0;
+}
+
 /* The whole compilation, top to bottom. The backend writes to out, or each of
  * its parts to open(ctx, prefix + suffix). */
 static int compile(const Options *opt, const Source *src, FILE *out, OpenPart open, void *ctx, FILE *diag_out)
@@ -66,6 +166,7 @@ static int compile(const Options *opt, const Source *src, FILE *out, OpenPart op
               .arena = a};
     volatile int rc = 1;
     if (setjmp(bail) == 0) {
+        rc = 1;
         Program *p = arena_alloc(a, sizeof *p);
         p->arena = a;
         p->diag = &d;
@@ -79,8 +180,14 @@ static int compile(const Options *opt, const Source *src, FILE *out, OpenPart op
         c.src = src;
         c.prog = p;
         c.prefix = driver_prefix(a, opt->input, opt->name);
+        c.sizes = &opt->sizes;
         traffic_build(p, &c.traffic); /* bytes and flops of both versions */
-        predict_prepare(&c);          /* the time model's crossovers */
+        if ((rc = resolve_dims(&c, diag_out)) != 0)
+            longjmp(bail, 1);
+        if (p->shaped && c.dims_known)
+            traffic_set(p, &c.traffic, c.dimv); /* at --dims */
+        if (!p->shaped || c.dims_known)
+            predict_prepare(&c); /* the time model's crossovers */
         const Backend *b = driver_backend(opt->emit);
         bool ok = true;
         if (!b->parts)

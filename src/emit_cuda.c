@@ -54,6 +54,7 @@ typedef struct Emitter {
     int *elems; /* unfused kernel k -> its elements per thread; [nkernels]: the fused kernel's */
     bool tiny;  /* the fused kernel is compute-heavy: one element a thread for a tiny grid */
     int *vnum;  /* tensor value -> its number n in v<n> (the fused kernel, the reference) */
+    char **dim_name; /* a shaped program's dims, as the API's arguments: dim_R */
     /* The .cu's parts, for its table of contents: while counting, f counts
      * the lines written (count_write) and throws them away. */
     bool counting;
@@ -446,6 +447,16 @@ static void kernel_comment(Emitter *em, int k, const char *what)
     char rb[32], wb[32];
     out_num(rb, sizeof rb, kr->read_bytes);
     out_num(wb, sizeof wb, kr->write_bytes);
+    if (em->p->shaped) {
+        const Traffic *t = em->t;
+        fprintf(em->f, "\n/* k%d: %s (%s:%d:%d)\n * over %s: reads %s B and writes %s B; computes in %s */\n", k + 1,
+                comment_safe(em, what), comment_safe(em, em->c->src->name), line, col,
+                comment_safe(em, shape_text(em->p, &in->shape)),
+                comment_safe(em, traffic_formula(em->p, t->uterm, t->nuterm, k, FUSEC_IN, FUSEC_MID_READ)),
+                comment_safe(em, traffic_formula(em->p, t->uterm, t->nuterm, k, FUSEC_MID_WRITE, FUSEC_OUT)),
+                compute_t[in->ct]);
+        return;
+    }
     fprintf(em->f, "\n/* k%d: %s (%s:%d:%d)\n * reads %s B and writes %s B per element; computes in %s */\n", k + 1,
             comment_safe(em, what), comment_safe(em, em->c->src->name), line, col, rb, wb,
             compute_t[in->ct]);
@@ -459,8 +470,80 @@ static const char *unfused_name(Emitter *em, int k)
                         op_word((Op)em->p->inst[em->t->kernels[k].inst].op));
 }
 
+/* Whether operand x of a shaped program is laid out as shape sh: it varies
+ * along the same dims (a [1, C] operand of a [C] result is). */
+static bool same_layout(const Program *p, const Shape *a, const Shape *b)
+{
+    for (int q = 0; q < p->full.rank; q++)
+        if (shape_varies(p, a, q) != shape_varies(p, b, q))
+            return false;
+    return true;
+}
+
+/* Whether unfused kernel k reads an operand broadcast to its result's shape. */
+static bool kernel_broadcasts(const Emitter *em, int k)
+{
+    const Program *p = em->p;
+    const Kernel *kr = &em->t->kernels[k];
+    for (int r = 0; p->shaped && r < kr->nread; r++)
+        if (!same_layout(p, &p->inst[kr->read[r]].shape, &p->inst[kr->inst].shape))
+            return true;
+    return false;
+}
+
+/* An unfused kernel with a broadcast operand, as eager runs it: TensorIterator
+ * cannot vectorize it, so each thread takes one element a step and finds each
+ * broadcast operand's element by its offset calculator (fx_bcast_offset). */
+static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const Kernel *kr = &em->t->kernels[k];
+    const Inst *in = &p->inst[kr->inst];
+    int sc[3];
+    int nsc = kernel_scalars(em, &kr->inst, 1, sc, em->seen);
+    kernel_comment(em, k, text);
+    em->elems[k] = 1;
+    fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(FX_THREADS) %s(", unfused_name(em, k));
+    for (int r = 0; r < kr->nread; r++)
+        fprintf(f, "const %s *__restrict__ a%d, ", store_t[p->inst[kr->read[r]].dtype], r);
+    fprintf(f, "%s *__restrict__ r, ", store_t[in->dtype]);
+    for (int j = 0; j < nsc; j++)
+        fprintf(f, "double %s, ", em->cname[sc[j]]);
+    fprintf(f, "I n");
+    for (int r = 0; r < kr->nread; r++)
+        if (!same_layout(p, &p->inst[kr->read[r]].shape, &in->shape))
+            fprintf(f, ", FxBcast b%d", r);
+    fprintf(f, ")\n{\n    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {\n");
+    char a[3][640], expr[2200];
+    for (int j = 0; j < in->nargs; j++) {
+        int x = in->arg[j];
+        const Inst *arg = &p->inst[x];
+        int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : in->ct;
+        if (arg->scalar) {
+            scalar_operand(em, a[j], sizeof a[j], x, want);
+        } else {
+            int r = 0;
+            while (kr->read[r] != x)
+                r++;
+            char load[64];
+            if (same_layout(p, &arg->shape, &in->shape))
+                snprintf(load, sizeof load, "fx_widen(a%d[i])", r);
+            else
+                snprintf(load, sizeof load, "fx_widen(a%d[fx_bcast_offset(b%d, i)])", r, r);
+            convert(a[j], sizeof a[j], load, dtype_compute(arg->dtype), want);
+        }
+    }
+    op_expr(expr, sizeof expr, in, in->ct, a, false);
+    fprintf(f, "        r[i] = fx_to_%s(%s);\n    }\n}\n", fusec_dtype_name[in->dtype], expr);
+}
+
 static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 {
+    if (kernel_broadcasts(em, k)) {
+        emit_broadcast_kernel(em, k, text);
+        return;
+    }
     FILE *f = em->f;
     const Program *p = em->p;
     const Kernel *kr = &em->t->kernels[k];
@@ -539,10 +622,261 @@ static double compute_share(const Chain *c)
     return mem > 0 ? comp / mem : 0;
 }
 
+/* The fused kernel's elements per thread, loading load[0..nl) and storing
+ * store[0..nout), and why; *heavy: its compute_share. Set in em->elems. */
+static int fused_elems(Emitter *em, const int *load, int nl, const int *store, int nout, char *why, size_t len,
+                       double *heavy)
+{
+    const Program *p = em->p;
+    int e = elems_per_thread(p, load, nl, store, nout, true, why, len);
+    *heavy = compute_share(em->c);
+    int tb = thread_bytes(p, e, load, nl, store, nout);
+    if (*heavy >= 1 || (*heavy >= 0.5 && 2 * tb <= 64)) {
+        e *= 2;
+        snprintf(why, len, "32 bytes of the widest array: its issue slots take %.2f of its bytes' time, so "
+                 "two vectors a thread keep loads in flight while it computes", *heavy);
+    }
+    em->elems[em->t->nkernels] = e;
+    return e;
+}
+
+/* The fused kernel's values, v0, v1, ... (Emitter.vnum), each common
+ * subexpression once, inside its loop over e. An input is its loaded
+ * element, or row_of[i] when set: a value loaded once a row. */
+static void emit_fused_values(Emitter *em, char *const *row_of)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        if (!in->live || in->scalar || in->canon != i)
+            continue;
+        int ct = in->ct;
+        if (in->op == O_INPUT && row_of && row_of[i]) {
+            fprintf(f, "            const %s v%d = %s; /* %s */\n", compute_t[ct], em->vnum[i], row_of[i],
+                    p->sym[in->sym].name);
+            continue;
+        }
+        if (in->op == O_INPUT) {
+            fprintf(f, "            const %s v%d = fx_widen(%s_v[e]); /* %s */\n", compute_t[ct], em->vnum[i], em->cname[i],
+                    p->sym[in->sym].name);
+            continue;
+        }
+        char a[3][640], expr[2200];
+        for (int j = 0; j < in->nargs; j++) {
+            int x = p->inst[in->arg[j]].canon;
+            const Inst *arg = &p->inst[x];
+            int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
+            if (arg->scalar) {
+                scalar_operand(em, a[j], sizeof a[j], x, want);
+            } else {
+                char v[32];
+                snprintf(v, sizeof v, "v%d", em->vnum[x]);
+                convert(a[j], sizeof a[j], v, dtype_compute(arg->dtype), want);
+            }
+        }
+        op_expr(expr, sizeof expr, in, ct, a, true);
+        int rt = dtype_compute(in->dtype);
+        const char *name = em->stmt_name[i];
+        if (name)
+            fprintf(f, "            const %s v%d = %s; /* %s */\n", compute_t[rt], em->vnum[i], expr, name);
+        else
+            fprintf(f, "            const %s v%d = %s;\n", compute_t[rt], em->vnum[i], expr);
+    }
+}
+
 /* ---- the fused kernel ---------------------------------------------------- */
+
+/* ---- a shaped chain's fused kernel ------------------------------------- */
+
+/* The size of position q of the chain's shape, as the API spells it. */
+static const char *pos_size(const Emitter *em, int q)
+{
+    int d = em->p->full.dim[q];
+    return d == DIM_ONE ? "1" : em->dim_name[d];
+}
+
+/* The elements of shape sh, as the API computes them: "dim_R * dim_C". */
+static const char *numel_expr(const Emitter *em, const Shape *sh)
+{
+    const char *s = NULL;
+    for (int i = 0; i < sh->rank; i++)
+        if (sh->dim[i] != DIM_ONE)
+            s = s ? arena_printf(em->p->arena, "%s * %s", s, em->dim_name[sh->dim[i]]) : em->dim_name[sh->dim[i]];
+    return s ? s : "(size_t)1";
+}
+
+/* The rows of the fused kernel's grid: the product of every dim but the last. */
+static const char *rows_expr(const Emitter *em)
+{
+    const Program *p = em->p;
+    const char *s = NULL;
+    for (int q = 0; q + 1 < p->full.rank; q++)
+        if (p->full.dim[q] != DIM_ONE)
+            s = s ? arena_printf(p->arena, "%s * %s", s, pos_size(em, q)) : pos_size(em, q);
+    return s ? s : "(size_t)1";
+}
+
+/* How a shaped input's elements are found from a row of the full shape:
+ * ROW_ALL, its row is the chain's row; ROW_NONE, every row reads the same
+ * elements; ROW_SOME, the row's coordinates are needed ([R, 1, C] in a
+ * [B, R, C] chain). */
+enum { ROW_NONE, ROW_ALL, ROW_SOME };
+static int row_kind(const Program *p, const Shape *sh)
+{
+    int named = 0, varies = 0;
+    for (int q = 0; q + 1 < p->full.rank; q++)
+        if (p->full.dim[q] != DIM_ONE) {
+            named++;
+            varies += shape_varies(p, sh, q);
+        }
+    return varies == 0 ? ROW_NONE : varies == named ? ROW_ALL : ROW_SOME;
+}
+
+static bool varies_last(const Program *p, const Shape *sh) { return shape_varies(p, sh, p->full.rank - 1); }
+
+/* The offset of an input's first element in the current row, in the kernel:
+ * "row * cols", "row", "0", or from the coordinates i0, i1, ... */
+static const char *row_offset(const Emitter *em, const Shape *sh)
+{
+    const Program *p = em->p;
+    const char *last = varies_last(p, sh) ? " * cols" : "";
+    switch (row_kind(p, sh)) {
+    case ROW_NONE: return "0";
+    case ROW_ALL: return arena_printf(p->arena, "row%s", last);
+    default: {
+        const char *e = NULL;
+        for (int q = 0; q + 1 < p->full.rank; q++)
+            if (p->full.dim[q] != DIM_ONE && shape_varies(p, sh, q))
+                e = e ? arena_printf(p->arena, "(%s * s%d + i%d)", e, q, q) : arena_printf(p->arena, "i%d", q);
+        return arena_printf(p->arena, "%s%s", e, last);
+    }
+    }
+}
+
+/* A shaped chain's fused kernel: a 2-D grid, blockIdx.y over rows (every
+ * dim but the last) and x over the last dim, so no element needs a divide:
+ * each input's place in a row is known once a row. An input along the last
+ * dim ([R, C], [C]) is loaded E elements at a time like any other; one that
+ * is constant along it ([R, 1]) is loaded once a row. */
+static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const Traffic *t = em->t;
+    int nout = p->n_out, nin = p->n_in;
+    int *load = arena_alloc(p->arena, sizeof(int) * (size_t)(nin + 1));
+    int *cols = arena_alloc(p->arena, sizeof(int) * (size_t)(nin + 1));
+    int *store = arena_alloc(p->arena, sizeof(int) * (size_t)(nout + 1));
+    char **row_of = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->ninst + 1));
+    int nl = 0, nc = 0;
+    bool some = false;
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v >= 0 && p->inst[v].live) {
+            load[nl++] = v;
+            if (varies_last(p, &p->inst[v].shape))
+                cols[nc++] = v;
+            else
+                row_of[v] = arena_printf(p->arena, "%s_r", em->cname[v]);
+            some |= row_kind(p, &p->inst[v].shape) == ROW_SOME;
+        }
+    }
+    for (int k = 0; k < nout; k++)
+        store[k] = p->sym[p->outputs[k]].value;
+    char why[160];
+    double heavy;
+    int e = fused_elems(em, cols, nc, store, nout, why, sizeof why, &heavy);
+    fputc('\n', f);
+    part(em, "the fused kernel: the whole chain in one kernel");
+    fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
+    fprintf(f, "/* Over %s, row-major: reads %s B and writes %s B, each input's own elements once\n"
+               " * (a broadcast one is re-read from the cache, not from memory); every intermediate stays\n"
+               " * in registers. %d distinct op%s.\n"
+               " * Grid: blockIdx.y walks the rows (every dim but the last: %s), x the last dim\n"
+               " * (cols), E = %d elements per thread (%s). vec: cols is a multiple of E and\n"
+               " * every pointer is aligned, so each row's chunks take vector accesses. */\n",
+            comment_safe(em, shape_text(p, &p->full)),
+            comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_IN)),
+            comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_OUT, FUSEC_OUT)), t->nfused_ops,
+            t->nfused_ops == 1 ? "" : "s", comment_safe(em, rows_expr(em)), e, why);
+    fprintf(f, "template <typename I, int E>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(",
+            launch_bounds(thread_bytes(p, e, cols, nc, store, nout), t->fcost.fp64), em->c->prefix);
+    for (int k = 0; k < nl; k++)
+        fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[load[k]].dtype], em->cname[load[k]]);
+    for (int k = 0; k < nout; k++)
+        fprintf(f, "%s *__restrict__ %s, ", store_t[p->inst[store[k]].dtype], em->cname[store[k]]);
+    for (int k = 0; k < nsc; k++)
+        fprintf(f, "double %s, ", em->cname[sc[k]]);
+    fprintf(f, "I rows, I cols, ");
+    for (int q = 0; some && q + 1 < p->full.rank; q++)
+        fprintf(f, "I s%d, ", q);
+    fprintf(f, "bool vec)\n{\n");
+    fprintf(f, "    for (I row = blockIdx.y; row < rows; row += gridDim.y) {\n");
+    if (some) {
+        fprintf(f, "        /* the row's coordinates in the dims before the last */\n        I rest = row;\n");
+        for (int q = p->full.rank - 2; q >= 0; q--) {
+            if (q == 0)
+                fprintf(f, "        const I i0 = rest;\n");
+            else
+                fprintf(f, "        const I i%d = rest %% s%d;\n        rest /= s%d;\n", q, q, q);
+        }
+    }
+    for (int k = 0; k < nl; k++) {
+        int v = load[k];
+        const Shape *sh = &p->inst[v].shape;
+        const char *what = comment_safe(em, arena_printf(p->arena, "%s: %s", p->sym[p->inst[v].sym].name,
+                                                          shape_text(p, sh)));
+        if (row_of[v])
+            fprintf(f, "        const %s %s = fx_widen(%s[%s]); /* %s, one element a row */\n",
+                    compute_t[p->inst[v].ct], row_of[v], em->cname[v], row_offset(em, sh), what);
+        else
+            fprintf(f, "        const %s *__restrict__ %s_p = %s + %s; /* %s */\n", store_t[p->inst[v].dtype],
+                    em->cname[v], em->cname[v], row_offset(em, sh), what);
+    }
+    for (int k = 0; k < nout; k++)
+        fprintf(f, "        %s *__restrict__ %s_p = %s + row * cols;\n", store_t[p->inst[store[k]].dtype],
+                em->cname[store[k]], em->cname[store[k]]);
+    fprintf(f, "        for (I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; j < cols; j += (I)gridDim.x * FX_THREADS * E) {\n");
+    fprintf(f, "            const bool full = vec && cols - j >= (I)E;\n");
+    for (int k = 0; k < nc; k++) {
+        fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[cols[k]].dtype], em->cname[cols[k]]);
+        fprintf(f, "            fx_load<E>(%s_v, %s_p, j, cols, full);\n", em->cname[cols[k]], em->cname[cols[k]]);
+    }
+    for (int k = 0; k < nout; k++)
+        fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], em->cname[store[k]]);
+    fprintf(f, "#pragma unroll\n            for (int e = 0; e < E; e++) {\n");
+    /* the values, one level deeper than the 1-D kernel's */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = mem_open(&buf, &len);
+    em->f = m;
+    emit_fused_values(em, row_of);
+    for (int k = 0; k < nout; k++) {
+        int v = store[k];
+        fprintf(m, "            %s_v[e] = fx_to_%s(v%d);\n", em->cname[v], fusec_dtype_name[p->inst[v].dtype],
+                em->vnum[p->inst[v].canon]);
+    }
+    fclose(m);
+    em->f = f;
+    for (size_t i = 0; i < len; i++) {
+        if (i == 0 || buf[i - 1] == '\n')
+            fputs("    ", f);
+        fputc(buf[i], f);
+    }
+    free(buf);
+    fprintf(f, "            }\n");
+    for (int k = 0; k < nout; k++)
+        fprintf(f, "            fx_store<E>(%s_p, j, cols, full, %s_v);\n", em->cname[store[k]], em->cname[store[k]]);
+    fprintf(f, "        }\n    }\n}\n");
+}
 
 static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
 {
+    if (em->p->shaped) {
+        emit_fused_kernel_shaped(em, sc, nsc);
+        return;
+    }
     FILE *f = em->f;
     const Program *p = em->p;
     const Traffic *t = em->t;
@@ -567,15 +901,8 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         snames[k] = em->cname[v];
     }
     char why[160];
-    int e = elems_per_thread(p, load, nl, store, nout, true, why, sizeof why);
-    double heavy = compute_share(em->c);
-    int tb = thread_bytes(p, e, load, nl, store, nout);
-    if (heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64)) {
-        e *= 2;
-        snprintf(why, sizeof why, "32 bytes of the widest array: its issue slots take %.2f of its bytes' time, so "
-                 "two vectors a thread keep loads in flight while it computes", heavy);
-    }
-    em->elems[t->nkernels] = e;
+    double heavy;
+    int e = fused_elems(em, load, nl, store, nout, why, sizeof why, &heavy);
     em->tiny = heavy >= 1;
 
     char fr[32], fw[32];
@@ -617,38 +944,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nout; k++)
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
     fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n");
-    /* Values: v0, v1, ... (Emitter.vnum), each common subexpression once. */
-    for (int i = 0; i < p->ninst; i++) {
-        const Inst *in = &p->inst[i];
-        if (!in->live || in->scalar || in->canon != i)
-            continue;
-        int ct = in->ct;
-        if (in->op == O_INPUT) {
-            fprintf(f, "            const %s v%d = fx_widen(%s_v[e]); /* %s */\n", compute_t[ct], em->vnum[i], em->cname[i],
-                    p->sym[in->sym].name);
-            continue;
-        }
-        char a[3][640], expr[2200];
-        for (int j = 0; j < in->nargs; j++) {
-            int x = p->inst[in->arg[j]].canon;
-            const Inst *arg = &p->inst[x];
-            int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
-            if (arg->scalar) {
-                scalar_operand(em, a[j], sizeof a[j], x, want);
-            } else {
-                char v[32];
-                snprintf(v, sizeof v, "v%d", em->vnum[x]);
-                convert(a[j], sizeof a[j], v, dtype_compute(arg->dtype), want);
-            }
-        }
-        op_expr(expr, sizeof expr, in, ct, a, true);
-        int rt = dtype_compute(in->dtype);
-        const char *name = em->stmt_name[i];
-        if (name)
-            fprintf(f, "            const %s v%d = %s; /* %s */\n", compute_t[rt], em->vnum[i], expr, name);
-        else
-            fprintf(f, "            const %s v%d = %s;\n", compute_t[rt], em->vnum[i], expr);
-    }
+    emit_fused_values(em, NULL);
     for (int k = 0; k < nout; k++) {
         int v = store[k];
         fprintf(f, "            %s_v[e] = fx_to_%s(v%d);\n", snames[k], fusec_dtype_name[p->inst[v].dtype],
@@ -675,7 +971,12 @@ static void api_params(Emitter *em, FILE *f)
     }
     for (int k = 0; k < p->n_par; k++)
         fprintf(f, "%s %s, ", p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float", em->par_name[k]);
-    fprintf(f, "size_t n, cudaStream_t stream)");
+    if (p->shaped)
+        for (int d = 0; d < p->ndim; d++)
+            fprintf(f, "size_t %s, ", em->dim_name[d]);
+    else
+        fprintf(f, "size_t n, ");
+    fprintf(f, "cudaStream_t stream)");
 }
 
 /* Host-side scalars: what Python computes in double before eager sees it.
@@ -711,6 +1012,93 @@ static void emit_host_scalars(Emitter *em, bool reference)
     }
 }
 
+/* A shaped chain's fused call: the grid of emit_fused_kernel_shaped. */
+static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    int e = em->elems[em->t->nkernels];
+    bool some = false;
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        some |= v >= 0 && p->inst[v].live && row_kind(p, &p->inst[v].shape) == ROW_SOME;
+    }
+    fprintf(f, "    const size_t rows = %s, cols = %s; /* every dim but the last, and the last */\n", rows_expr(em),
+            pos_size(em, p->full.rank - 1));
+    fprintf(f, "    if (rows == 0 || cols == 0)\n        return cudaSuccess;\n");
+    emit_host_scalars(em, false);
+    char *args = NULL, *align = NULL;
+    size_t alen = 0, glen = 0;
+    FILE *fa = mem_open(&args, &alen), *fg = mem_open(&align, &glen);
+    fprintf(fg, "!fx_scalar_only && cols %% %d == 0", e);
+    for (int k = 0; k < p->n_in + p->n_out; k++) {
+        int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
+        if (v < 0 || !p->inst[v].live)
+            continue;
+        fprintf(fa, "(%s%s *)%s, ", k < p->n_in ? "const " : "", store_t[p->inst[v].dtype], em->cname[v]);
+        if (k >= p->n_in || varies_last(p, &p->inst[v].shape))
+            fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], align_elems(e, p->inst[v].dtype),
+                    fusec_dtype_size[p->inst[v].dtype]);
+    }
+    for (int k = 0; k < nfsc; k++)
+        fprintf(fa, "(double)%s, ", em->cname[fsc[k]]);
+    fclose(fa);
+    fclose(fg);
+    fprintf(f, "    const bool vec = %s;\n", align);
+    fprintf(f, "    const dim3 grid(fx_blocks(cols, %d), rows < 65535 ? (unsigned)rows : 65535u);\n", e);
+    char *sizes = arena_printf(p->arena, "%s", ""), *sizes32 = arena_printf(p->arena, "%s", "");
+    for (int q = 0; some && q + 1 < p->full.rank; q++) {
+        sizes = arena_printf(p->arena, "%s(size_t)%s, ", sizes, pos_size(em, q));
+        sizes32 = arena_printf(p->arena, "%s(unsigned)%s, ", sizes32, pos_size(em, q));
+    }
+    fprintf(f, "    if (rows * cols <= 0x7fffffffu)\n"
+               "        %s_fused_kernel<unsigned, %d><<<grid, FX_THREADS, 0, stream>>>(%s(unsigned)rows, (unsigned)cols, %svec);\n"
+               "    else\n"
+               "        %s_fused_kernel<size_t, %d><<<grid, FX_THREADS, 0, stream>>>(%srows, cols, %svec);\n",
+            em->c->prefix, e, args, sizes32, em->c->prefix, e, args, sizes);
+    free(args);
+    free(align);
+    fprintf(f, "    return cudaGetLastError();\n}\n");
+}
+
+/* A shaped chain's unfused kernel k: its elements, and for each broadcast
+ * operand the FxBcast that finds its elements (TensorIterator's strides). */
+/* A broadcast kernel (emit_broadcast_kernel): one element a thread; its
+ * FxBcast arguments (extra, ", k1_b0, ...") follow n. */
+static void launch_broadcast(Emitter *em, const char *kernel, const char *args, const char *extra)
+{
+    fprintf(em->f, "    if (n <= 0x7fffffffu)\n        %s<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>(%s(unsigned)n%s);\n",
+            kernel, args, extra);
+    fprintf(em->f, "    else\n        %s<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>(%sn%s);\n", kernel, args, extra);
+}
+
+static void emit_kernel_shape(Emitter *em, int k)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const Kernel *kr = &em->t->kernels[k];
+    const Shape *rs = &p->inst[kr->inst].shape;
+    fprintf(f, "    n = %s;\n", numel_expr(em, rs));
+    for (int r = 0; r < kr->nread; r++) {
+        const Shape *as = &p->inst[kr->read[r]].shape;
+        if (same_layout(p, as, rs))
+            continue;
+        char size[300] = "", stride[300] = "";
+        const char *own = "1"; /* the operand's stride at this dim: the product of its later dims */
+        for (int j = rs->rank - 1; j >= 0; j--) {
+            int ja = j - (rs->rank - as->rank);
+            int d = ja >= 0 ? as->dim[ja] : DIM_ONE;
+            snprintf(size + strlen(size), sizeof size - strlen(size), "%s%s", j < rs->rank - 1 ? ", " : "",
+                     rs->dim[j] == DIM_ONE ? "1" : em->dim_name[rs->dim[j]]);
+            snprintf(stride + strlen(stride), sizeof stride - strlen(stride), "%s%s", j < rs->rank - 1 ? ", " : "",
+                     d == DIM_ONE ? "0" : own);
+            if (d != DIM_ONE)
+                own = strcmp(own, "1") == 0 ? em->dim_name[d] : arena_printf(p->arena, "%s * %s", own, em->dim_name[d]);
+        }
+        fprintf(f, "    const FxBcast k%d_b%d = {%d, {%s}, {%s}};\n", k + 1, r, rs->rank, size, stride);
+    }
+}
+
 static void launch(Emitter *em, const char *kernel, const char *args, int e)
 {
     fprintf(em->f, "    if (n <= 0x7fffffffu)\n        %s<unsigned><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n",
@@ -719,20 +1107,13 @@ static void launch(Emitter *em, const char *kernel, const char *args, int e)
             args);
 }
 
-static void emit_api(Emitter *em, int *fsc, int nfsc)
+static void emit_fused_api(Emitter *em, int *fsc, int nfsc)
 {
     FILE *f = em->f;
     const Program *p = em->p;
     const Traffic *t = em->t;
     const char *P = em->c->prefix;
-    Arena *a = p->arena;
-
-    /* fused */
-    fputc('\n', f);
-    part(em, arena_printf(a, "host API (%s_fused, %s_unfused)", P, P));
-    fprintf(f, "/* ==== host API ==== */\n\n/* One launch of the fused kernel. */\nextern \"C\" cudaError_t %s_fused", P);
-    api_params(em, f);
-    fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
+    fprintf(f, "    if (n == 0)\n        return cudaSuccess;\n");
     emit_host_scalars(em, false);
     int e = em->elems[t->nkernels]; /* set by emit_fused_kernel */
     char *args = NULL, *align = NULL;
@@ -781,17 +1162,31 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     free(args);
     free(align);
     fprintf(f, "    return cudaGetLastError();\n}\n");
+}
 
-    /* unfused */
+static void emit_unfused_api(Emitter *em)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const Traffic *t = em->t;
+    const char *P = em->c->prefix;
+    Arena *a = p->arena;
     double scratch = 0;
     for (int k = 0; k < t->nkernels; k++)
         if (em->out_of[t->kernels[k].inst] < 0)
             scratch += fusec_dtype_size[p->inst[t->kernels[k].inst].dtype];
-    if (scratch > 0) {
+    if (scratch > 0 && p->shaped) {
+        fprintf(f, "\n/* Scratch for the unfused intermediates, kept between calls and grown when the dims\n"
+                   " * grow; %s_unfused_release() frees it. Not thread-safe: one stream at a time, like\n"
+                   " * the static buffers it is. */\n",
+                P);
+    } else if (scratch > 0) {
         fprintf(f, "\n/* Scratch for the unfused intermediates (%g B per element), kept between calls and\n"
                    " * grown when n grows; %s_unfused_release() frees it. Not thread-safe: one stream\n"
                    " * at a time, like the static buffers it is. */\n",
                 scratch, P);
+    }
+    if (scratch > 0) {
         fprintf(f, "static void *%s_scratch;\nstatic size_t %s_scratch_bytes;\n\n", P, P);
         fprintf(f, "extern \"C\" void %s_unfused_release(void)\n{\n    cudaFree(%s_scratch);\n    %s_scratch = NULL;\n"
                    "    %s_scratch_bytes = 0;\n}\n",
@@ -810,12 +1205,21 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
                    " * memory and writing its result back in its storage dtype. */\nextern \"C\" cudaError_t %s_unfused",
                 t->nkernels, P);
     api_params(em, f);
-    fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
+    if (p->shaped)
+        fprintf(f, "\n{\n    size_t n = %s; /* elements of the chain's shape %s */\n    if (n == 0)\n"
+                   "        return cudaSuccess;\n",
+                numel_expr(em, &p->full), comment_safe(em, shape_text(p, &p->full)));
+    else
+        fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
     /* scratch layout: one 256-byte-aligned region per intermediate */
     if (scratch > 0) {
         fprintf(f, "    size_t need = 0;\n");
         for (int k = 0; k < t->nkernels; k++)
-            if (em->out_of[t->kernels[k].inst] < 0)
+            if (em->out_of[t->kernels[k].inst] < 0 && p->shaped)
+                fprintf(f, "    const size_t t%d_at = need;\n    need += (%s * %d + 255) / 256 * 256;\n", k + 1,
+                        numel_expr(em, &p->inst[t->kernels[k].inst].shape),
+                        fusec_dtype_size[p->inst[t->kernels[k].inst].dtype]);
+            else if (em->out_of[t->kernels[k].inst] < 0)
                 fprintf(f, "    const size_t t%d_at = need;\n    need += (n * %d + 255) / 256 * 256;\n", k + 1,
                         fusec_dtype_size[p->inst[t->kernels[k].inst].dtype]);
         fprintf(f, "    if (need > %s_scratch_bytes) {\n        %s_unfused_release();\n"
@@ -830,7 +1234,10 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
                     store_t[p->inst[i].dtype], P, k + 1);
     }
     emit_host_scalars(em, false);
-    fprintf(f, "    bool vec;\n    cudaError_t err;\n");
+    bool any_vec = false; /* a kernel without a broadcast operand takes vector accesses */
+    for (int k = 0; k < t->nkernels; k++)
+        any_vec |= !kernel_broadcasts(em, k);
+    fprintf(f, "%s    cudaError_t err;\n", any_vec ? "    bool vec;\n" : "");
     for (int k = 0; k < t->nkernels; k++) {
         const Kernel *kr = &t->kernels[k];
         int ke = em->elems[k]; /* set by emit_unfused_kernel */
@@ -848,11 +1255,42 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
         int nsc = kernel_scalars(em, &kr->inst, 1, sc, em->seen);
         for (int s = 0; s < nsc; s++)
             kargs = arena_printf(a, "%s(double)%s, ", kargs, em->cname[sc[s]]);
-        fprintf(f, "    /* k%d */\n    vec = %s;\n", k + 1, kal);
-        launch(em, unfused_name(em, k), kargs, ke);
+        fprintf(f, "    /* k%d */\n", k + 1);
+        if (p->shaped)
+            emit_kernel_shape(em, k);
+        if (kernel_broadcasts(em, k)) {
+            char *extra = arena_printf(a, "%s", "");
+            for (int r = 0; r < kr->nread; r++)
+                if (!same_layout(p, &p->inst[kr->read[r]].shape, &p->inst[kr->inst].shape))
+                    extra = arena_printf(a, "%s, k%d_b%d", extra, k + 1, r);
+            launch_broadcast(em, unfused_name(em, k), kargs, extra);
+        } else {
+            fprintf(f, "    vec = %s;\n", kal);
+            launch(em, unfused_name(em, k), kargs, ke);
+        }
         fprintf(f, "    if ((err = cudaGetLastError()) != cudaSuccess)\n        return err;\n");
     }
     fprintf(f, "    return cudaSuccess;\n}\n");
+}
+
+static void emit_api(Emitter *em, int *fsc, int nfsc)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const char *P = em->c->prefix;
+    Arena *a = p->arena;
+
+    /* fused */
+    fputc('\n', f);
+    part(em, arena_printf(a, "host API (%s_fused, %s_unfused)", P, P));
+    fprintf(f, "/* ==== host API ==== */\n\n/* One launch of the fused kernel. */\nextern \"C\" cudaError_t %s_fused", P);
+    api_params(em, f);
+    fprintf(f, "\n{\n");
+    if (p->shaped)
+        emit_fused_api_shaped(em, fsc, nfsc);
+    else
+        emit_fused_api(em, fsc, nfsc);
+    emit_unfused_api(em);
 }
 
 /* ---- the harness's view of the chain -------------------------------------- */
@@ -989,6 +1427,47 @@ static void emit_reference(Emitter *em)
  * other dtypes carry no rounding error of their own. */
 static int tol_bits(int dt) { return fusec_dtype[dt].kind == FX_KIND_FLOAT ? fusec_dtype[dt].prec : 1 << 20; }
 
+/* Bit q set: shape sh varies along position q of the chain's shape. */
+static unsigned varies_mask(const Program *p, const Shape *sh)
+{
+    unsigned m = 0;
+    for (int q = 0; q < p->full.rank; q++)
+        m |= (unsigned)shape_varies(p, sh, q) << q;
+    return m;
+}
+
+static void emit_terms(FILE *f, const char *P, const char *which, const FusecTerm *t, int n)
+{
+    fprintf(f, "static const FusecTerm %s_%sterms[] = {\n", P, which);
+    static const char *const field[] = {"FUSEC_IN", "FUSEC_MID_READ", "FUSEC_MID_WRITE", "FUSEC_OUT",
+                                        "FUSEC_FLOPS", "FUSEC_TRANS", "FUSEC_SLOTS32", "FUSEC_SLOTS64"};
+    for (int i = 0; i < n; i++)
+        fprintf(f, "    {%d, %s, %.9g, {%d, %d, %d, %d}},\n", t[i].kernel, field[t[i].field], t[i].coef, t[i].exp[0],
+                t[i].exp[1], t[i].exp[2], t[i].exp[3]);
+    if (n == 0)
+        fprintf(f, "    {0, FUSEC_IN, 0, {0, 0, 0, 0}},\n");
+    fprintf(f, "};\n");
+}
+
+/* A shaped chain's shape, dims and cost terms, for the harness. */
+static void emit_shape_tables(Emitter *em)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const char *P = em->c->prefix;
+    fprintf(f, "\n/* The chain's shape (the dim at each position, -1 for 1), its dims in the API's order,\n"
+               " * and each version's bytes and compute as terms in the dims (runtime/fusec_model.h). */\n");
+    fprintf(f, "static const int %s_shape[] = {", P);
+    for (int q = 0; q < p->full.rank; q++)
+        fprintf(f, "%s%d", q ? ", " : "", p->full.dim[q]);
+    fprintf(f, "};\nstatic const char *const %s_dims[] = {", P);
+    for (int d = 0; d < p->ndim; d++)
+        fprintf(f, "%s\"%s\"", d ? ", " : "", p->dim[d].name);
+    fprintf(f, "};\n");
+    emit_terms(f, P, "u", em->t->uterm, em->t->nuterm);
+    emit_terms(f, P, "f", em->t->fterm, em->t->nfterm);
+}
+
 static void emit_harness(Emitter *em)
 {
     FILE *f = em->f;
@@ -1037,13 +1516,19 @@ static void emit_harness(Emitter *em)
     fprintf(f, "static const FusecTensorArg %s_in[] = {", P);
     for (int k = 0; k < p->n_in; k++) {
         int d = p->sym[p->inputs[k]].dtype;
-        fprintf(f, "%s{\"%s\", %s, %s}", k ? ", " : "", p->sym[p->inputs[k]].name, dt_enum[d], dt_enum[d]);
+        fprintf(f, "%s{\"%s\", %s, %s", k ? ", " : "", p->sym[p->inputs[k]].name, dt_enum[d], dt_enum[d]);
+        if (p->shaped)
+            fprintf(f, ", 0x%xu", varies_mask(p, &p->inst[p->sym[p->inputs[k]].value].shape));
+        fputc('}', f);
     }
     fprintf(f, "};\nstatic const FusecTensorArg %s_out[] = {", P);
     for (int k = 0; k < p->n_out; k++) {
         int v = p->sym[p->outputs[k]].value;
-        fprintf(f, "%s{\"%s\", %s, %s}", k ? ", " : "", p->sym[p->outputs[k]].name, dt_enum[p->inst[v].dtype],
+        fprintf(f, "%s{\"%s\", %s, %s", k ? ", " : "", p->sym[p->outputs[k]].name, dt_enum[p->inst[v].dtype],
                 dt_enum[low[v] == FX_BOOL ? p->inst[v].dtype : low[v]]);
+        if (p->shaped)
+            fprintf(f, ", 0x%xu", varies_mask(p, &p->inst[v].shape));
+        fputc('}', f);
     }
     fprintf(f, "};\n");
     if (p->n_par) {
@@ -1056,9 +1541,15 @@ static void emit_harness(Emitter *em)
         }
         fprintf(f, "};\n");
     }
+    if (p->shaped)
+        emit_shape_tables(em);
     /* run: the API over void pointers */
-    fprintf(f, "\nstatic cudaError_t %s_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)\n{\n"
-               "    (void)par;\n    return (fused ? %s_fused : %s_unfused)(", P, P, P);
+    if (p->shaped)
+        fprintf(f, "\nstatic cudaError_t %s_run_dims(int fused, void *const *b, const double *par, const size_t *dims, "
+                   "cudaStream_t s)\n{\n    (void)par;\n    return (fused ? %s_fused : %s_unfused)(", P, P, P);
+    else
+        fprintf(f, "\nstatic cudaError_t %s_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)\n{\n"
+                   "    (void)par;\n    return (fused ? %s_fused : %s_unfused)(", P, P, P);
     int nb = 0;
     for (int k = 0; k < p->n_in; k++)
         fprintf(f, "(const %s *)b[%d], ", api_t[p->sym[p->inputs[k]].dtype], nb++);
@@ -1066,7 +1557,10 @@ static void emit_harness(Emitter *em)
         fprintf(f, "(%s *)b[%d], ", api_t[p->inst[p->sym[p->outputs[k]].value].dtype], nb++);
     for (int k = 0; k < p->n_par; k++)
         fprintf(f, "(%s)par[%d], ", p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float", k);
-    fprintf(f, "n, s);\n}\n");
+    if (p->shaped)
+        for (int d = 0; d < p->ndim; d++)
+            fprintf(f, "dims[%d], ", d);
+    fprintf(f, "%ss);\n}\n", p->shaped ? "" : "n, ");
     size_t plen = em->c->src->len > 4000 ? 4000 : em->c->src->len;
     fprintf(f, "\nstatic const FusecChain %s_chain = {\n    \"%s\",\n    ", P, P);
     c_string(f, em->c->src->name, strlen(em->c->src->name));
@@ -1076,8 +1570,14 @@ static void emit_harness(Emitter *em)
             p->n_par ? "_par" : "");
     fprintf(f, "    {%d, %s_unfused_cost, %g},\n    {1, %s_fused_cost, %g},\n", t->ngroups, P, t->unfused.footprint, P,
             t->fused.footprint);
-    fprintf(f, "    %g, %g,\n    %s_run,\n    %s_reference,\n};\n", t->u_read + t->u_write, t->f_read + t->f_write, P,
-            P);
+    if (p->shaped) {
+        fprintf(f, "    %g, %g,\n    NULL,\n    %s_reference,\n", t->u_read + t->u_write, t->f_read + t->f_write, P);
+        fprintf(f, "    %d, %s_shape, %d, %s_dims, %s_run_dims,\n    %d, %d, %s_uterms, %s_fterms,\n};\n", p->full.rank, P,
+                p->ndim, P, P, t->nuterm, t->nfterm, P, P);
+    } else {
+        fprintf(f, "    %g, %g,\n    %s_run,\n    %s_reference,\n};\n", t->u_read + t->u_write, t->f_read + t->f_write,
+                P, P);
+    }
     fprintf(f, "\nint main(int argc, char **argv)\n{\n    return fusec_harness_main(&%s_chain, argc, argv);\n}\n", P);
     fprintf(f, "#endif /* FUSEC_NO_HARNESS */\n");
 }
@@ -1131,6 +1631,9 @@ static void emitter_init(Emitter *em, FILE *f, const Chain *c)
     for (int k = p->nstmt - 1; k >= 0; k--) /* the first statement wins */
         em->stmt_name[p->stmt[k].value] = p->sym[p->stmt[k].sym].name;
     em->seen = arena_alloc(p->arena, (size_t)p->ninst + 1);
+    em->dim_name = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->ndim + 1));
+    for (int d = 0; d < p->ndim; d++) /* no user name ends in _u's place: dim_ starts none of the emitter's */
+        em->dim_name[d] = arena_printf(p->arena, "dim_%s", p->dim[d].name);
 }
 
 /* The program, up to 40 lines, each after lead, made safe for a comment. */
@@ -1162,6 +1665,16 @@ static void banner(Emitter *em, const char *what)
     char ub[32], fb[32];
     out_num(ub, sizeof ub, t->u_read + t->u_write);
     out_num(fb, sizeof fb, t->f_read + t->f_write);
+    if (c->prog->shaped) {
+        const Program *p = c->prog;
+        fprintf(f, " *\n * Over %s, row-major. Unfused: %d kernel%s, %s B (as PyTorch eager).\n"
+                   " * Fused: 1 kernel, %s B. Traffic ratio %.2fx for large dims: the predicted speedup\n"
+                   " * while memory-bound.\n",
+                comment_safe(em, shape_text(p, &p->full)), t->nkernels, t->nkernels == 1 ? "" : "s",
+                comment_safe(em, traffic_formula(p, t->uterm, t->nuterm, -1, FUSEC_IN, FUSEC_OUT)),
+                comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_OUT)), t->ratio);
+        return;
+    }
     fprintf(f, " *\n * Unfused: %d kernel%s, %s B per element (as PyTorch eager). Fused: 1 kernel, %s B per\n"
                " * element. Traffic ratio %.2fx: the predicted speedup while memory-bound.\n",
             t->nkernels, t->nkernels == 1 ? "" : "s", ub, fb, t->ratio);
@@ -1247,15 +1760,34 @@ static void emit_cu(FILE *out, const Chain *c)
     emit_body(&em);
 }
 
+/* "dim_R = R, dim_C = C" */
+static const char *dim_list(const Emitter *em)
+{
+    const Program *p = em->p;
+    char *s = arena_printf(p->arena, "%s", "");
+    for (int d = 0; d < p->ndim; d++)
+        s = arena_printf(p->arena, "%s%s%s for %s", s, d ? ", " : "", em->dim_name[d], p->dim[d].name);
+    return s;
+}
+
 static void emit_h(FILE *f, const Chain *c)
 {
     Emitter em;
     emitter_init(&em, f, c);
     banner(&em, "h");
-    fprintf(f, " *\n * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *\n"
-               " * or __nv_bfloat16 * converts with a cast); bool tensors as uint8_t (0 or 1, like\n"
-               " * torch.bool). Arguments: inputs, outputs, params, then n and the stream. Device\n"
-               " * pointers; 16-byte-aligned ones take the vector path. Both calls are asynchronous.\n */\n");
+    if (c->prog->shaped)
+        fprintf(f, " *\n * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *\n"
+                   " * or __nv_bfloat16 * converts with a cast); bool tensors as uint8_t (0 or 1, like\n"
+                   " * torch.bool). Arguments: inputs, outputs, params, then the dims (%s, in the\n"
+                   " * order they first appear) and the stream. Each tensor is contiguous and row-major\n"
+                   " * in its own shape (a [C] bias holds C elements). Device pointers; 16-byte-aligned\n"
+                   " * ones take the vector path. Both calls are asynchronous.\n */\n",
+                comment_safe(&em, dim_list(&em)));
+    else
+        fprintf(f, " *\n * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *\n"
+                   " * or __nv_bfloat16 * converts with a cast); bool tensors as uint8_t (0 or 1, like\n"
+                   " * torch.bool). Arguments: inputs, outputs, params, then n and the stream. Device\n"
+                   " * pointers; 16-byte-aligned ones take the vector path. Both calls are asynchronous.\n */\n");
     char guard[300];
     size_t g = 0;
     for (const char *s = c->prefix; *s && g < sizeof guard - 3; s++)
@@ -1264,11 +1796,19 @@ static void emit_h(FILE *f, const Chain *c)
     fprintf(f, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n#include <stdint.h>\n#include <cuda_runtime_api.h>\n\n",
             guard, guard);
     fprintf(f, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
-    fprintf(f, "/* One fused kernel: %g B per element. */\ncudaError_t %s_fused", c->traffic.f_read + c->traffic.f_write,
-            c->prefix);
+    const Traffic *t = &c->traffic;
+    if (c->prog->shaped)
+        fprintf(f, "/* One fused kernel: %s B. */\ncudaError_t %s_fused",
+                comment_safe(&em, traffic_formula(c->prog, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_OUT)), c->prefix);
+    else
+        fprintf(f, "/* One fused kernel: %g B per element. */\ncudaError_t %s_fused", t->f_read + t->f_write, c->prefix);
     api_params(&em, f);
-    fprintf(f, ";\n\n/* %d kernels as PyTorch eager runs them: %g B per element. */\ncudaError_t %s_unfused",
-            c->traffic.nkernels, c->traffic.u_read + c->traffic.u_write, c->prefix);
+    if (c->prog->shaped)
+        fprintf(f, ";\n\n/* %d kernels as PyTorch eager runs them: %s B. */\ncudaError_t %s_unfused", t->nkernels,
+                comment_safe(&em, traffic_formula(c->prog, t->uterm, t->nuterm, -1, FUSEC_IN, FUSEC_OUT)), c->prefix);
+    else
+        fprintf(f, ";\n\n/* %d kernels as PyTorch eager runs them: %g B per element. */\ncudaError_t %s_unfused",
+                t->nkernels, t->u_read + t->u_write, c->prefix);
     api_params(&em, f);
     fprintf(f, ";\n\n/* Frees the unfused version's cached scratch buffers. */\nvoid %s_unfused_release(void);\n\n",
             c->prefix);

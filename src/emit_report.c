@@ -59,6 +59,8 @@ static void print_args(FILE *f, const Program *p, const char *label, const int *
         const Sym *s = &p->sym[syms[k]];
         int dt = s->kind == S_VAR ? p->inst[s->value].dtype : s->dtype;
         fprintf(f, "%s%s: %s", k ? ", " : "", s->name, fusec_dtype_name[dt]);
+        if (p->shaped && s->kind != S_PARAM)
+            fprintf(f, "%s", shape_text(p, &p->inst[s->value].shape));
         if (s->kind == S_PARAM) {
             char v[32];
             out_num(v, sizeof v, s->pvalue);
@@ -69,6 +71,42 @@ static void print_args(FILE *f, const Program *p, const char *label, const int *
 }
 
 #define TABLE_ROWS 40
+
+/* "at R = 2^28, C = 1024" */
+static const char *dims_text(const Chain *c)
+{
+    const Program *p = c->prog;
+    char *s = arena_printf(p->arena, "at");
+    for (int d = 0; d < p->ndim; d++) {
+        char v[32];
+        out_n(v, sizeof v, c->dimv[d]);
+        s = arena_printf(p->arena, "%s%s %s = %s", s, d ? "," : "", p->dim[d].name, v);
+    }
+    return s;
+}
+
+static void print_dims(FILE *f, const Chain *c)
+{
+    const Program *p = c->prog;
+    fprintf(f, "shape    %s (row-major); --sizes varies %s; totals below %s\n", shape_text(p, &p->full),
+            p->dim[c->sweep].name, dims_text(c));
+}
+
+/* A shaped version's bytes as formulas in the dims, and their value at the dims. */
+static void print_totals(FILE *f, const Chain *c, bool fused)
+{
+    const Program *p = c->prog;
+    const Traffic *t = &c->traffic;
+    const FusecTerm *terms = fused ? t->fterm : t->uterm;
+    int n = fused ? t->nfterm : t->nuterm;
+    double elems = fusec_numel(shape_numel(&p->full).exp, c->dimv, p->ndim);
+    char tb[32];
+    out_bytes(tb, sizeof tb, elems * (fused ? t->f_read + t->f_write : t->u_read + t->u_write));
+    fprintf(f, "  %s%s B read + %s B written = %s B, %s: %s\n", fused ? "" : "total: ",
+            traffic_formula(p, terms, n, -1, FUSEC_IN, FUSEC_MID_READ),
+            traffic_formula(p, terms, n, -1, FUSEC_MID_WRITE, FUSEC_OUT),
+            traffic_formula(p, terms, n, -1, FUSEC_IN, FUSEC_OUT), dims_text(c), tb);
+}
 
 static void emit_text(FILE *f, const Chain *c)
 {
@@ -85,10 +123,16 @@ static void emit_text(FILE *f, const Chain *c)
     print_args(f, p, "outputs", p->outputs, p->n_out);
     print_args(f, p, "params", p->params, p->n_par);
 
+    if (p->shaped)
+        print_dims(f, c);
     fprintf(f, "\nUnfused: %d kernel%s, one per op as PyTorch eager launches them\n", t->nkernels,
             t->nkernels == 1 ? "" : "s");
-    fprintf(f, "  %5s  %-34s %6s %7s %7s %5s %5s  %s\n", "#", "kernel", "dtype", "reads", "writes", "flops",
-            "trans", "line:col");
+    if (p->shaped)
+        fprintf(f, "  %5s  %-34s %6s %-8s %5s %5s %13s reads + writes\n", "#", "kernel", "dtype", "shape", "flops",
+                "trans", "line:col");
+    else
+        fprintf(f, "  %5s  %-34s %6s %7s %7s %5s %5s  %s\n", "#", "kernel", "dtype", "reads", "writes", "flops",
+                "trans", "line:col");
     for (int k = 0; k < t->nkernels; k++) {
         if (k == TABLE_ROWS && t->nkernels > TABLE_ROWS + 5) {
             fprintf(f, "  %5s  ... %d more kernels (--emit=json lists them all)\n", "", t->nkernels - TABLE_ROWS - 1);
@@ -104,22 +148,36 @@ static void emit_text(FILE *f, const Chain *c)
         out_bytes(wb, sizeof wb, kr->write_bytes);
         int line, col;
         locate(&nm, in->off, &line, &col);
-        fprintf(f, "  %5d  %-34s %6s %7s %7s %5g %5g  %d:%d\n", k + 1, text, fusec_dtype_name[in->dtype], rb, wb,
-                kr->cost.flops, kr->cost.trans, line, col);
+        if (p->shaped) { /* bytes as formulas in the dims; flops per element of the kernel's shape */
+            int fl, tr;
+            op_cost(in, &fl, &tr);
+            fprintf(f, "  %5d  %-34s %6s %-8s %5d %5d %8d:%-4d %s B + %s B\n", k + 1, text, fusec_dtype_name[in->dtype],
+                    shape_text(p, &in->shape), fl, tr, line, col,
+                    traffic_formula(p, t->uterm, t->nuterm, k, FUSEC_IN, FUSEC_MID_READ),
+                    traffic_formula(p, t->uterm, t->nuterm, k, FUSEC_MID_WRITE, FUSEC_OUT));
+        } else
+            fprintf(f, "  %5d  %-34s %6s %7s %7s %5g %5g  %d:%d\n", k + 1, text, fusec_dtype_name[in->dtype], rb, wb,
+                    kr->cost.flops, kr->cost.trans, line, col);
     }
     char ur[32], uw[32], ub[32], fr[32], fw[32], fb[32];
-    out_bytes(ur, sizeof ur, t->u_read);
-    out_bytes(uw, sizeof uw, t->u_write);
-    out_bytes(ub, sizeof ub, t->u_read + t->u_write);
-    out_bytes(fr, sizeof fr, t->f_read);
-    out_bytes(fw, sizeof fw, t->f_write);
-    out_bytes(fb, sizeof fb, t->f_read + t->f_write);
-    fprintf(f, "  %5s  %-34s %6s %7s %7s %5g %5g\n", "", "total", "", ur, uw, t->u_flops, t->u_trans);
+    int dig = p->shaped ? 4 : 17; /* a shaped chain's bytes per element: at its dims, rounded */
+    out_bytes(ur, sizeof ur, out_round(t->u_read, dig));
+    out_bytes(uw, sizeof uw, out_round(t->u_write, dig));
+    out_bytes(ub, sizeof ub, out_round(t->u_read + t->u_write, dig));
+    out_bytes(fr, sizeof fr, out_round(t->f_read, dig));
+    out_bytes(fw, sizeof fw, out_round(t->f_write, dig));
+    out_bytes(fb, sizeof fb, out_round(t->f_read + t->f_write, dig));
+    if (p->shaped)
+        print_totals(f, c, false);
+    else
+        fprintf(f, "  %5s  %-34s %6s %7s %7s %5g %5g\n", "", "total", "", ur, uw, t->u_flops, t->u_trans);
     fprintf(f, "  %d kernel%s, %s read + %s written = %s per element; %g flops + %g transcendental; %.3g "
                "flop/B\n",
             t->nkernels, t->nkernels == 1 ? "" : "s", ur, uw, ub, t->u_flops, t->u_trans,
             (t->u_flops + t->u_trans) / (t->u_read + t->u_write));
     fprintf(f, "\nFused: 1 kernel, each input read once and each output written once\n");
+    if (p->shaped)
+        print_totals(f, c, true);
     fprintf(f, "  %d distinct op%s, %s read + %s written = %s per element; %g flops + %g transcendental; %.3g "
                "flop/B\n",
             t->nfused_ops, t->nfused_ops == 1 ? "" : "s", fr, fw, fb, t->f_flops, t->f_trans,
@@ -127,17 +185,18 @@ static void emit_text(FILE *f, const Chain *c)
     fprintf(f, "\nTraffic ratio: %s / %s = %.2fx, the predicted speedup while memory-bound\n", ub, fb, t->ratio);
 
     fprintf(f, "\nPredicted sweep (%s; %s)\n", fusec_host_name[c->opt->host], mode_text);
-    fprintf(f, "  %9s %12s %12s %9s  %-8s  %-8s\n", "n", "unfused us", "fused us", "speedup", "unfused", "fused");
-    for (int i = 0; i < c->opt->sizes.n; i++) {
-        Point pt = predict_at(c, c->opt->sizes.v[i]);
+    fprintf(f, "  %9s %12s %12s %9s  %-8s  %-8s\n", predict_sweep_name(c), "unfused us", "fused us", "speedup",
+            "unfused", "fused");
+    for (int i = 0; i < c->sizes->n; i++) {
+        Point pt = predict_at(c, c->sizes->v[i]);
         char sn[32];
         out_n(sn, sizeof sn, pt.n);
         fprintf(f, "  %9s %12.2f %12.2f %8.2fx  %-8s  %-8s\n", sn, pt.u.us, pt.f.us, pt.speedup,
                 fusec_regime_name[pt.u.regime], fusec_regime_name[pt.f.regime]);
     }
     double xu = predict_crossover(c, 0), xf = predict_crossover(c, 1);
-    fprintf(f, "Crossover (overhead- to memory- or compute-bound): unfused at n = %.0f, fused at n = %.0f\n", xu,
-            xf);
+    fprintf(f, "Crossover (overhead- to memory- or compute-bound): unfused at %s = %.0f, fused at %s = %.0f\n",
+            predict_sweep_name(c), xu, predict_sweep_name(c), xf);
     fprintf(f, "\nIn bytes and launches:\n");
     predict_explain(f, c);
 }
@@ -188,6 +247,34 @@ static void json_num(FILE *f, double v)
     fputs(buf, f);
 }
 
+static void json_shape(FILE *f, const Program *p, const Shape *sh)
+{
+    fprintf(f, ", \"shape\": [");
+    for (int i = 0; i < sh->rank; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        if (sh->dim[i] == DIM_ONE)
+            fprintf(f, "1");
+        else
+            json_str(f, p->dim[sh->dim[i]].name);
+    }
+    fputc(']', f);
+}
+
+/* A shaped version's total bytes at the dims, and as a formula. */
+static void json_shaped_bytes(FILE *f, const Chain *c, bool fused)
+{
+    const Program *p = c->prog;
+    const Traffic *t = &c->traffic;
+    if (!p->shaped)
+        return;
+    double elems = fusec_numel(shape_numel(&p->full).exp, c->dimv, p->ndim);
+    fprintf(f, ", \"bytes\": ");
+    json_num(f, round(elems * (fused ? t->f_read + t->f_write : t->u_read + t->u_write)));
+    fprintf(f, ", \"bytes_formula\": ");
+    json_str(f, traffic_formula(p, fused ? t->fterm : t->uterm, fused ? t->nfterm : t->nuterm, -1, FUSEC_IN,
+                                FUSEC_OUT));
+}
+
 static void json_args(FILE *f, const Program *p, const char *key, const int *syms, int n)
 {
     fprintf(f, "  \"%s\": [", key);
@@ -197,6 +284,8 @@ static void json_args(FILE *f, const Program *p, const char *key, const int *sym
         fprintf(f, "%s{\"name\": ", k ? ", " : "");
         json_str(f, s->name);
         fprintf(f, ", \"dtype\": \"%s\"", fusec_dtype_name[dt]);
+        if (p->shaped && s->kind != S_PARAM)
+            json_shape(f, p, &p->inst[s->value].shape);
         if (s->kind == S_PARAM) {
             fprintf(f, ", \"value\": ");
             json_num(f, s->pvalue);
@@ -248,8 +337,24 @@ static void emit_json(FILE *f, const Chain *c)
     json_args(f, p, "inputs", p->inputs, p->n_in);
     json_args(f, p, "outputs", p->outputs, p->n_out);
     json_args(f, p, "params", p->params, p->n_par);
+    if (p->shaped) {
+        fprintf(f, "  \"shape\": {\"dims\": {");
+        for (int k = 0; k < p->ndim; k++) {
+            fprintf(f, "%s", k ? ", " : "");
+            json_str(f, p->dim[k].name);
+            fprintf(f, ": ");
+            json_num(f, c->dimv[k]);
+        }
+        fprintf(f, "}, \"sweep\": ");
+        json_str(f, predict_sweep_name(c));
+        fprintf(f, ", \"elements\": ");
+        json_num(f, fusec_numel(shape_numel(&p->full).exp, c->dimv, p->ndim));
+        json_shape(f, p, &p->full);
+        fprintf(f, "},\n");
+    }
 
     json_version(f, "unfused", t->nkernels, t->u_read, t->u_write, t->u_flops, t->u_trans);
+    json_shaped_bytes(f, c, false);
     fprintf(f, ",\n    \"kernel_list\": [");
     for (int k = 0; k < t->nkernels; k++) {
         const Kernel *kr = &t->kernels[k];
@@ -270,10 +375,19 @@ static void emit_json(FILE *f, const Chain *c)
         json_num(f, kr->cost.flops);
         fprintf(f, ", \"transcendentals\": ");
         json_num(f, kr->cost.trans);
-        fprintf(f, ", \"line\": %d, \"col\": %d}", line, col);
+        fprintf(f, ", \"line\": %d, \"col\": %d", line, col);
+        if (p->shaped) {
+            json_shape(f, p, &in->shape);
+            fprintf(f, ", \"read_bytes_formula\": ");
+            json_str(f, traffic_formula(p, t->uterm, t->nuterm, k, FUSEC_IN, FUSEC_MID_READ));
+            fprintf(f, ", \"write_bytes_formula\": ");
+            json_str(f, traffic_formula(p, t->uterm, t->nuterm, k, FUSEC_MID_WRITE, FUSEC_OUT));
+        }
+        fputc('}', f);
     }
     fprintf(f, "\n    ]},\n");
     json_version(f, "fused", 1, t->f_read, t->f_write, t->f_flops, t->f_trans);
+    json_shaped_bytes(f, c, true);
     fprintf(f, ", \"distinct_ops\": %d},\n  \"traffic_ratio\": ", t->nfused_ops);
     json_num(f, t->ratio);
     fprintf(f, ",\n  \"crossover\": {\"unfused_n\": ");
@@ -281,9 +395,12 @@ static void emit_json(FILE *f, const Chain *c)
     fprintf(f, ", \"fused_n\": ");
     json_num(f, predict_crossover(c, 1));
     fprintf(f, "},\n  \"sweep\": [");
-    for (int i = 0; i < c->opt->sizes.n; i++) {
-        Point pt = predict_at(c, c->opt->sizes.v[i]);
-        fprintf(f, "%s\n    {\"n\": %.0f, \"unfused_us\": ", i ? "," : "", pt.n);
+    for (int i = 0; i < c->sizes->n; i++) {
+        Point pt = predict_at(c, c->sizes->v[i]);
+        fprintf(f, "%s\n    {\"n\": %.0f, ", i ? "," : "", pt.n);
+        if (p->shaped)
+            fprintf(f, "\"elements\": %.0f, ", pt.elems);
+        fprintf(f, "\"unfused_us\": ");
         json_num(f, pt.u.us);
         fprintf(f, ", \"fused_us\": ");
         json_num(f, pt.f.us);
@@ -292,9 +409,9 @@ static void emit_json(FILE *f, const Chain *c)
         fprintf(f, ", \"regime\": \"%s\", \"unfused_regime\": \"%s\", \"fused_regime\": \"%s\"",
                 fusec_regime_name[pt.f.regime], fusec_regime_name[pt.u.regime], fusec_regime_name[pt.f.regime]);
         fprintf(f, ", \"unfused_gbps\": ");
-        json_num(f, pt.n * (t->u_read + t->u_write) / (pt.u.us * 1e3));
+        json_num(f, pt.elems * pt.ub / (pt.u.us * 1e3));
         fprintf(f, ", \"fused_gbps\": ");
-        json_num(f, pt.n * (t->f_read + t->f_write) / (pt.f.us * 1e3));
+        json_num(f, pt.elems * pt.fb / (pt.f.us * 1e3));
         fputc('}', f);
     }
     fprintf(f, "\n  ],\n  \"explanation\": ");
@@ -317,10 +434,11 @@ static void emit_json(FILE *f, const Chain *c)
 static void emit_csv(FILE *f, const Chain *c)
 {
     const Traffic *t = &c->traffic;
-    fprintf(f, "n,unfused_us,fused_us,speedup,regime,unfused_regime,fused_regime,unfused_gbps,fused_gbps,"
-               "traffic_ratio,unfused_kernels,unfused_bytes_per_element,fused_bytes_per_element,host,device\n");
-    for (int i = 0; i < c->opt->sizes.n; i++) {
-        Point pt = predict_at(c, c->opt->sizes.v[i]);
+    fprintf(f, "%s,unfused_us,fused_us,speedup,regime,unfused_regime,fused_regime,unfused_gbps,fused_gbps,"
+               "traffic_ratio,unfused_kernels,unfused_bytes_per_element,fused_bytes_per_element,host,device\n",
+            predict_sweep_name(c));
+    for (int i = 0; i < c->sizes->n; i++) {
+        Point pt = predict_at(c, c->sizes->v[i]);
         fprintf(f, "%.0f,", pt.n);
         json_num(f, pt.u.us);
         fputc(',', f);
@@ -329,15 +447,15 @@ static void emit_csv(FILE *f, const Chain *c)
         json_num(f, pt.speedup);
         fprintf(f, ",%s,%s,%s,", fusec_regime_name[pt.f.regime], fusec_regime_name[pt.u.regime],
                 fusec_regime_name[pt.f.regime]);
-        json_num(f, pt.n * (t->u_read + t->u_write) / (pt.u.us * 1e3));
+        json_num(f, pt.elems * pt.ub / (pt.u.us * 1e3));
         fputc(',', f);
-        json_num(f, pt.n * (t->f_read + t->f_write) / (pt.f.us * 1e3));
+        json_num(f, pt.elems * pt.fb / (pt.f.us * 1e3));
         fputc(',', f);
-        json_num(f, t->ratio);
+        json_num(f, c->prog->shaped ? pt.ub / pt.fb : t->ratio);
         fprintf(f, ",%d,", t->nkernels);
-        json_num(f, t->u_read + t->u_write);
+        json_num(f, c->prog->shaped ? pt.ub : t->u_read + t->u_write);
         fputc(',', f);
-        json_num(f, t->f_read + t->f_write);
+        json_num(f, c->prog->shaped ? pt.fb : t->f_read + t->f_write);
         fprintf(f, ",%s,\"", fusec_host_name[c->opt->host]);
         for (const char *d = c->opt->device.name; *d; d++) /* CSV quoting: "" inside */
             fputs(*d == '"' ? "\"\"" : (char[]){*d, 0}, f);

@@ -180,6 +180,37 @@ static void header_comment(Torch *T, const char *file, const char *lead, bool c_
 
 /* ---- P_torch.cpp ------------------------------------------------------------ */
 
+/* A shaped chain: each input's dtype and .fuse shape; the dims from the
+ * tensors (fx_dims, in the C API's order); the outputs' shape, the chain's. */
+static void shaped_checks(Torch *T)
+{
+    FILE *f = T->f;
+    const Program *p = T->p;
+    fprintf(f, "    static const char *const fx_dim_names[] = {");
+    for (int d = 0; d < p->ndim; d++)
+        fprintf(f, "%s\"%s\"", d ? ", " : "", p->dim[d].name);
+    fprintf(f, "};\n    int64_t fx_dims[%d] = {0};\n    const char *fx_from[%d] = {NULL};\n", p->ndim, p->ndim);
+    for (int k = 0; k < p->n_in; k++) {
+        int dt = p->sym[p->inputs[k]].dtype;
+        const Shape *sh = &p->inst[p->sym[p->inputs[k]].value].shape;
+        fprintf(f, "    fx_torch_check(fx_op, %s, \"%s\", %s, \"%s\", %s, \"%s\");\n", T->c_in[k], T->py_in[k],
+                torch_dtype[dt].aten, fusec_dtype_name[dt], T->c_in[k], T->py_in[k]);
+        fprintf(f, "    {\n        static const int fx_at[] = {");
+        for (int j = 0; j < sh->rank; j++)
+            fprintf(f, "%s%d", j ? ", " : "", sh->dim[j]);
+        fprintf(f, "};\n        fx_torch_shape(fx_op, %s, \"%s\", \"%s\", %d, fx_at, fx_dim_names, fx_dims, fx_from, %s, "
+                   "\"%s\");\n    }\n",
+                T->c_in[k], T->py_in[k], shape_text(p, sh), sh->rank, T->c_in[0], T->py_in[0]);
+    }
+    fprintf(f, "    const std::vector<int64_t> fx_shape = {");
+    for (int q = 0; q < p->full.rank; q++)
+        if (p->full.dim[q] == DIM_ONE)
+            fprintf(f, "%s1", q ? ", " : "");
+        else
+            fprintf(f, "%sfx_dims[%d]", q ? ", " : "", p->full.dim[q]);
+    fprintf(f, "}; /* the chain's shape %s */\n", shape_text(p, &p->full));
+}
+
 static void emit_binding(FILE *f, const Chain *c)
 {
     Torch T;
@@ -191,15 +222,28 @@ static void emit_binding(FILE *f, const Chain *c)
     header_comment(&T, "_torch.cpp", " *", true);
     fprintf(f, " * The chain as two PyTorch custom ops over the C API of %s.cu (%s.h):\n *   ", P, P);
     schema(&T, true, "");
-    fprintf(f, "\n *       the fused kernel: %g B per element\n *   ", t->f_read + t->f_write);
-    schema(&T, true, "_unfused");
-    fprintf(f, "\n *       the %d kernel%s PyTorch eager would launch: %g B per element\n", t->nkernels,
-            t->nkernels == 1 ? "" : "s", t->u_read + t->u_write);
-    fprintf(f, " * Each checks its tensors (CUDA, dtype, contiguous, one device, one shape), allocates\n"
-               " * its outputs with the first input's shape and device, and launches on the current\n"
-               " * stream. %s.py builds this file with %s.cu, loads it and registers the ops' fake\n"
-               " * implementation for torch.compile. docs/torch.md.\n */\n",
-            P, P);
+    if (p->shaped) {
+        fprintf(f, "\n *       the fused kernel: %s B\n *   ", traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_OUT));
+        schema(&T, true, "_unfused");
+        fprintf(f, "\n *       the %d kernel%s PyTorch eager would launch: %s B\n", t->nkernels,
+                t->nkernels == 1 ? "" : "s", traffic_formula(p, t->uterm, t->nuterm, -1, FUSEC_IN, FUSEC_OUT));
+        fprintf(f, " * Each checks its tensors (CUDA, dtype, contiguous, one device, each of its .fuse\n"
+                   " * shape, the dims agreeing), allocates its outputs of the chain's shape %s on the\n"
+                   " * first input's device, and launches on the current stream. %s.py builds this file\n"
+                   " * with %s.cu, loads it and registers the ops' fake implementation for torch.compile.\n"
+                   " * docs/torch.md.\n */\n",
+                shape_text(p, &p->full), P, P);
+    } else {
+        fprintf(f, "\n *       the fused kernel: %g B per element\n *   ", t->f_read + t->f_write);
+        schema(&T, true, "_unfused");
+        fprintf(f, "\n *       the %d kernel%s PyTorch eager would launch: %g B per element\n", t->nkernels,
+                t->nkernels == 1 ? "" : "s", t->u_read + t->u_write);
+        fprintf(f, " * Each checks its tensors (CUDA, dtype, contiguous, one device, one shape), allocates\n"
+                   " * its outputs with the first input's shape and device, and launches on the current\n"
+                   " * stream. %s.py builds this file with %s.cu, loads it and registers the ops' fake\n"
+                   " * implementation for torch.compile. docs/torch.md.\n */\n",
+                P, P);
+    }
     fprintf(f, "#include <ATen/cuda/CUDAContext.h>\n#include <ATen/ops/empty.h>\n#include <c10/cuda/CUDAGuard.h>\n"
                "#include <torch/library.h>\n\n#include \"%s.h\"\n",
             P);
@@ -214,15 +258,21 @@ static void emit_binding(FILE *f, const Chain *c)
     cxx_params(&T, true);
     fprintf(f, ")\n{\n    const char *fx_op = fx_fused ? \"fusec::%s\" : \"fusec::%s_unfused\";\n", P, P);
     const char *first = T.c_in[0], *first_py = T.py_in[0];
-    for (int k = 0; k < p->n_in; k++) {
+    if (p->shaped)
+        shaped_checks(&T);
+    for (int k = 0; k < p->n_in && !p->shaped; k++) {
         int dt = p->sym[p->inputs[k]].dtype;
         fprintf(f, "    fx_torch_check(fx_op, %s, \"%s\", %s, \"%s\", %s, \"%s\");\n", T.c_in[k], T.py_in[k],
                 torch_dtype[dt].aten, fusec_dtype_name[dt], first, first_py);
     }
     fprintf(f, "    const c10::cuda::CUDAGuard fx_guard(%s.device());\n", first);
     for (int k = 0; k < p->n_out; k++)
-        fprintf(f, "    at::Tensor %s = at::empty(%s.sizes(), %s.options().dtype(%s));\n", T.c_out[k], first, first,
-                torch_dtype[out_dtype(p, k)].aten);
+        if (p->shaped)
+            fprintf(f, "    at::Tensor %s = at::empty(fx_shape, %s.options().dtype(%s));\n", T.c_out[k], first,
+                    torch_dtype[out_dtype(p, k)].aten);
+        else
+            fprintf(f, "    at::Tensor %s = at::empty(%s.sizes(), %s.options().dtype(%s));\n", T.c_out[k], first, first,
+                    torch_dtype[out_dtype(p, k)].aten);
     fprintf(f, "    const cudaError_t fx_err = (fx_fused ? %s_fused : %s_unfused)(\n", P, P);
     for (int k = 0; k < p->n_in; k++)
         fprintf(f, "        static_cast<const %s *>(%s.const_data_ptr()),\n", emit_cuda_api_type(p->sym[p->inputs[k]].dtype),
@@ -232,7 +282,12 @@ static void emit_binding(FILE *f, const Chain *c)
     fprintf(f, "        ");
     for (int k = 0; k < p->n_par; k++)
         fprintf(f, "(%s)%s, ", p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float", T.c_par[k]);
-    fprintf(f, "(size_t)%s.numel(), at::cuda::getCurrentCUDAStream());\n    fx_torch_status(fx_op, fx_err);\n", first);
+    if (p->shaped)
+        for (int d = 0; d < p->ndim; d++)
+            fprintf(f, "(size_t)fx_dims[%d], ", d);
+    else
+        fprintf(f, "(size_t)%s.numel(), ", first);
+    fprintf(f, "at::cuda::getCurrentCUDAStream());\n    fx_torch_status(fx_op, fx_err);\n");
     if (p->n_out == 1) {
         fprintf(f, "    return %s;\n}\n", T.c_out[0]);
     } else {
@@ -282,8 +337,13 @@ static void emit_module(FILE *f, const Chain *c)
     char ub[32], fb[32];
     out_num(ub, sizeof ub, t->u_read + t->u_write);
     out_num(fb, sizeof fb, t->f_read + t->f_write);
-    fprintf(f, "# Unfused: %d kernel%s, %s B per element (as PyTorch eager). Fused: 1 kernel, %s B per element.\n",
-            t->nkernels, t->nkernels == 1 ? "" : "s", ub, fb);
+    if (p->shaped)
+        fprintf(f, "# Unfused: %d kernel%s, %s B (as PyTorch eager). Fused: 1 kernel, %s B.\n", t->nkernels,
+                t->nkernels == 1 ? "" : "s", traffic_formula(p, t->uterm, t->nuterm, -1, FUSEC_IN, FUSEC_OUT),
+                traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_OUT));
+    else
+        fprintf(f, "# Unfused: %d kernel%s, %s B per element (as PyTorch eager). Fused: 1 kernel, %s B per element.\n",
+                t->nkernels, t->nkernels == 1 ? "" : "s", ub, fb);
     fprintf(f, "\"\"\"The chain %s as PyTorch custom ops (fusec --emit=torch; docs/torch.md).\n\n", P);
     const char *res = p->n_out == 1 ? p->sym[p->outputs[0]].name : "outs";
     for (int v = 0; v < 2; v++) {
@@ -306,9 +366,20 @@ static void emit_module(FILE *f, const Chain *c)
     fprintf(f, "; outputs, in order:");
     for (int k = 0; k < p->n_out; k++)
         fprintf(f, "%s %s %s", k ? "," : "", p->sym[p->outputs[k]].name, torch_dtype[out_dtype(p, k)].python);
-    fprintf(f, ".\nParams are Python floats, keywords or positional after the tensors, with the\n"
-               ".fuse file's defaults. Every tensor must be a contiguous CUDA tensor, all of one shape\n"
-               "on one device; the outputs are new tensors of that shape (docs/torch.md lists the errors).\n\n");
+    if (p->shaped) {
+        fprintf(f, ".\nShapes, as the .fuse file declares them (row-major, contiguous):");
+        for (int k = 0; k < p->n_in; k++)
+            fprintf(f, "%s %s %s", k ? "," : "", T.py_in[k], shape_text(p, &p->inst[p->sym[p->inputs[k]].value].shape));
+        fprintf(f, "; the dims come from the tensors and must agree, and the outputs are new\n"
+                   "tensors of the chain's shape %s.\n", shape_text(p, &p->full));
+        fprintf(f, "Params are Python floats, keywords or positional after the tensors, with the\n"
+                   ".fuse file's defaults. Every tensor must be a contiguous CUDA tensor on one device\n"
+                   "(docs/torch.md lists the errors).\n\n");
+    } else {
+        fprintf(f, ".\nParams are Python floats, keywords or positional after the tensors, with the\n"
+                   ".fuse file's defaults. Every tensor must be a contiguous CUDA tensor, all of one shape\n"
+                   "on one device; the outputs are new tensors of that shape (docs/torch.md lists the errors).\n\n");
+    }
     fprintf(f, "Importing this module loads %s_torch.so from its folder when it is there (CMake's\n"
                "fusec_add_chain(... TORCH) builds it); otherwise it builds %s_torch.cpp and %s.cu with\n"
                "torch.utils.cpp_extension.load into $FUSEC_TORCH_BUILD/%s, or else build/ in its folder\n"
@@ -366,18 +437,25 @@ static void emit_module(FILE *f, const Chain *c)
                "    torch.ops.load_library(lib)\n"
                "    return build\n\n\nLIBRARY = _load()\n\n\n",
             P);
-    const char *first = T.py_in[0];
-    fprintf(f, "def _fake(*args, **kwargs):\n"
-               "    \"\"\"What torch.compile and FakeTensors run instead of the kernels: new outputs of the\n"
-               "    first input's shape, on its device.\"\"\"\n"
-               "    first = args[0] if args else kwargs[\"%s\"]\n",
-            first);
+    const char *first = T.py_in[0], *shape = p->shaped ? "shape" : "first.shape";
+    if (p->shaped)
+        fprintf(f, "def _fake(*args, **kwargs):\n"
+                   "    \"\"\"What torch.compile and FakeTensors run instead of the kernels: new outputs of the\n"
+                   "    inputs' broadcast shape (the chain's), on the first input's device.\"\"\"\n"
+                   "    tensors = list(args[:len(INPUTS)]) + [kwargs[name] for name, _ in INPUTS[len(args):]]\n"
+                   "    first, shape = tensors[0], torch.broadcast_shapes(*(t.shape for t in tensors))\n");
+    else
+        fprintf(f, "def _fake(*args, **kwargs):\n"
+                   "    \"\"\"What torch.compile and FakeTensors run instead of the kernels: new outputs of the\n"
+                   "    first input's shape, on its device.\"\"\"\n"
+                   "    first = args[0] if args else kwargs[\"%s\"]\n",
+                first);
     if (p->n_out == 1) {
-        fprintf(f, "    return first.new_empty(first.shape, dtype=%s)\n", torch_dtype[out_dtype(p, 0)].python);
+        fprintf(f, "    return first.new_empty(%s, dtype=%s)\n", shape, torch_dtype[out_dtype(p, 0)].python);
     } else {
         fprintf(f, "    return (");
         for (int k = 0; k < p->n_out; k++)
-            fprintf(f, "%sfirst.new_empty(first.shape, dtype=%s)", k ? ",\n            " : "",
+            fprintf(f, "%sfirst.new_empty(%s, dtype=%s)", k ? ",\n            " : "", shape,
                     torch_dtype[out_dtype(p, k)].python);
         fprintf(f, ")\n");
     }

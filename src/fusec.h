@@ -31,6 +31,7 @@
 #define LIMIT_STATEMENTS 1000000
 #define LIMIT_TENSORS 1024 /* inputs + outputs + params: the fused kernel's arguments */
 #define LIMIT_SIZES 4096
+#define LIMIT_DIMS 4 /* dims of a shape, and so of the chain */
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define NORETURN _Noreturn
@@ -140,6 +141,22 @@ double op_fold(Op op, const double *a); /* evaluates op on literals, in double *
  * and -2 on r, c as the kernel's dtype rounds it. */
 PowForm op_pow_form(double c, double r);
 
+/* ---- shapes (docs/language.md, "Shapes and broadcasting") --------------- */
+/* A shape: rank dims, outermost first (row-major), each the index of a named
+ * dim (Program.dim) or DIM_ONE. Rank 0: a scalar, or the whole chain of a
+ * program without shapes (one dimension of n elements). */
+#define DIM_ONE (-1)
+typedef struct Shape {
+    int rank;
+    int dim[LIMIT_DIMS];
+} Shape;
+
+/* A named dim, in the order the dims first appear in the source. */
+typedef struct Dim {
+    const char *name;
+    uint32_t len, off;
+} Dim;
+
 /* ---- the IR: a typed SSA DAG ------------------------------------------ */
 /* dtypes are the FX_* of runtime/fusec_dtype.h (FUSEC_DTYPES). */
 int dtype_lookup(const char *s, size_t len); /* -1 when not a dtype */
@@ -164,6 +181,7 @@ typedef struct Inst {
                      * fused kernel computes each common subexpression once */
     uint32_t off, len; /* source span: operator, function name or literal */
     double value;   /* O_CONST */
+    Shape shape;    /* tensors of a shaped program: the broadcast of its operands' */
 } Inst;
 
 typedef enum SymKind { S_UNKNOWN, S_INPUT, S_PARAM, S_VAR } SymKind;
@@ -180,6 +198,8 @@ typedef struct Sym {
     int value;        /* its instruction, once known */
     bool declared_in, declared_out, is_output, used;
     uint32_t out_off, out_len;
+    Shape shape;      /* a declared input's shape (rank 0: none declared) */
+    uint32_t shape_off, shape_len; /* "[R, C]" */
 } Sym;
 
 typedef struct Stmt {
@@ -205,7 +225,22 @@ typedef struct Program {
     bool any_out_decl;
     int *outdecl; /* out declarations, in order */
     int noutdecl, cap_outdecl;
+    Dim *dim;     /* named dims, by first appearance */
+    int ndim, cap_dim;
+    bool shaped;  /* some input declares a shape */
+    Shape full;   /* the chain's shape: the broadcast of every declared one */
 } Program;
+
+/* Elements of a shape, as a product of dims: exp[d] is the power of
+ * Program.dim[d] (a [C] bias: exp[C] = 1). */
+typedef struct Numel {
+    uint8_t exp[LIMIT_DIMS];
+} Numel;
+Numel shape_numel(const Shape *s);
+/* "[R, C]", "[R, 1]" */
+const char *shape_text(const Program *p, const Shape *s);
+/* Whether operand shape s varies along position q of the full shape. */
+bool shape_varies(const Program *p, const Shape *s, int q);
 
 /* lexer.re: bytes -> tokens. */
 typedef struct Lexer {
@@ -237,6 +272,7 @@ typedef struct Parser {
     Lexer lex;
     Token tok, prev; /* the token being fed, and the one before */
     int stmt;        /* statement index */
+    int shape;       /* the offset of an open shape's '[', or -1 */
 } Parser;
 
 void parse_program(Program *p);
@@ -249,9 +285,23 @@ int parse_call(Parser *P, Token name, const ArgList *args);
 ArgList parse_args(Parser *P, const ArgList *list, int value);
 void parse_assign(Parser *P, Token name, int value);
 NameList *parse_names(Parser *P, NameList *list, Token name);
-void parse_decl_in(Parser *P, NameList *names, Token dtype);
+/* A declaration's type as written: the dtype (len 0: none) and its shape. */
+typedef struct DimDecl {
+    int n;
+    Token dim[LIMIT_DIMS];
+} DimDecl;
+typedef struct TypeDecl {
+    Token dtype;
+    bool shaped;
+    DimDecl dims;
+    uint32_t shape_off, shape_len; /* from '[' to ']' */
+} TypeDecl;
+TypeDecl parse_type(Parser *P, const Token *dtype);
+TypeDecl parse_shape(Parser *P, Token dtype, Token open, const DimDecl *dims, Token close);
+DimDecl parse_dims(Parser *P, const DimDecl *list, Token dim);
+void parse_decl_in(Parser *P, NameList *names, const TypeDecl *type);
 void parse_decl_out(Parser *P, NameList *names);
-void parse_decl_param(Parser *P, Token name, Token dtype, Token value, bool negative);
+void parse_decl_param(Parser *P, Token name, const TypeDecl *type, Token value, bool negative);
 void parse_syntax_error(Parser *P, int major);
 void parse_stack_overflow(Parser *P);
 
@@ -294,9 +344,24 @@ typedef struct Traffic {
     double ratio;
     int *kernel_of; /* unfused: instruction -> its kernel's index, -1 */
     int nfused_ops; /* distinct tensor ops in the fused kernel */
+    /* A shaped program: each version's costs as terms in the dims (the
+     * per-element fields above are their values at the dims of traffic_at;
+     * the kernels are not grouped, each has its own terms). */
+    FusecTerm *uterm, *fterm;
+    int nuterm, nfterm, cap_uterm, cap_fterm;
 } Traffic;
 
 void traffic_build(Program *p, Traffic *t);
+/* A shaped program at dims (NULL: every dim large, where only the terms of
+ * the full shape's count stay): each version's kernels into uk[nkernels]
+ * and fk[1], its versions, the elements n of the chain's shape; *t's
+ * per-element fields too when set (NULL: only the versions). */
+void traffic_at(const Program *p, const Traffic *t, const double *dims, FusecKernelCost *uk, FusecKernelCost *fk,
+                FusecVersion *u, FusecVersion *f, double *n);
+void traffic_set(const Program *p, Traffic *t, const double *dims);
+/* The bytes of terms [0, n) of one field set as a formula in the dims:
+ * "2*R*C + 4*C" (kernel -1: every kernel's). */
+const char *traffic_formula(const Program *p, const FusecTerm *terms, int n, int kernel, int field_lo, int field_hi);
 /* "t1 = x * 2", "y = relu(t2)": unfused kernel k as text. Kernel results are
  * t<k>, inputs, params and outputs their names, literals their values, other
  * scalars scalar_name[i] (or "(scalar)" when scalar_name is NULL). */
@@ -331,6 +396,9 @@ typedef struct Options {
     SizeList sizes;
     bool no_warnings;
     bool werror;
+    const char *dims;  /* --dims=R=4096,C=1024, or NULL */
+    const char *sweep; /* --sweep=R, or NULL (the first dim) */
+    bool sizes_given;  /* --sizes (else a shaped chain sweeps 2^12..2^28 elements) */
 } Options;
 
 /* Everything a backend reads. */
@@ -341,6 +409,14 @@ typedef struct Chain {
     Traffic traffic;
     const char *prefix; /* the C identifier prefix */
     double crossover[2]; /* predict_crossover of each version, computed once */
+    /* A shaped program: the dims' sizes (--dims), the dim --sizes varies
+     * (--sweep) and its size for the report's totals; scratch for
+     * predict_at's kernels. */
+    double dimv[LIMIT_DIMS];
+    int sweep;
+    bool dims_known; /* every dim but the sweep's has a size */
+    FusecKernelCost *scratch_u, *scratch_f;
+    const SizeList *sizes; /* what the report sweeps: --sizes, or a shaped chain's default */
 } Chain;
 
 /* A backend writes one file (emit), or a folder of files (parts: each file a
@@ -397,11 +473,15 @@ extern const RuntimeFile fusec_runtime[]; /* ends with a NULL name */
 
 /* ---- predict.c: the sweep shared by the report backends ---------------- */
 typedef struct Point {
-    double n;
+    double n;         /* the size swept: n, or the sweep dim's size */
+    double elems;     /* elements of the chain there (n without shapes) */
+    double ub, fb;    /* bytes per element of each version there */
     FusecTime u, f;
     double speedup;
 } Point;
 Point predict_at(const Chain *c, double n);
+/* What the sweep varies: "n", or the sweep dim's name. */
+const char *predict_sweep_name(const Chain *c);
 /* The smallest n (up to 2^40) where version fused's regime stops being
  * overhead (found by bisection on log2 n); 0 when it never is overhead-bound. */
 double predict_crossover(const Chain *c, int fused);
@@ -412,6 +492,7 @@ void predict_explain(FILE *f, const Chain *c);
 void out_bytes(char *buf, size_t len, double bytes); /* "32 B", "1.5 GiB" */
 void out_n(char *buf, size_t len, double n);         /* "4096", "2^20" */
 void out_num(char *buf, size_t len, double v);       /* shortest round-trip */
+double out_round(double v, int digits);               /* to that many significant digits */
 /* Length of the UTF-8 sequence at p (1..4), or 0 when it is not valid. */
 int out_utf8_len(const unsigned char *p, const unsigned char *lim);
 

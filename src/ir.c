@@ -9,6 +9,7 @@
  * subexpressions (Inst.canon) that the fused kernel computes once.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fusec.h"
@@ -92,6 +93,121 @@ Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off)
 }
 
 static Diag *diag(Program *p) { return p->diag; }
+
+/* ---- shapes ---------------------------------------------------------------- */
+
+Numel shape_numel(const Shape *s)
+{
+    Numel e;
+    memset(&e, 0, sizeof e);
+    for (int i = 0; i < s->rank; i++)
+        if (s->dim[i] != DIM_ONE)
+            e.exp[s->dim[i]]++;
+    return e;
+}
+
+const char *shape_text(const Program *p, const Shape *s)
+{
+    char *t = arena_printf(p->arena, "[");
+    for (int i = 0; i < s->rank; i++)
+        t = arena_printf(p->arena, "%s%s%s", t, i ? ", " : "", s->dim[i] == DIM_ONE ? "1" : p->dim[s->dim[i]].name);
+    return arena_printf(p->arena, "%s]", t);
+}
+
+bool shape_varies(const Program *p, const Shape *s, int q)
+{
+    int j = q - (p->full.rank - s->rank);
+    return j >= 0 && s->dim[j] != DIM_ONE;
+}
+
+/* PyTorch's broadcast of a and b into *out, aligned on the last dim: a dim
+ * of 1 stretches, two names must be the same. Returns -1, or the position
+ * of *out where two names meet (out->dim there is a's, *other b's). */
+static int broadcast(const Shape *a, const Shape *b, Shape *out, int *other)
+{
+    Shape r;
+    memset(&r, 0, sizeof r);
+    r.rank = a->rank > b->rank ? a->rank : b->rank;
+    for (int q = 0; q < r.rank; q++) {
+        int ia = q - (r.rank - a->rank), ib = q - (r.rank - b->rank);
+        int da = ia >= 0 ? a->dim[ia] : DIM_ONE, db = ib >= 0 ? b->dim[ib] : DIM_ONE;
+        r.dim[q] = da == DIM_ONE ? db : da;
+        if (da != DIM_ONE && db != DIM_ONE && da != db) {
+            *out = r;
+            *other = db;
+            return q;
+        }
+    }
+    *out = r;
+    return -1;
+}
+
+static int by_shape_off(const void *x, const void *y)
+{
+    const Sym *a = *(const Sym *const *)x, *b = *(const Sym *const *)y;
+    return a->shape_off < b->shape_off ? -1 : a->shape_off > b->shape_off;
+}
+
+/* The chain's shape: the broadcast of every declared shape, in source
+ * order; two names that meet are a located error naming both. */
+static void full_shape(Program *p)
+{
+    memset(&p->full, 0, sizeof p->full);
+    if (!p->shaped)
+        return;
+    const Sym **decl = arena_alloc(p->arena, sizeof(Sym *) * (size_t)(p->nsym + 1));
+    int n = 0;
+    for (int i = 0; i < p->nsym; i++)
+        if (p->sym[i].shape.rank > 0)
+            decl[n++] = &p->sym[i];
+    qsort(decl, (size_t)n, sizeof *decl, by_shape_off);
+    /* whose shape first set each position of the full shape, for the message */
+    const Sym *from[LIMIT_DIMS] = {NULL, NULL, NULL, NULL};
+    for (int k = 0; k < n; k++) {
+        const Sym *s = decl[k];
+        Shape r;
+        int other = 0;
+        int q = broadcast(&p->full, &s->shape, &r, &other);
+        if (q >= 0) {
+            const Sym *f = from[q - (r.rank - p->full.rank)];
+            diag_note(diag(p), f->shape_off, f->shape_len, "'%s' is %s, declared here", f->name,
+                      shape_text(p, &f->shape));
+            diag_error(diag(p), s->shape_off, s->shape_len,
+                       "'%s' is %s: its dim '%s' meets dim '%s' of the shapes before it, and they do not "
+                       "broadcast (two different names are two different dims; a dim of 1 stretches)",
+                       s->name, shape_text(p, &s->shape), p->dim[other].name, p->dim[r.dim[q]].name);
+        }
+        /* positions move right as the rank grows */
+        const Sym *moved[LIMIT_DIMS] = {NULL, NULL, NULL, NULL};
+        for (int j = 0; j < p->full.rank; j++)
+            moved[j + r.rank - p->full.rank] = from[j];
+        for (int j = 0; j < r.rank; j++) {
+            int jf = j - (r.rank - p->full.rank), js = j - (r.rank - s->shape.rank);
+            bool old_named = jf >= 0 && p->full.dim[jf] != DIM_ONE;
+            bool new_named = js >= 0 && s->shape.dim[js] != DIM_ONE;
+            from[j] = old_named || (!new_named && moved[j]) ? moved[j] : s;
+        }
+        p->full = r;
+    }
+    if (p->ndim == 0)
+        diag_error(diag(p), decl[0]->shape_off, decl[0]->shape_len,
+                   "the chain's shape %s names no dim: give a shaped input a named dim (as in: in x: f32[N])",
+                   shape_text(p, &p->full));
+}
+
+/* A tensor instruction's shape: the broadcast of its tensor operands'. */
+static void shape_inst(Program *p, Inst *in)
+{
+    Shape r;
+    memset(&r, 0, sizeof r);
+    for (int a = 0; a < in->nargs; a++) {
+        const Inst *x = &p->inst[in->arg[a]];
+        int other;
+        if (!x->scalar && broadcast(&r, &x->shape, &r, &other) >= 0)
+            diag_internal(diag(p), "operands of a broadcast shape do not broadcast");
+    }
+    in->shape = r;
+}
 
 /* Types instruction i (its operands are typed) and folds it when every
  * operand is a literal. */
@@ -234,6 +350,8 @@ static void resolve_name(Program *p, int i, int *remap)
         in->dtype = (uint8_t)s->dtype;
         in->ct = (uint8_t)dtype_compute(s->dtype);
         in->scalar = s->kind == S_PARAM;
+        if (s->kind == S_INPUT)
+            in->shape = s->shape.rank > 0 ? s->shape : p->full;
         return;
     }
 }
@@ -252,6 +370,7 @@ static int add_copy(Program *p, Sym *s, int v)
     c.stmt = s->assign_stmt;
     c.off = s->assign_off;
     c.len = s->len;
+    c.shape = p->inst[v].shape;
     return ir_add(p, c);
 }
 
@@ -315,6 +434,12 @@ static void find_outputs(Program *p)
         if (p->inst[v].scalar)
             diag_error(diag(p), s->assign_off, s->len,
                        "output '%s' does not depend on any tensor input (only on literals and params)", s->name);
+        const Shape *sh = &p->inst[v].shape;
+        if (p->shaped && (sh->rank != p->full.rank || memcmp(sh->dim, p->full.dim, sizeof sh->dim) != 0))
+            diag_error(diag(p), s->assign_off, s->len,
+                       "output '%s' is %s, smaller than the chain's shape %s: every output has the full shape "
+                       "(the broadcast of every input's)",
+                       s->name, shape_text(p, sh), shape_text(p, &p->full));
         if (p->inst[v].op == O_INPUT || claimed[v])
             v = s->value = add_copy(p, s, v);
         claimed[v] = 1;
@@ -385,6 +510,7 @@ void ir_build(Program *p)
 {
     if (p->nstmt == 0)
         diag_error(diag(p), p->diag->src->len, 0, "empty program: nothing is assigned");
+    full_shape(p);
     int *remap = arena_alloc(p->arena, sizeof(int) * (size_t)p->ninst);
     for (int i = 0; i < p->ninst; i++) {
         Inst *in = &p->inst[i];
@@ -398,6 +524,8 @@ void ir_build(Program *p)
             resolve_name(p, i, remap);
         else if (in->op != O_CONST) {
             type_inst(p, i, use);
+            if (p->shaped && !in->scalar)
+                shape_inst(p, in);
             const Inst *c = in->op == O_POW && !in->scalar ? &p->inst[in->arg[1]] : NULL;
             if (c && c->scalar && c->op != O_CONST)
                 in->form = in->uform = POW_SCALAR;

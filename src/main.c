@@ -37,6 +37,9 @@ static const char usage[] =
     "  --host=HOST          c (default: plain launches), graph (CUDA graph replay),\n"
     "                       pytorch (unfused = eager, fused = torch.compile)\n"
     "  --sizes=LIST         sizes to predict, e.g. 4096,1M,2^20..2^28 (default 2^12..2^28)\n"
+    "  --dims=D=N,...       a shaped chain: the sizes of its dims, e.g. --dims=C=1024 (every\n"
+    "                       dim but the swept one; the swept one's sets the report's totals)\n"
+    "  --sweep=D            the dim --sizes varies (default: the first dim)\n"
     "  --name=PREFIX        C prefix of the generated API (default: the file's stem)\n"
     "  -w                   no warnings\n"
     "  -Werror              warnings are errors: exit 1 and no output\n"
@@ -381,13 +384,15 @@ int main(int argc, char **argv)
 {
     static const char *const emits[] = {"cuda", "header", "report", "json", "csv", "dot", "torch"};
     static const char *const formats[] = {"text", "json", "csv"};
-    enum { OPT_EMIT = 256, OPT_PREDICT, OPT_FORMAT, OPT_DTYPE, OPT_DEVICE, OPT_HOST, OPT_SIZES, OPT_NAME, OPT_HELP, OPT_VERSION };
+    enum { OPT_EMIT = 256, OPT_PREDICT, OPT_FORMAT, OPT_DTYPE, OPT_DEVICE, OPT_HOST, OPT_SIZES, OPT_NAME, OPT_HELP, OPT_VERSION,
+           OPT_DIMS, OPT_SWEEP };
     static const struct option longopts[] = {
         {"emit", required_argument, 0, OPT_EMIT},     {"predict", no_argument, 0, OPT_PREDICT},
         {"format", required_argument, 0, OPT_FORMAT}, {"dtype", required_argument, 0, OPT_DTYPE},
         {"device", required_argument, 0, OPT_DEVICE}, {"host", required_argument, 0, OPT_HOST},
         {"sizes", required_argument, 0, OPT_SIZES},   {"name", required_argument, 0, OPT_NAME},
         {"help", no_argument, 0, OPT_HELP},           {"version", no_argument, 0, OPT_VERSION},
+        {"dims", required_argument, 0, OPT_DIMS},     {"sweep", required_argument, 0, OPT_SWEEP},
         {0, 0, 0, 0},
     };
     if (!standard_fds_valid())
@@ -427,9 +432,12 @@ int main(int argc, char **argv)
             break;
         case OPT_HOST: opt.host = pick(optarg, fusec_host_name, FUSEC_NHOSTS, "--host"); break;
         case OPT_SIZES:
+            opt.sizes_given = true;
             if (sizes_parse(optarg, &opt.sizes, err, sizeof err) < 0)
                 usage_error("--sizes: %s", err);
             break;
+        case OPT_DIMS: opt.dims = optarg; break;
+        case OPT_SWEEP: opt.sweep = optarg; break;
         case OPT_NAME: {
             const char *s = optarg;
             bool ok = (*s == '_' || ((*s | 32) >= 'a' && (*s | 32) <= 'z')) && strlen(s) <= 64;

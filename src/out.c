@@ -37,12 +37,14 @@ void out_bytes(char *buf, size_t len, double b)
 {
     if (b < 1e4)
         out_num(buf, len, b), strncat(buf, " B", len - strlen(buf) - 1);
-    else if (b < 1e7)
+    else if (b < 999.5e3)
         snprintf(buf, len, "%.3g kB", b / 1e3);
-    else if (b < 1e10)
+    else if (b < 999.5e6)
         snprintf(buf, len, "%.3g MB", b / 1e6);
-    else
+    else if (b < 999.5e9)
         snprintf(buf, len, "%.3g GB", b / 1e9);
+    else
+        snprintf(buf, len, "%.4g TB", b / 1e12);
 }
 
 int out_utf8_len(const unsigned char *p, const unsigned char *lim)
@@ -58,4 +60,11 @@ int out_utf8_len(const unsigned char *p, const unsigned char *lim)
         (p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] > 0x8F))
         return 0;
     return n;
+}
+
+double out_round(double v, int digits)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.*g", digits, v);
+    return strtod(buf, NULL);
 }

@@ -260,9 +260,73 @@ static int declared_dtype(Parser *P, Token t, int def, bool allow_bool)
     return dt;
 }
 
-void parse_decl_in(Parser *P, NameList *names, Token dtype)
+TypeDecl parse_type(Parser *P, const Token *dtype)
 {
-    int dt = declared_dtype(P, dtype, P->prog->default_dtype, true);
+    (void)P;
+    TypeDecl t;
+    memset(&t, 0, sizeof t);
+    if (dtype)
+        t.dtype = *dtype;
+    return t;
+}
+
+DimDecl parse_dims(Parser *P, const DimDecl *list, Token dim)
+{
+    DimDecl d;
+    memset(&d, 0, sizeof d);
+    if (list)
+        d = *list;
+    if (d.n == LIMIT_DIMS)
+        diag_error(diag(P), dim.off, dim.len, "a shape has at most %d dims", LIMIT_DIMS);
+    if (dim.kind == TK_NUMBER && !(dim.len == 1 && text(P, dim)[0] == '1'))
+        diag_error(diag(P), dim.off, dim.len,
+                   "'%.*s' is not a dim: a dim is a name or 1 (the sizes are given when the chain runs: the "
+                   "API's dims, or --dims=N=%.*s)",
+                   (int)dim.len, text(P, dim), (int)dim.len, text(P, dim));
+    d.dim[d.n++] = dim;
+    return d;
+}
+
+/* The index of named dim t in Program.dim, added when new: the table is in
+ * the order the dims first appear. */
+static int intern_dim(Parser *P, Token t)
+{
+    Program *p = P->prog;
+    for (int i = 0; i < p->ndim; i++)
+        if (p->dim[i].len == t.len && memcmp(p->dim[i].name, text(P, t), t.len) == 0)
+            return i;
+    arena_grow(p->arena, (void **)&p->dim, &p->cap_dim, p->ndim + 1, sizeof(Dim));
+    p->dim[p->ndim] = (Dim){arena_strndup(p->arena, text(P, t), t.len), t.len, t.off};
+    return p->ndim++;
+}
+
+TypeDecl parse_shape(Parser *P, Token dtype, Token open, const DimDecl *dims, Token close)
+{
+    TypeDecl t = parse_type(P, &dtype);
+    t.shaped = true;
+    t.dims = *dims;
+    t.shape_off = open.off;
+    t.shape_len = close.off + close.len - open.off;
+    return t;
+}
+
+/* The shape a declaration names, its dims interned. */
+static Shape declared_shape(Parser *P, const TypeDecl *type)
+{
+    Shape sh;
+    memset(&sh, 0, sizeof sh);
+    sh.rank = type->dims.n;
+    for (int i = 0; i < type->dims.n; i++)
+        sh.dim[i] = type->dims.dim[i].kind == TK_NUMBER ? DIM_ONE : intern_dim(P, type->dims.dim[i]);
+    return sh;
+}
+
+void parse_decl_in(Parser *P, NameList *names, const TypeDecl *type)
+{
+    int dt = declared_dtype(P, type->dtype, P->prog->default_dtype, true);
+    Shape sh = declared_shape(P, type);
+    if (type->shaped)
+        P->prog->shaped = true;
     for (NameList *n = in_source_order(names); n; n = n->next) {
         Token t = n->tok;
         check_not_reserved(P, t, "an input");
@@ -278,6 +342,9 @@ void parse_decl_in(Parser *P, NameList *names, Token dtype)
         s->dtype = dt;
         s->decl_off = t.off;
         s->decl_len = t.len;
+        s->shape = sh;
+        s->shape_off = type->shape_off;
+        s->shape_len = type->shape_len;
     }
 }
 
@@ -299,10 +366,15 @@ void parse_decl_out(Parser *P, NameList *names)
     }
 }
 
-void parse_decl_param(Parser *P, Token name, Token dtype, Token value, bool negative)
+void parse_decl_param(Parser *P, Token name, const TypeDecl *type, Token value, bool negative)
 {
     check_not_reserved(P, name, "a param");
-    int dt = declared_dtype(P, dtype, FX_F32, false);
+    int dt = declared_dtype(P, type->dtype, FX_F32, false);
+    if (type->shaped)
+        diag_error(diag(P), type->shape_off, type->shape_len,
+                   "a param is a scalar: it cannot have a shape (declare a tensor with in, as in: in %.*s: %s%.*s)",
+                   (int)name.len, text(P, name), fusec_dtype_name[dt], (int)type->shape_len,
+                   P->prog->diag->src->text + type->shape_off);
     Sym *s = ir_sym(P->prog, text(P, name), name.len, name.off);
     if (s->kind == S_PARAM)
         diag_error(diag(P), name.off, name.len, "param '%s' is declared twice", s->name);
@@ -385,16 +457,15 @@ void parse_syntax_error(Parser *P, int major)
 {
     Token t = P->tok, prev = P->prev;
     Diag *d = diag(P);
-    if (major == TK_LBRACKET) {
-        const char *s = P->prog->diag->src->text;
-        size_t o = prev.off;
-        while (o > 0 && (s[o - 1] == ' ' || s[o - 1] == '\t'))
-            o--;
-        if (prev.kind == TK_IDENT && o > 0 && s[o - 1] == ':') /* in x: f32[1024] */
-            diag_error(d, t.off, t.len, "shapes ('%.*s[...]') are not part of the language yet: every tensor of "
-                       "a chain has the same n elements, given at run time", (int)prev.len, text(P, prev));
-        diag_error(d, t.off, t.len, "character '[' is not part of the language");
-    }
+    if (P->shape >= 0 && major != TK_RBRACKET)
+        diag_error(d, t.off, t.len, "expected ',' or ']' in the shape, not %s (a dim is a name or 1)",
+                   lex_token_name(major));
+    /* A shape follows a declaration's dtype; anywhere else '[' would index. */
+    if (major == TK_LBRACKET)
+        diag_error(d, t.off, t.len, "'[' is not part of an expression: fusec has no indexing or slicing (a "
+                   "shape follows a dtype in a declaration, as in: in x: f32[R, C])");
+    if (major == TK_RBRACKET && prev.kind == TK_LBRACKET)
+        diag_error(d, t.off, t.len, "empty shape: give 1 to 4 dims, each a name or 1");
     bool ends = major == 0 || major == TK_SEP || major == TK_RPAREN || major == TK_COMMA;
     /* "y == x", "relu(x)", "y": a name that starts a statement must be assigned. */
     int depth = P->lex.depth - (major == TK_LPAREN) + (major == TK_RPAREN);
@@ -448,8 +519,18 @@ void parse_program(Program *p)
     ParseInit(engine, &P);
     int counted = 0;    /* statements that are not blank */
     bool inside = false; /* a statement has started and not ended */
+    Token before = {0, 0, 0}; /* the token before P.prev */
+    P.shape = -1;
     for (;;) {
         Token t = lex_next(&P.lex);
+        if (t.kind == TK_LBRACKET && P.prev.kind == TK_COLON)
+            diag_error(p->diag, t.off, t.len, "a shape follows a dtype, as in: in x: f32[R, C]");
+        if (t.kind == TK_LBRACKET && P.prev.kind == TK_IDENT && before.kind == TK_COLON)
+            P.shape = (int)t.off;
+        if (P.shape >= 0 && (t.kind == TK_SEP || t.kind == 0)) {
+            diag_note(p->diag, (size_t)P.shape, 1, "the shape opened here");
+            diag_error(p->diag, t.off, t.len, "expected ']' to close the shape");
+        }
         /* Checked where statement LIMIT+1 starts; blank lines and empty
          * statements (";;") do not count. */
         if (t.kind != 0 && t.kind != TK_SEP && !inside) {
@@ -466,6 +547,9 @@ void parse_program(Program *p)
             P.stmt++;
             inside = false;
         }
+        if (t.kind == TK_RBRACKET)
+            P.shape = -1;
+        before = P.prev;
         P.prev = t;
     }
 }

@@ -8,14 +8,39 @@
 
 #include "fusec.h"
 
+const char *predict_sweep_name(const Chain *c)
+{
+    return c->prog->shaped ? c->prog->dim[c->sweep].name : "n";
+}
+
+static double version_bytes(const FusecVersion *v)
+{
+    double b = 0;
+    for (int k = 0; k < v->nkernels; k++) {
+        const FusecKernelCost *x = &v->kernels[k];
+        b += (x->count > 0 ? x->count : 1) * (x->in_bytes + x->mid_read + x->mid_write + x->out_bytes);
+    }
+    return b;
+}
+
+/* A shaped program's versions are evaluated at its dims, the sweep dim at n. */
 Point predict_at(const Chain *c, double n)
 {
     const Traffic *t = &c->traffic;
     const FusecProfile *d = &c->opt->device;
+    FusecVersion u = t->unfused, f = t->fused;
     Point pt;
-    pt.n = n;
-    pt.u = fusec_model_time(d, &t->unfused, n, c->opt->host, 0, 0);
-    pt.f = fusec_model_time(d, &t->fused, n, c->opt->host, 1, 0);
+    pt.n = pt.elems = n;
+    if (c->prog->shaped) {
+        double dims[LIMIT_DIMS];
+        memcpy(dims, c->dimv, sizeof dims);
+        dims[c->sweep] = n;
+        traffic_at(c->prog, t, dims, c->scratch_u, c->scratch_f, &u, &f, &pt.elems);
+    }
+    pt.ub = version_bytes(&u);
+    pt.fb = version_bytes(&f);
+    pt.u = fusec_model_time(d, &u, pt.elems, c->opt->host, 0, 0);
+    pt.f = fusec_model_time(d, &f, pt.elems, c->opt->host, 1, 0);
     pt.speedup = pt.u.us / pt.f.us;
     return pt;
 }
@@ -23,7 +48,10 @@ Point predict_at(const Chain *c, double n)
 static int regime_of(const Chain *c, double n, int fused)
 {
     const Traffic *t = &c->traffic;
-    return fusec_model_time(&c->opt->device, fused ? &t->fused : &t->unfused, n, c->opt->host, fused, 0).regime;
+    if (!c->prog->shaped)
+        return fusec_model_time(&c->opt->device, fused ? &t->fused : &t->unfused, n, c->opt->host, fused, 0).regime;
+    Point pt = predict_at(c, n);
+    return fused ? pt.f.regime : pt.u.regime;
 }
 
 double predict_crossover(const Chain *c, int fused) { return c->crossover[fused]; }
@@ -47,19 +75,32 @@ static double find_crossover(const Chain *c, int fused)
 
 void predict_prepare(Chain *c)
 {
+    if (c->prog->shaped) {
+        c->scratch_u = arena_alloc(c->prog->arena, sizeof(FusecKernelCost) * (size_t)(c->traffic.nkernels + 1));
+        c->scratch_f = arena_alloc(c->prog->arena, sizeof(FusecKernelCost));
+    }
     c->crossover[0] = find_crossover(c, 0);
     c->crossover[1] = find_crossover(c, 1);
 }
 
-/* "n = 2^21.3 (2.6M)" */
-static void say_n(char *buf, size_t len, double n)
+/* "n = 2^21.3 (2.6M elements)", "R = 2^12.5 (5.79K)": the sweep's name first. */
+static void say_n(const Chain *c, char *buf, size_t len, double n)
 {
+    const char *N = predict_sweep_name(c), *what = c->prog->shaped ? "" : " elements";
     if (n >= 1e6)
-        snprintf(buf, len, "2^%.1f (%.3gM elements)", log2(n), n / 1e6);
+        snprintf(buf, len, "%s = 2^%.1f (%.3gM%s)", N, log2(n), n / 1e6, what);
     else if (n >= 1e3)
-        snprintf(buf, len, "2^%.1f (%.3gK elements)", log2(n), n / 1e3);
+        snprintf(buf, len, "%s = 2^%.1f (%.3gK%s)", N, log2(n), n / 1e3, what);
     else
-        snprintf(buf, len, "%.0f", n);
+        snprintf(buf, len, "%s = %.0f", N, n);
+}
+
+/* "n = 2^20", "R = 4096" */
+static void at_n(const Chain *c, char *buf, size_t len, double n)
+{
+    char v[32];
+    out_n(v, sizeof v, n);
+    snprintf(buf, len, "%s = %s", predict_sweep_name(c), v);
 }
 
 static const char *plural(double v) { return v == 1 ? "" : "s"; }
@@ -76,7 +117,8 @@ static int why_at(const Chain *c, const Point *pt)
 {
     const FusecProfile *d = &c->opt->device;
     const Traffic *t = &c->traffic;
-    double off = fabs(log(pt->speedup / t->ratio));
+    double ratio = c->prog->shaped ? pt->ub / pt->fb : t->ratio; /* a shaped chain's changes with the sweep */
+    double off = fabs(log(pt->speedup / ratio));
     if (off < log(1.03))
         return WHY_BYTES;
     if (pt->u.regime == FUSEC_OVERHEAD || pt->f.regime == FUSEC_OVERHEAD) /* the launches are most of both */
@@ -99,7 +141,7 @@ static int why_at(const Chain *c, const Point *pt)
         double tu = pt->u.us - term[0][w], tf = pt->f.us - term[1][w];
         if (tu <= 0 || tf <= 0)
             continue;
-        double gain = off - fabs(log(tu / tf / t->ratio));
+        double gain = off - fabs(log(tu / tf / ratio));
         if (gain > most) {
             most = gain;
             best = w;
@@ -112,7 +154,7 @@ static int why_at(const Chain *c, const Point *pt)
 
 static void explain_bands(FILE *f, const Chain *c)
 {
-    const SizeList *sz = &c->opt->sizes;
+    const SizeList *sz = c->sizes;
     const Traffic *t = &c->traffic;
     const FusecProfile *d = &c->opt->device;
     char l2[32], mid[32];
@@ -131,24 +173,24 @@ static void explain_bands(FILE *f, const Chain *c)
             j++;
         }
         Point p1 = predict_at(c, sz->v[j]);
-        char a[32], b[32], range[64];
-        out_n(a, sizeof a, sz->v[i]);
-        out_n(b, sizeof b, sz->v[j]);
+        char a[300], b[300], range[64];
+        at_n(c, a, sizeof a, sz->v[i]);
+        at_n(c, b, sizeof b, sz->v[j]);
         if (hi - lo < 0.005)
             snprintf(range, sizeof range, "%.2fx", lo);
         else
             snprintf(range, sizeof range, "%.2fx to %.2fx", lo, hi);
         if (i == j)
-            fprintf(f, " at n = %s, ", a);
+            fprintf(f, " at %s, ", a);
         else
-            fprintf(f, " from n = %s to %s, ", a, b);
+            fprintf(f, " from %s to %s, ", a, b + strlen(predict_sweep_name(c)) + 3);
         switch (w) {
         case WHY_BYTES:
             fprintf(f, "bytes rule: %s, the traffic ratio%s", range,
                     p1.f.regime == FUSEC_OVERHEAD ? "" : " (both versions memory-bound)");
             break;
         case WHY_LAUNCHES:
-            fprintf(f, "launches rule: %s (the unfused call's %.1f us of launches against %.1f us at n = %s)", range,
+            fprintf(f, "launches rule: %s (the unfused call's %.1f us of launches against %.1f us at %s)", range,
                     p1.u.overhead_us, p1.f.overhead_us, b);
             break;
         case WHY_HOST:
@@ -157,7 +199,7 @@ static void explain_bands(FILE *f, const Chain *c)
         case WHY_L2:
             out_num(mid, sizeof mid, round(100 * p1.u.l2_bytes / (t->u_read + t->u_write)));
             fprintf(f, "the unfused intermediates fit in the %s MiB L2, which serves them at %.0f GB/s instead "
-                       "of HBM's %.0f (%s%% of the unfused bytes at n = %s): %s, below the traffic ratio",
+                       "of HBM's %.0f (%s%% of the unfused bytes at %s): %s, below the traffic ratio",
                     l2, d->l2_gbps, d->hbm_gbps, mid, b, range);
             break;
         case WHY_RAMP:
@@ -168,7 +210,7 @@ static void explain_bands(FILE *f, const Chain *c)
         case WHY_COMPUTE:
             fprintf(f, "the fused kernel's %.0f issue slots per element (%g flops and %g transcendental "
                        "functions) take about as long as its bytes or longer (compute %.1f us against memory "
-                       "%.1f us at n = %s): %s, below the traffic ratio",
+                       "%.1f us at %s): %s, below the traffic ratio",
                     t->fcost.slots32 + t->fcost.slots64, t->f_flops, t->f_trans, p1.f.compute_us, p1.f.mem_us,
                     b, range);
             break;
@@ -184,12 +226,13 @@ void predict_explain(FILE *f, const Chain *c)
     const FusecProfile *d = &c->opt->device;
     int host = c->opt->host;
     char ub[32], fb[32], ur[32], uw[32], fr[32], fw[32];
-    out_num(ub, sizeof ub, t->u_read + t->u_write);
-    out_num(fb, sizeof fb, t->f_read + t->f_write);
-    out_num(ur, sizeof ur, t->u_read);
-    out_num(uw, sizeof uw, t->u_write);
-    out_num(fr, sizeof fr, t->f_read);
-    out_num(fw, sizeof fw, t->f_write);
+    int dig = c->prog->shaped ? 4 : 17; /* a shaped chain's bytes per element: at its dims, rounded */
+    out_num(ub, sizeof ub, out_round(t->u_read + t->u_write, dig));
+    out_num(fb, sizeof fb, out_round(t->f_read + t->f_write, dig));
+    out_num(ur, sizeof ur, out_round(t->u_read, dig));
+    out_num(uw, sizeof uw, out_round(t->u_write, dig));
+    out_num(fr, sizeof fr, out_round(t->f_read, dig));
+    out_num(fw, sizeof fw, out_round(t->f_write, dig));
     int k = t->nkernels, mids = k - c->prog->n_out;
     if (mids < 0)
         mids = 0;
@@ -207,12 +250,12 @@ void predict_explain(FILE *f, const Chain *c)
             t->ratio);
 
     double xf = predict_crossover(c, 1), xu = predict_crossover(c, 0);
-    double nmax = c->opt->sizes.v[c->opt->sizes.n - 1];
+    double nmax = c->sizes->v[c->sizes->n - 1];
     Point big = predict_at(c, nmax);
-    char sx[64], sxu[64], sn[32];
-    say_n(sx, sizeof sx, xf);
-    say_n(sxu, sizeof sxu, xu);
-    out_n(sn, sizeof sn, nmax);
+    char sx[300], sxu[300], sn[300];
+    say_n(c, sx, sizeof sx, xf);
+    say_n(c, sxu, sizeof sxu, xu);
+    at_n(c, sn, sizeof sn, nmax);
     fprintf(f, "\n\n");
     if (host == FUSEC_HOST_PYTORCH) {
         double eager = k * d->eager_op_us;
@@ -221,7 +264,7 @@ void predict_explain(FILE *f, const Chain *c)
                    "whatever n is. ",
                 d->eager_op_us, k, plural(k), eager, d->compiled_call_us);
         if (xf > 0)
-            fprintf(f, "Below about n = %s that floor is larger than the GPU's work, so the speedup collapses "
+            fprintf(f, "Below about %s that floor is larger than the GPU's work, so the speedup collapses "
                        "toward %.1f / %.1f = %.2fx; above it, bytes rule and the speedup climbs toward the "
                        "traffic ratio.",
                     sx, eager, d->compiled_call_us, eager / d->compiled_call_us);
@@ -232,14 +275,14 @@ void predict_explain(FILE *f, const Chain *c)
          * [1, 2^40], or always is. */
         bool always = xu == 0 && regime_of(c, 1, 0) == FUSEC_OVERHEAD;
         if (xf > 0)
-            fprintf(f, "the fused kernel leaves the overhead-bound regime at about n = %s, where its %s B per "
+            fprintf(f, "the fused kernel leaves the overhead-bound regime at about %s, where its %s B per "
                        "element take longer than its %.1f us launch; ",
                     sx, fb, lf);
         else
             fprintf(f, "the fused kernel is %s overhead-bound; ", regime_of(c, 1, 1) == FUSEC_OVERHEAD ?
                     "always (up to n = 2^40)" : "never (not even at n = 1)");
         if (xu > 0)
-            fprintf(f, "the unfused chain at about n = %s. ", sxu);
+            fprintf(f, "the unfused chain at about %s. ", sxu);
         else
             fprintf(f, "the unfused chain %s. ", always ? "always is (up to n = 2^40)" : "never is (not even at n = 1)");
         const char *below = always ? "At every size" : "Below that";
@@ -259,7 +302,7 @@ void predict_explain(FILE *f, const Chain *c)
     }
     fprintf(f, "\n\n");
     explain_bands(f, c);
-    fprintf(f, "\nAt n = %s the model predicts unfused %.1f us (%s-bound) and fused %.1f us (%s-bound): %.2fx.\n",
+    fprintf(f, "\nAt %s the model predicts unfused %.1f us (%s-bound) and fused %.1f us (%s-bound): %.2fx.\n",
             sn, big.u.us, fusec_regime_name[big.u.regime], big.f.us, fusec_regime_name[big.f.regime],
             big.speedup);
 }

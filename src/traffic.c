@@ -8,6 +8,7 @@
  * once, writes each output once and computes each common subexpression once
  * (Inst.canon, found by ir_build).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fusec.h"
@@ -49,6 +50,33 @@ static bool operand_is_f64(const Program *p, const Inst *in)
     return false;
 }
 
+/* Adds a term of a shaped program: coef per element of shape sh. */
+static void add_term(Program *p, FusecTerm **terms, int *n, int *cap, int kernel, int field, double coef,
+                     const Shape *sh)
+{
+    if (!p->shaped || coef == 0)
+        return;
+    arena_grow(p->arena, (void **)terms, cap, *n + 1, sizeof(FusecTerm));
+    Numel e = shape_numel(sh);
+    FusecTerm *t = &(*terms)[(*n)++];
+    t->kernel = kernel;
+    t->field = field;
+    t->coef = coef;
+    memcpy(t->exp, e.exp, sizeof t->exp);
+}
+
+/* A kernel's compute as terms: per element of shape sh. */
+static void add_compute_terms(Program *p, Traffic *t, bool fused, int kernel, const FusecKernelCost *c,
+                              const Shape *sh)
+{
+    FusecTerm **terms = fused ? &t->fterm : &t->uterm;
+    int *n = fused ? &t->nfterm : &t->nuterm, *cap = fused ? &t->cap_fterm : &t->cap_uterm;
+    add_term(p, terms, n, cap, kernel, FUSEC_FLOPS, c->flops, sh);
+    add_term(p, terms, n, cap, kernel, FUSEC_TRANS, c->trans, sh);
+    add_term(p, terms, n, cap, kernel, FUSEC_SLOTS32, c->slots32, sh);
+    add_term(p, terms, n, cap, kernel, FUSEC_SLOTS64, c->slots64, sh);
+}
+
 void traffic_build(Program *p, Traffic *t)
 {
     memset(t, 0, sizeof *t);
@@ -87,6 +115,8 @@ void traffic_build(Program *p, Traffic *t)
                 k->cost.in_bytes += b;
             else
                 k->cost.mid_read += b;
+            add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels,
+                     arg->op == O_INPUT ? FUSEC_IN : FUSEC_MID_READ, b, &arg->shape);
         }
         double w = fusec_dtype_size[in->dtype];
         k->write_bytes = w;
@@ -94,6 +124,8 @@ void traffic_build(Program *p, Traffic *t)
             k->cost.out_bytes = w;
         else
             k->cost.mid_write = w;
+        add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels, is_out[i] ? FUSEC_OUT : FUSEC_MID_WRITE, w,
+                 &in->shape);
         add_cost(&k->cost, in);
         if (operand_is_f64(p, in))
             k->cost.fp64 = 1;
@@ -106,8 +138,11 @@ void traffic_build(Program *p, Traffic *t)
         t->u_write += w;
         t->u_flops += k->cost.flops;
         t->u_trans += k->cost.trans;
+        add_compute_terms(p, t, false, t->nkernels, &k->cost, &in->shape);
         t->ucost[t->nkernels++] = k->cost;
     }
+    FusecKernelCost fcompute; /* the fused kernel's compute alone, for its terms */
+    memset(&fcompute, 0, sizeof fcompute);
 
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
@@ -117,20 +152,28 @@ void traffic_build(Program *p, Traffic *t)
             t->f_read += fusec_dtype_size[in->dtype];
             t->fcost.in_bytes += fusec_dtype_size[in->dtype];
             t->fcost.slots32 += op_convert_slots(in->dtype, false);
+            fcompute.slots32 += op_convert_slots(in->dtype, false);
+            add_term(p, &t->fterm, &t->nfterm, &t->cap_fterm, 0, FUSEC_IN, fusec_dtype_size[in->dtype], &in->shape);
         } else if (is_kernel(in) && in->canon == i) {
             add_cost(&t->fcost, in);
+            add_cost(&fcompute, in);
             bool f64 = in->dtype == FX_F64 || operand_is_f64(p, in);
             if (f64)
                 t->fcost.fp64 = 1;
             add_slots(&t->fcost, in, in->form, f64);
+            add_slots(&fcompute, in, in->form, f64);
             t->nfused_ops++;
         }
         if (is_out[i]) {
             t->f_write += fusec_dtype_size[in->dtype];
             t->fcost.out_bytes += fusec_dtype_size[in->dtype];
             t->fcost.slots32 += op_convert_slots(in->dtype, true);
+            fcompute.slots32 += op_convert_slots(in->dtype, true);
+            add_term(p, &t->fterm, &t->nfterm, &t->cap_fterm, 0, FUSEC_OUT, fusec_dtype_size[in->dtype], &in->shape);
         }
     }
+    /* the fused kernel computes every value once per element of the chain's shape */
+    add_compute_terms(p, t, true, 0, &fcompute, &p->full);
     t->f_flops = t->fcost.flops;
     t->f_trans = t->fcost.trans;
     footprint += t->fcost.in_bytes;
@@ -169,6 +212,129 @@ void traffic_build(Program *p, Traffic *t)
     t->fcost.count = 1;
     t->fused = (FusecVersion){1, &t->fcost, t->f_read + t->f_write};
     t->ratio = (t->u_read + t->u_write) / (t->f_read + t->f_write);
+    if (p->shaped)
+        traffic_set(p, t, NULL);
+}
+
+static bool is_full_count(const Program *p, const FusecTerm *term)
+{
+    Numel e = shape_numel(&p->full);
+    return memcmp(e.exp, term->exp, sizeof e.exp) == 0;
+}
+
+/* The terms that stay when every dim is large: those of the full shape's count. */
+static const FusecTerm *limit_terms(const Program *p, const FusecTerm *terms, int n, int *kept)
+{
+    FusecTerm *out = arena_alloc(p->arena, sizeof(FusecTerm) * (size_t)(n + 1));
+    *kept = 0;
+    for (int i = 0; i < n; i++)
+        if (is_full_count(p, &terms[i]))
+            out[(*kept)++] = terms[i];
+    return out;
+}
+
+void traffic_at(const Program *p, const Traffic *t, const double *dims, FusecKernelCost *uk, FusecKernelCost *fk,
+                FusecVersion *u, FusecVersion *f, double *n)
+{
+    double ones[LIMIT_DIMS] = {1, 1, 1, 1};
+    int nu = t->nuterm, nf = t->nfterm;
+    const FusecTerm *ut = t->uterm, *ft = t->fterm;
+    if (!dims) {
+        ut = limit_terms(p, t->uterm, t->nuterm, &nu);
+        ft = limit_terms(p, t->fterm, t->nfterm, &nf);
+        dims = ones;
+    }
+    Numel e = shape_numel(&p->full);
+    *n = fusec_numel(e.exp, dims, p->ndim);
+    for (int k = 0; k < t->nkernels; k++)
+        uk[k] = t->ucost[k];
+    fk[0] = t->fcost;
+    fusec_costs_at(uk, t->nkernels, ut, nu, dims, p->ndim, *n);
+    fusec_costs_at(fk, 1, ft, nf, dims, p->ndim, *n);
+    /* the distinct bytes of every buffer touched: what each kernel writes
+     * (unfused), and the inputs */
+    double uf = fk[0].in_bytes, ff = fk[0].in_bytes + fk[0].out_bytes;
+    for (int k = 0; k < t->nkernels; k++)
+        uf += uk[k].mid_write + uk[k].out_bytes;
+    *u = (FusecVersion){t->nkernels, uk, uf};
+    *f = (FusecVersion){1, fk, ff};
+}
+
+void traffic_set(const Program *p, Traffic *t, const double *dims)
+{
+    FusecKernelCost *uk = arena_alloc(p->arena, sizeof(FusecKernelCost) * (size_t)(t->nkernels + 1));
+    FusecKernelCost *fk = arena_alloc(p->arena, sizeof(FusecKernelCost));
+    double n;
+    traffic_at(p, t, dims, uk, fk, &t->unfused, &t->fused, &n);
+    t->u_read = t->u_write = t->u_flops = t->u_trans = 0;
+    for (int k = 0; k < t->nkernels; k++) {
+        Kernel *kr = &t->kernels[k];
+        kr->cost = uk[k];
+        kr->read_bytes = uk[k].in_bytes + uk[k].mid_read;
+        kr->write_bytes = uk[k].mid_write + uk[k].out_bytes;
+        t->ucost[k] = uk[k];
+        t->u_read += kr->read_bytes;
+        t->u_write += kr->write_bytes;
+        t->u_flops += uk[k].flops;
+        t->u_trans += uk[k].trans;
+    }
+    t->fcost = fk[0];
+    t->f_read = fk[0].in_bytes;
+    t->f_write = fk[0].out_bytes;
+    t->f_flops = fk[0].flops;
+    t->f_trans = fk[0].trans;
+    t->ratio = (t->u_read + t->u_write) / (t->f_read + t->f_write);
+    t->ucost_grouped = t->ucost;
+    t->ngroups = t->nkernels;
+    t->unfused.kernels = t->ucost;
+    t->fused.kernels = &t->fcost;
+}
+
+/* Monomials of a formula, largest count first, then by the dims' order. */
+static int by_count(const void *x, const void *y)
+{
+    const FusecTerm *a = x, *b = y;
+    int da = 0, db = 0;
+    for (int d = 0; d < LIMIT_DIMS; d++)
+        da += a->exp[d], db += b->exp[d];
+    if (da != db)
+        return db - da;
+    for (int d = 0; d < LIMIT_DIMS; d++)
+        if (a->exp[d] != b->exp[d])
+            return b->exp[d] - a->exp[d];
+    return 0;
+}
+
+const char *traffic_formula(const Program *p, const FusecTerm *terms, int n, int kernel, int field_lo, int field_hi)
+{
+    FusecTerm *sum = arena_alloc(p->arena, sizeof(FusecTerm) * (size_t)(n + 1));
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        const FusecTerm *t = &terms[i];
+        if ((kernel >= 0 && t->kernel != kernel) || t->field < field_lo || t->field > field_hi)
+            continue;
+        int j = 0;
+        while (j < m && memcmp(sum[j].exp, t->exp, sizeof t->exp) != 0)
+            j++;
+        if (j == m) {
+            sum[m] = *t;
+            sum[m++].coef = 0;
+        }
+        sum[j].coef += t->coef;
+    }
+    if (m == 0)
+        return "0";
+    qsort(sum, (size_t)m, sizeof *sum, by_count);
+    char *s = arena_printf(p->arena, "%s", "");
+    for (int j = 0; j < m; j++) {
+        char c[32];
+        out_num(c, sizeof c, sum[j].coef);
+        s = arena_printf(p->arena, "%s%s%s", s, j ? " + " : "", c);
+        for (int d = 0; d < p->ndim; d++)
+            for (int k = 0; k < sum[j].exp[d]; k++)
+                s = arena_printf(p->arena, "%s*%s", s, p->dim[d].name);
+    }
+    return s;
 }
 
 static void value_text(const Program *p, const Traffic *t, int i, char *const *scalar_name, char *buf, size_t len)

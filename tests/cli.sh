@@ -47,6 +47,23 @@ grep -q "cannot be combined with --emit=cuda" "$tmp/e" && [ ! -s "$tmp/o" ]; che
 "$fusec" --predict --emit=header "$seed" >/dev/null 2>&1; check "--predict with --emit=header" 2 $?
 "$fusec" --emit=report --format=json "$seed" | grep -q '"traffic_ratio"'; check "--emit=report --format=json" 0 $?
 
+# a shaped chain's dims (issue 16): --dims and --sweep, each bad one a usage error
+ln=$root/examples/layernorm_affine.fuse
+"$fusec" --predict --dims=C=1024 "$ln" >/dev/null; check "--dims" 0 $?
+"$fusec" --predict "$ln" >"$tmp/o" 2>"$tmp/e"; check "--predict of a shaped chain without --dims" 2 $?
+grep -q "give e.g. --dims=C=1024" "$tmp/e" && [ ! -s "$tmp/o" ]; check "missing dims: the message names the dim" 0 $?
+"$fusec" --predict --dims=C=1024,Q=2 "$ln" 2>"$tmp/e" >/dev/null; check "unknown dim" 2 $?
+grep -q "has no dim 'Q' (its dims: R, C)" "$tmp/e"; check "unknown dim: the message lists the dims" 0 $?
+"$fusec" --predict --dims=C=x "$ln" 2>/dev/null >/dev/null; check "bad dim size" 2 $?
+"$fusec" --predict --dims=C "$ln" 2>/dev/null >/dev/null; check "dim without a size" 2 $?
+"$fusec" --predict --dims=C=1,C=2 "$ln" 2>/dev/null >/dev/null; check "dim given twice" 2 $?
+"$fusec" --predict --dims=R=64 --sweep=C "$ln" >/dev/null; check "--sweep" 0 $?
+"$fusec" --predict --dims=C=64 --sweep=Z "$ln" 2>/dev/null >/dev/null; check "unknown --sweep" 2 $?
+"$fusec" --predict --dims=N=4 "$seed" 2>/dev/null >/dev/null; check "--dims on a chain without shapes" 2 $?
+"$fusec" --format=csv --dims=C=1024 "$ln" | head -1 | grep -q '^R,'; check "a shaped CSV sweeps its first dim" 0 $?
+"$fusec" --format=json --dims=C=1024,R=8 "$ln" | grep -q "\"bytes\": 41024," ; check "JSON bytes at the dims (4*R*C + 8*R + 8*C at R = 8, C = 1024)" 0 $?
+"$fusec" "$ln" >/dev/null; check "--emit=cuda needs no --dims" 0 $?
+
 # an implicit input one typo from a known name warns; -Werror makes it fatal
 printf 'in x\nh = x*2\ny = h2 + 1\n' >"$tmp/near.fuse"
 "$fusec" --predict "$tmp/near.fuse" >"$tmp/o" 2>"$tmp/e"; check "near-miss name: warning only" 0 $?

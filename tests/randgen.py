@@ -19,6 +19,15 @@ the fused kernel), aliases of inputs and of other outputs (copies), dead
 statements, declarations after their use, ';' and newlines inside
 parentheses, comments, and names that are C keywords or emitter names.
 
+About one program in three has shapes (docs/language.md, "Shapes and
+broadcasting"): a chain shape of 2 or 3 named dims ([R, C], [B, R, C]), each
+declared input and mask a shape that broadcasts into it ([C], [R, 1], [1, C],
+[B, 1, C], ...; undeclared inputs have the chain's shape), and a first line
+"# fusec-args: --dims=..." with every dim's size (small and odd, so that
+rows are not multiples of a vector). A statement whose inputs do not cover
+the chain's shape gets "+ 0 * X" with an input X of the full shape, so
+that every output has the chain's shape.
+
 Values are kept numerically tame so that a GPU harness can compare against a
 double reference with dtype tolerances: every value is tracked as an interval
 over the harness's inputs (uniform in [-4, 4)); logs, roots and divisors get
@@ -107,9 +116,29 @@ def fmt_num(rng, v):
     return s
 
 
+# Shaped programs: the chain's dims, outermost first, and the shapes an input
+# may have (each broadcasts into the chain's; the first is the full shape).
+SHAPE_TEMPLATES = [
+    (("R", "C"), [("R", "C"), ("C",), ("R", "1"), ("1", "C")]),
+    (("B", "R", "C"), [("B", "R", "C"), ("C",), ("R", "C"), ("R", "1"), ("B", "1", "C"), ("B", "1", "1")]),
+]
+
+
+def covers(full, shapes):
+    """Whether shapes broadcast to full: every named dim of full is in one of them at its place."""
+    got = set()
+    for sh in shapes:
+        for k, d in enumerate(reversed(sh)):
+            if d != "1":
+                got.add((k, d))
+    return all((k, d) in got for k, d in enumerate(reversed(full)))
+
+
 class Program:
     def __init__(self, rng, must_use):
         self.rng = rng
+        self.full = None    # a shaped program: the chain's dims
+        self.shape_of = {}  # input or mask name -> its shape (a tuple of dims)
         self.must = list(must_use)  # operations this program has to use
         self.used_ops = set()
         self.lines = []     # statements (without declarations placed later)
@@ -559,6 +588,14 @@ class Program:
             nm = self.fresh("m")
             e = E(nm, "bool", 0, 1, True, atom=True)
             self.masks.append((nm, e))
+        if r.random() < 0.35:
+            self.full, choices = r.choice(SHAPE_TEMPLATES)
+            for k, (nm, dt, _) in enumerate(self.inputs):
+                # the first input, and every undeclared one, has the chain's shape
+                full = k == 0 or dt is None or r.random() < 0.4
+                self.shape_of[nm] = choices[0] if full else r.choice(choices[1:])
+            for nm, _ in self.masks:
+                self.shape_of[nm] = r.choice(choices)
         for _ in range(r.choice([0, 1, 1, 2])):
             nm = self.fresh("s")
             dt = r.choice(DTYPES)
@@ -575,11 +612,15 @@ class Program:
             if dt is not None:
                 by_dt.setdefault(dt, []).append(nm)
         for dt, names in sorted(by_dt.items()):
-            if len(names) > 1 and r.random() < 0.5:
+            if self.full:  # one declaration each: each has its own shape
+                decls.extend("in %s: %s%s" % (nm, dt, self.shape_text(nm)) for nm in names)
+            elif len(names) > 1 and r.random() < 0.5:
                 decls.append("in %s: %s" % (", ".join(names), dt))
             else:
                 decls.extend("in %s: %s" % (nm, dt) for nm in names)
-        if self.masks:
+        if self.masks and self.full:
+            decls.extend("in %s: bool%s" % (nm, self.shape_text(nm)) for nm, _ in self.masks)
+        elif self.masks:
             decls.append("in %s: bool" % ", ".join(nm for nm, _ in self.masks))
         for d in decls:
             (self.late if r.random() < 0.2 else out).append(d)
@@ -607,8 +648,10 @@ class Program:
                 e = self.compare(2)  # a bool value
             else:
                 e = self.num(r.randint(2, 4), True)
+            e = self.full_shaped(e)
             stmts.append((nm, e))
             out.append("%s = %s" % (nm, e.text))
+            self.shape_of[nm] = self.full
             self.temps.append(E(nm, e.kind, e.lo, e.hi, True, atom=True, exact=e.exact))
 
         # whatever the program has to use and has not: one more output
@@ -638,6 +681,7 @@ class Program:
             acc = self.squash(extra[0])
             for e in extra[1:]:
                 acc = self.binop("+", acc, self.squash(e))
+            acc = self.full_shaped(acc)
             nm = self.fresh("z")
             stmts.append((nm, acc))
             out.append("%s = %s" % (nm, acc.text))
@@ -655,9 +699,34 @@ class Program:
         out.extend(self.late)
         return out
 
+    # ---- shapes ----
+    def shape_text(self, nm):
+        return "[%s]" % ", ".join(self.shape_of[nm])
+
+    def full_shaped(self, e):
+        """e, made to have the chain's shape when the inputs it names do not
+        cover it: + 0 * an input of the full shape (a bool: & with a full mask
+        is not always at hand, so a comparison of that sum)."""
+        if not self.full or not e.tensor:
+            return e
+        names = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", e.text))
+        shapes = [self.shape_of[nm] for nm in names if nm in self.shape_of]
+        if covers(self.full, shapes):
+            return e
+        x = self.inputs[0][2]  # the first input has the full shape
+        self.used_names.add(x.text)
+        if e.kind == "bool":
+            return E("(%s) | (0 * %s > 1)" % (e.text, x.text), "bool", 0, 1, True)
+        return E("%s + 0 * %s" % (e.op(), x.text), "num", e.lo, e.hi, True, exact=e.exact)
+
+    def args_line(self):
+        """A shaped program's first line: every dim's size."""
+        sizes = {"R": self.rng.choice([37, 61, 130]), "C": self.rng.choice([33, 64, 257]), "B": 3}
+        return "# fusec-args: --dims=%s" % ",".join("%s=%d" % (d, sizes[d]) for d in self.full)
+
     def text(self, lines, header):
         r = self.rng
-        s = [header]
+        s = [self.args_line(), header] if self.full else [header]
         for ln in lines:
             if r.random() < 0.05:
                 s.append("# " + r.choice(["a comment", "naïve comment ✓", "the next line", ""]))

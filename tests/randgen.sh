@@ -33,7 +33,9 @@ python3 "$root/tests/randgen.py" --seed "$seed" --count "$count" --out "$work" -
 for src in "$work"/*.fuse; do
   name=$(basename "$src" .fuse)
   b=$work/$name
-  "$fusec" -w --predict "$src" >"$b.report" 2>"$b.err" || { fail "$name: fusec --predict"; cat "$b.err"; continue; }
+  # a shaped program's first line gives its dims: for --predict and the harness
+  dims=$(sed -n '1s/^# fusec-args: //p' "$src")
+  "$fusec" -w --predict $dims "$src" >"$b.report" 2>"$b.err" || { fail "$name: fusec --predict"; cat "$b.err"; continue; }
   "$fusec" -w --emit=header "$src" -o "$b.h" 2>"$b.err" || { fail "$name: fusec --emit=header"; cat "$b.err"; continue; }
   "$fusec" -w "$src" -o "$b.cu" 2>"$b.err" || { fail "$name: fusec"; cat "$b.err"; continue; }
   if [ "$nvcc" = - ]; then
@@ -51,7 +53,9 @@ for src in "$work"/*.fuse; do
     continue
   fi
   if [ "$verify" = 1 ]; then
-    if ! "$b" --verify-only --sizes 4096,1M --seed 1 >"$b.verify" 2>&1; then
+    sizes=4096,1M
+    [ -n "$dims" ] && sizes=5,127 # the swept dim's sizes: rows, with the other dims at --dims
+    if ! "$b" --verify-only --sizes $sizes $dims --seed 1 >"$b.verify" 2>&1; then
       fail "$name: the harness's verification"
       tail -15 "$b.verify"
       continue

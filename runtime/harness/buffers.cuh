@@ -55,20 +55,133 @@ typedef struct FhRun {
     unsigned *sink;
     cudaEvent_t *ev;           /* reps + 1 events */
     double *times;             /* reps times, us */
+    size_t dims[4];            /* a shaped chain: the dims' sizes (--dims; the swept one set per size) */
+    int sweep;                 /* the dim --sizes varies */
 } FhRun;
 
 static const char *const fh_version_name[2] = {"unfused", "fused"};
 
+/* ================================ shapes ================================ */
+
+/* A shaped chain at size n of the sweep: the dims' sizes. */
+static void fh_dims_at(const FhRun *R, size_t n, size_t *dims)
+{
+    int d;
+    for (d = 0; d < 4; d++)
+        dims[d] = d < R->c->ndims ? R->dims[d] : 1;
+    if (R->c->rank > 0)
+        dims[R->sweep] = n;
+}
+
+/* The size of position q of the chain's shape. */
+static size_t fh_pos_size(const FhRun *R, const size_t *dims, int q)
+{
+    return R->c->shape[q] < 0 ? 1 : dims[R->c->shape[q]];
+}
+
+/* Elements of a tensor that varies along the positions in varies, at size n
+ * of the sweep (n itself for a chain without shapes); ~0u: the chain's own. */
+static size_t fh_tensor_elems(const FhRun *R, unsigned varies, size_t n)
+{
+    size_t dims[4], e = 1;
+    int q;
+    if (R->c->rank == 0)
+        return n;
+    fh_dims_at(R, n, dims);
+    for (q = 0; q < R->c->rank; q++)
+        if (varies >> q & 1)
+            e *= fh_pos_size(R, dims, q);
+    return e;
+}
+
+static size_t fh_elems(const FhRun *R, size_t n) { return fh_tensor_elems(R, ~0u, n); }
+
+/* Where element i of the chain's shape is in a tensor that varies along
+ * varies (row-major, contiguous): its coordinates, without the broadcast ones. */
+static size_t fh_own_index(const FhRun *R, const size_t *dims, unsigned varies, size_t i)
+{
+    size_t own = 0, stride = 1;
+    int q;
+    if (R->c->rank == 0)
+        return i;
+    for (q = R->c->rank - 1; q >= 0; q--) {
+        size_t size = fh_pos_size(R, dims, q), coord = i % size;
+        i /= size;
+        if (varies >> q & 1) {
+            own += coord * stride;
+            stride *= size;
+        }
+    }
+    return own;
+}
+
+static unsigned fh_varies(const FhRun *R, int buffer)
+{
+    const FusecChain *c = R->c;
+    return buffer < c->n_in ? c->in[buffer].varies : c->out[buffer - c->n_in].varies;
+}
+
+/* One call of a version at size n of the sweep. */
+static cudaError_t fh_call(const FhRun *R, int version, void *const *b, size_t n)
+{
+    size_t dims[4];
+    if (R->c->rank == 0)
+        return R->c->run(version, b, R->par, n, R->s);
+    fh_dims_at(R, n, dims);
+    return R->c->run_dims(version, b, R->par, dims, R->s);
+}
+
+/* A version's model at size n of the sweep: its kernels' costs there (a
+ * shaped chain's from its terms, into *store) and the elements it covers. */
+static FusecVersion fh_version_at(const FhRun *R, int fused, size_t n, FusecKernelCost **store, double *elems)
+{
+    const FusecChain *c = R->c;
+    FusecVersion v = fused ? c->fused : c->unfused;
+    size_t dims[4];
+    double dd[4];
+    int d;
+    *elems = (double)fh_elems(R, n);
+    if (c->rank == 0)
+        return v;
+    free(*store);
+    *store = (FusecKernelCost *)fh_alloc(sizeof(FusecKernelCost) * (size_t)(v.nkernels + 1));
+    memcpy(*store, v.kernels, sizeof(FusecKernelCost) * (size_t)v.nkernels);
+    fh_dims_at(R, n, dims);
+    for (d = 0; d < 4; d++)
+        dd[d] = (double)dims[d];
+    fusec_costs_at(*store, v.nkernels, fused ? c->fterms : c->uterms, fused ? c->nfterms : c->nuterms, dd, c->ndims,
+                   *elems);
+    v.kernels = *store;
+    return v;
+}
+
+/* Bytes per element of the chain that a version moves at size n. */
+static double fh_bytes_per_element(const FhRun *R, int fused, size_t n)
+{
+    FusecKernelCost *store = NULL;
+    double elems, b = 0;
+    int k;
+    FusecVersion v;
+    if (R->c->rank == 0)
+        return fused ? R->c->fused_bytes : R->c->unfused_bytes;
+    v = fh_version_at(R, fused, n, &store, &elems);
+    for (k = 0; k < v.nkernels; k++)
+        b += v.kernels[k].in_bytes + v.kernels[k].mid_read + v.kernels[k].mid_write + v.kernels[k].out_bytes;
+    free(store);
+    return b;
+}
+
 /* ================================ buffers of one size ================================ */
 
 /* Device buffers of one size: inputs, then outputs, as c->run wants them. */
-static void **fh_buffers_alloc(const FusecChain *c, size_t n)
+static void **fh_buffers_alloc(const FhRun *R, size_t n)
 {
+    const FusecChain *c = R->c;
     int nb = c->n_in + c->n_out, k;
     void **b = (void **)fh_alloc(sizeof(void *) * (size_t)(nb ? nb : 1));
     for (k = 0; k < nb; k++) {
         int dt = k < c->n_in ? c->in[k].dtype : c->out[k - c->n_in].dtype;
-        if (cudaMalloc(&b[k], n * (size_t)fusec_dtype_size[dt]) != cudaSuccess) {
+        if (cudaMalloc(&b[k], fh_tensor_elems(R, fh_varies(R, k), n) * (size_t)fusec_dtype_size[dt]) != cudaSuccess) {
             (void)cudaGetLastError(); /* out of memory is not sticky: clear it */
             while (k-- > 0)
                 FH_CHECK(cudaFree(b[k]));
@@ -114,9 +227,14 @@ static int fh_fits(const FhRun *R, size_t n, int verifying, char *why, size_t le
 {
     char a[32], b[32], c[32], d[32], e[32], f[32];
     size_t free_b, total;
-    double io = R->io_bytes * n, scratch = R->c->unfused_bytes * n, margin = 128.0 * (1 << 20);
-    double sample = n <= FH_VERIFY_ALL_MAX ? (double)n : 3.0 * FH_VERIFY_SAMPLE;
-    double host = FH_CHUNK_BYTES + sample * (8.0 * R->c->n_out + 1 + 8) + n / 8.0 * R->c->n_out;
+    size_t elems = fh_elems(R, n);
+    double io = 0, scratch = fh_bytes_per_element(R, 0, n) * elems, margin = 128.0 * (1 << 20);
+    double sample = elems <= FH_VERIFY_ALL_MAX ? (double)elems : 3.0 * FH_VERIFY_SAMPLE;
+    double host = FH_CHUNK_BYTES + sample * (8.0 * R->c->n_out + 1 + 8) + elems / 8.0 * R->c->n_out;
+    int k;
+    for (k = 0; k < R->c->n_in + R->c->n_out; k++)
+        io += (double)fh_tensor_elems(R, fh_varies(R, k), n) *
+              fusec_dtype_size[k < R->c->n_in ? R->c->in[k].dtype : R->c->out[k - R->c->n_in].dtype];
     double host_avail = fh_host_available();
     FH_CHECK(cudaMemGetInfo(&free_b, &total));
     if (io + scratch + margin > (double)free_b) {
@@ -148,14 +266,14 @@ static void **fh_prepare_size(FhRun *R, size_t n, int verifying)
         fh_refuse(R, n, why);
         return NULL;
     }
-    b = fh_buffers_alloc(R->c, n);
+    b = fh_buffers_alloc(R, n);
     if (!b) {
         fh_refuse(R, n, "cudaMalloc failed: out of device memory");
         return NULL;
     }
     for (k = 0; k < R->c->n_in; k++) {
         FhGen g = fh_make_gen(R->c, k, n, R->o.seed);
-        fh_gen_input(b[k], n, &g, R->d.sms, R->s);
+        fh_gen_input(b[k], fh_tensor_elems(R, R->c->in[k].varies, n), &g, R->d.sms, R->s);
     }
     FH_CHECK(cudaStreamSynchronize(R->s));
     return b;
@@ -165,7 +283,7 @@ static void **fh_prepare_size(FhRun *R, size_t n, int verifying)
  * errors), then, after it finished, any error of its kernels. */
 static void fh_run_checked(const FhRun *R, int version, void **b, size_t n)
 {
-    cudaError_t e = R->c->run(version, b, R->par, n, R->s);
+    cudaError_t e = fh_call(R, version, b, n);
     if (e != cudaSuccess) {
         fprintf(stderr, "fusec harness: the %s version failed at n = %zu\n", fh_version_name[version], n);
         FH_CHECK(e);

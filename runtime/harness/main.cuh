@@ -10,6 +10,9 @@ static int fusec_harness_main(const FusecChain *c, int argc, char **argv)
     rc = fh_parse_options(&R.o, argc, argv);
     if (rc >= 0)
         return rc;
+    rc = fh_setup_dims(&R);
+    if (rc >= 0)
+        return rc;
     R.cmdline = fh_command_line(argc, argv);
     fh_setup_reference(&R);
     fh_print_chain(&R);

@@ -16,6 +16,8 @@ typedef struct FhOptions {
     unsigned long long seed;
     int device;
     double rtol, atol; /* < 0: the output dtype's default */
+    const char *dims, *sweep; /* a shaped chain's --dims and --sweep, as given */
+    int sizes_given;
 } FhOptions;
 
 static void fh_usage(FILE *f, const char *prog)
@@ -28,7 +30,12 @@ static void fh_usage(FILE *f, const char *prog)
             "\n"
             "  --sizes LIST       element counts, comma separated (default 2^12..2^28). An item is\n"
             "                     N (an integer, with an optional K, M or G: 2^10, 2^20, 2^30), 2^k,\n"
-            "                     or A..B: A, 2A, 4A, ... up to B (2^12..2^28 is 17 sizes)\n"
+            "                     or A..B: A, 2A, 4A, ... up to B (2^12..2^28 is 17 sizes). A shaped\n"
+            "                     chain: the sizes of the --sweep dim (default: those that make\n"
+            "                     2^12..2^28 elements)\n"
+            "  --dims D=N,...     a shaped chain: the size of every dim but the swept one, e.g.\n"
+            "                     --dims=C=1024 (the chain's banner lists its dims)\n"
+            "  --sweep D          a shaped chain: the dim --sizes varies (default: the first)\n"
             "  --modes LIST       any of cold,hot,graph, comma separated (default cold,hot,graph)\n"
             "                       cold   the L2 cache is flushed before each call (a kernel reads and\n"
             "                              writes a buffer of 3x the L2 size, then reads it again);\n"
@@ -139,7 +146,7 @@ static int fh_parse_tol(const char *s, double *out)
 /* Options that take a value. ORDER: the cases of fh_parse_options. */
 static const char *const fh_valued_opts[] = {"--sizes", "--modes", "--reps",   "--warmup", "--csv",
                                              "--json",  "--calibrate", "--seed", "--device", "--rtol",
-                                             "--atol"};
+                                             "--atol",  "--dims",  "--sweep"};
 static const char *const fh_flag_opts[] = {"--help", "--verify-only", "--no-verify"};
 
 /* Returns -1 to go on, 0 after --help, 2 on a usage error. */
@@ -190,7 +197,7 @@ static int fh_parse_options(FhOptions *o, int argc, char **argv)
         else
             return fh_usage_error("missing value for", a);
         switch (valued) {
-        case 0: ok = fh_parse_sizes(o, v); break;
+        case 0: ok = fh_parse_sizes(o, v); o->sizes_given = 1; break;
         case 1: ok = fh_parse_modes(o, v); break;
         case 2: ok = fh_parse_int(v, 1, 1000000, &o->reps); break;
         case 3: ok = fh_parse_int(v, 0, 1000000, &o->warmup); break;
@@ -206,7 +213,9 @@ static int fh_parse_options(FhOptions *o, int argc, char **argv)
         }
         case 8: ok = fh_parse_int(v, 0, 1 << 20, &o->device); break;
         case 9: ok = fh_parse_tol(v, &o->rtol); break;
-        default: ok = fh_parse_tol(v, &o->atol); break;
+        case 10: ok = fh_parse_tol(v, &o->atol); break;
+        case 11: o->dims = v; break;
+        default: o->sweep = v; break;
         }
         if (!ok) {
             fprintf(stderr, "fusec harness: bad value for %s: '%s'%s (try --help)\n", name, v,

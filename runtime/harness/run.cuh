@@ -1,5 +1,67 @@
 /* ================================ the run: before and after ================================ */
 
+/* A shaped chain's --dims and --sweep, against its dims; the default sizes
+ * (those that make 2^12..2^28 elements). Returns -1 to go on, 2 after a
+ * usage error. */
+static int fh_setup_dims(FhRun *R)
+{
+    const FusecChain *c = R->c;
+    int given[4] = {0, 0, 0, 0}, d, k;
+    const char *s = R->o.dims;
+    if (c->rank == 0) {
+        if (R->o.dims || R->o.sweep)
+            return fh_usage_error("this chain has no shapes (its size is n: --sizes), so no dims:",
+                                  R->o.dims ? R->o.dims : R->o.sweep);
+        return -1;
+    }
+    while (s && *s) {
+        size_t len = strcspn(s, ","), eq = strcspn(s, "=");
+        char item[128];
+        unsigned long long v[2];
+        const char *bad;
+        fh_format(item, sizeof item, "%.*s", (int)len, s);
+        for (d = 0, k = -1; d < c->ndims; d++)
+            if (eq < len && strlen(c->dims[d]) == eq && !strncmp(c->dims[d], s, eq))
+                k = d;
+        if (k < 0 || given[k] || fusec_sizes_parse(item + eq + 1, v, 2, &bad) != 1 || v[0] == 0) {
+            fprintf(stderr, "fusec harness: bad --dims item '%s': %s (the dims:", item,
+                    eq >= len ? "not NAME=SIZE" : k < 0 ? "no such dim" : given[k] ? "given twice" : "bad size");
+            for (d = 0; d < c->ndims; d++)
+                fprintf(stderr, " %s", c->dims[d]);
+            fprintf(stderr, ") (try --help)\n");
+            return 2;
+        }
+        given[k] = 1;
+        R->dims[k] = (size_t)v[0];
+        s += len + (s[len] == ',');
+    }
+    R->sweep = 0;
+    if (R->o.sweep) {
+        for (d = 0, R->sweep = -1; d < c->ndims; d++)
+            if (!strcmp(c->dims[d], R->o.sweep))
+                R->sweep = d;
+        if (R->sweep < 0)
+            return fh_usage_error("--sweep: the chain has no dim", R->o.sweep);
+    }
+    for (d = 0; d < c->ndims; d++)
+        if (d != R->sweep && !given[d]) {
+            fprintf(stderr, "fusec harness: --dims: give the size of %s (every dim but the swept one, %s: "
+                            "e.g. --dims=%s=1024) (try --help)\n",
+                    c->dims[d], c->dims[R->sweep], c->dims[d]);
+            return 2;
+        }
+    if (!R->o.sizes_given) {
+        size_t other = fh_elems(R, 1), e;
+        R->o.nsizes = 0;
+        for (e = (size_t)1 << 12; e <= (size_t)1 << 28; e *= 2)
+            if (e / other >= 1 && (R->o.nsizes == 0 || R->o.sizes[R->o.nsizes - 1] != e / other))
+                R->o.sizes[R->o.nsizes++] = e / other;
+        if (R->o.nsizes == 0)
+            R->o.sizes[R->o.nsizes++] = 1;
+    }
+    return -1;
+}
+
 /* Tolerances, fragility thresholds, byte counts and param values. */
 static void fh_setup_reference(FhRun *R)
 {
@@ -74,17 +136,29 @@ static void fh_print_chain(const FhRun *R)
     for (k = 0; k < c->n_par; k++)
         printf("%s %s = %.9g (%s)", k ? "," : "", c->par[k].name, c->par[k].value, fusec_dtype_name[c->par[k].dtype]);
     printf("%s\n", c->n_par ? "" : " none");
+    if (c->rank > 0) {
+        printf("  shape   [");
+        for (k = 0; k < c->rank; k++)
+            printf("%s%s", k ? ", " : "", c->shape[k] < 0 ? "1" : c->dims[c->shape[k]]);
+        printf("], row-major; --sizes varies %s;", c->dims[R->sweep]);
+        for (k = 0; k < c->ndims; k++)
+            if (k != R->sweep)
+                printf(" %s = %zu", c->dims[k], R->dims[k]);
+        printf("\n");
+    }
     printf("  seed %llu (--seed %llu repeats these inputs)\n", R->o.seed, R->o.seed);
 }
 
 static void fh_print_model(const FhRun *R)
 {
     const FusecChain *c = R->c;
+    size_t last = R->o.sizes[R->o.nsizes - 1];
+    double ub = fh_bytes_per_element(R, 0, last), fb = fh_bytes_per_element(R, 1, last);
     printf("\nmodel: unfused %d kernel%s moving %.4g B/element, fused %d kernel%s moving %.4g B/element: "
-           "traffic ratio %.2fx\n",
-           fusec_kernel_count(&c->unfused), fusec_kernel_count(&c->unfused) == 1 ? "" : "s", c->unfused_bytes,
-           fusec_kernel_count(&c->fused), fusec_kernel_count(&c->fused) == 1 ? "" : "s", c->fused_bytes,
-           c->unfused_bytes / c->fused_bytes);
+           "traffic ratio %.2fx%s\n",
+           fusec_kernel_count(&c->unfused), fusec_kernel_count(&c->unfused) == 1 ? "" : "s", ub,
+           fusec_kernel_count(&c->fused), fusec_kernel_count(&c->fused) == 1 ? "" : "s", fb, ub / fb,
+           c->rank > 0 ? " (at the largest size)" : "");
     printf("       (the speedup where both versions are memory-bound; where launches dominate, nearer %d/%d)\n",
            fusec_kernel_count(&c->unfused), fusec_kernel_count(&c->fused));
 }

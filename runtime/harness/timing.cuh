@@ -26,7 +26,7 @@ static FhTimes fh_event_times(const FhRun *R)
 /* One call, not waited for; its launch errors are checked. */
 static void fh_run_call(const FhRun *R, int version, void **b, size_t n)
 {
-    cudaError_t e = R->c->run(version, b, R->par, n, R->s);
+    cudaError_t e = fh_call(R, version, b, n);
     if (e != cudaSuccess) {
         fprintf(stderr, "fusec harness: the %s version failed at n = %zu\n", fh_version_name[version], n);
         FH_CHECK(e);
@@ -99,7 +99,7 @@ static FhTimes fh_time_graph(const FhRun *R, int version, void **b, size_t n)
     FhTimes t;
     int r;
     FH_CHECK(cudaStreamBeginCapture(R->s, cudaStreamCaptureModeGlobal));
-    e = R->c->run(version, b, R->par, n, R->s);
+    e = fh_call(R, version, b, n);
     e2 = cudaStreamEndCapture(R->s, &g);
     if (e != cudaSuccess || e2 != cudaSuccess) {
         fprintf(stderr,
@@ -127,8 +127,10 @@ static FhTimes fh_time_graph(const FhRun *R, int version, void **b, size_t n)
 /* A row of the table: the measurement beside the model's prediction. */
 static FhRow fh_make_row(const FhRun *R, size_t n, int mode, const FhTimes *t)
 {
-    const FusecChain *c = R->c;
-    const FusecVersion *ver[2] = {&c->unfused, &c->fused};
+    FusecKernelCost *store[2] = {NULL, NULL};
+    double elems;
+    /* a shaped chain's versions at this size's dims */
+    FusecVersion ver[2] = {fh_version_at(R, 0, n, &store[0], &elems), fh_version_at(R, 1, n, &store[1], &elems)};
     int host = mode == FH_MODE_GRAPH ? FUSEC_HOST_GRAPH : FUSEC_HOST_C, v;
     int hot = mode != FH_MODE_COLD; /* graph replays run back to back too */
     FhRow row;
@@ -137,13 +139,13 @@ static FhRow fh_make_row(const FhRun *R, size_t n, int mode, const FhTimes *t)
     row.mode = mode;
     row.host = host;
     for (v = 0; v < 2; v++) {
-        double bytes = (double)n * (v ? c->fused_bytes : c->unfused_bytes);
+        double bytes = elems * fh_bytes_per_element(R, v, n);
         row.t[v] = t[v];
-        row.pred[v] = fusec_model_time(&R->prof, ver[v], (double)n, host, v, hot);
+        row.pred[v] = fusec_model_time(&R->prof, &ver[v], elems, host, v, hot);
         row.gbps[v] = bytes / (t[v].median * 1e3);
         row.pct_copy[v] = 100 * row.gbps[v] / R->prof.hbm_gbps;
         /* overhead: under twice what the launches alone cost in this mode */
-        double launches = fusec_launch_floor(&R->prof, fusec_kernel_count(ver[v]), host, hot);
+        double launches = fusec_launch_floor(&R->prof, fusec_kernel_count(&ver[v]), host, hot);
         if (t[v].median < 2 * launches)
             row.regime[v] = FUSEC_OVERHEAD;
         else
@@ -152,6 +154,8 @@ static FhRow fh_make_row(const FhRun *R, size_t n, int mode, const FhTimes *t)
     row.speedup = t[0].median / t[1].median;
     row.pred_speedup = row.pred[0].us / row.pred[1].us;
     row.err_pct = 100 * (row.speedup / row.pred_speedup - 1);
+    free(store[0]);
+    free(store[1]);
     return row;
 }
 

@@ -3,7 +3,9 @@
 /* Everything the check of one version at one size needs. */
 typedef struct FhVerify {
     FhRun *R;
-    size_t n;
+    size_t n;               /* the size (of the sweep dim, for a shaped chain) */
+    size_t elems;           /* elements of the chain's shape there: of each output */
+    size_t dims[4];         /* a shaped chain's dims there */
     void **bufs;
     FhGen *gens;            /* one per input */
     size_t count;           /* elements compared with the reference */
@@ -27,7 +29,7 @@ static const unsigned char fh_poison[2] = {0xFF, 0x7F};
  * the last 2^16 and 2^16 seeded random ones, sorted, without repeats. */
 static void fh_sample(FhVerify *v, unsigned long long seed)
 {
-    size_t n = v->n, k, m = 0, cnt = 3 * FH_VERIFY_SAMPLE;
+    size_t n = v->elems, k, m = 0, cnt = 3 * FH_VERIFY_SAMPLE;
     if (n <= FH_VERIFY_ALL_MAX) {
         v->count = n;
         v->idx = NULL;
@@ -56,7 +58,7 @@ static void fh_reference(FhVerify *v, int version)
     for (j = 0; j < v->count; j++) {
         size_t i = v->idx ? v->idx[j] : j;
         for (k = 0; k < c->n_in; k++)
-            in[k] = fh_gen_value(&v->gens[k], i);
+            in[k] = fh_gen_value(&v->gens[k], fh_own_index(v->R, v->dims, c->in[k].varies, i));
         fusec_ref_fragile = 0;
         fusec_ref_scale = 0;
         c->reference(version, in, v->R->par, v->ref + j * (size_t)c->n_out);
@@ -147,7 +149,8 @@ static void fh_print_failure(const FhVerify *v, int version, int run, int k, siz
             fh_version_name[version], c->out[k].name, fusec_dtype_name[dt], fh_fmt_n(v->n, nb, sizeof nb), i,
             run + 1);
     for (j = 0; j < c->n_in; j++)
-        fprintf(stderr, "  input  %-12s = %.17g (%s)\n", c->in[j].name, fh_gen_value(&v->gens[j], i),
+        fprintf(stderr, "  input  %-12s = %.17g (%s)\n", c->in[j].name,
+                fh_gen_value(&v->gens[j], fh_own_index(v->R, v->dims, c->in[j].varies, i)),
                 fusec_dtype_name[c->in[j].dtype]);
     for (j = 0; j < c->n_par; j++)
         fprintf(stderr, "  param  %-12s = %.17g\n", c->par[j].name, v->R->par[j]);
@@ -161,7 +164,7 @@ static void fh_print_failure(const FhVerify *v, int version, int run, int k, siz
         int kk;
         if (c->n_in <= 64 && c->n_out <= 64) {
             for (kk = 0; kk < c->n_in; kk++)
-                in[kk] = fh_gen_value(&v->gens[kk], i);
+                in[kk] = fh_gen_value(&v->gens[kk], fh_own_index(v->R, v->dims, c->in[kk].varies, i));
             fusec_ref_fragile = 0;
             c->reference(version, in, v->R->par, out);
             fprintf(stderr, "  reference recomputed for element %zu:", i);
@@ -188,7 +191,7 @@ static int fh_check_chunk(FhVerify *v, int version, int run, int k, size_t first
         if (fh_is_poison(p, sz, fh_poison[run])) {
             if (run == 0) {
                 if (!v->seen[k])
-                    v->seen[k] = (unsigned char *)calloc(v->n / 8 + 1, 1);
+                    v->seen[k] = (unsigned char *)calloc(v->elems / 8 + 1, 1);
                 if (!v->seen[k])
                     fh_die("out of host memory");
                 v->seen[k][i / 8] |= (unsigned char)(1u << (i % 8));
@@ -238,7 +241,7 @@ static int fh_verify_run(FhVerify *v, int version, int run)
     int k;
     for (k = 0; k < c->n_out; k++) {
         int sz = fusec_dtype_size[c->out[k].dtype];
-        FH_CHECK(cudaMemsetAsync(v->bufs[c->n_in + k], fh_poison[run], v->n * sz, v->R->s));
+        FH_CHECK(cudaMemsetAsync(v->bufs[c->n_in + k], fh_poison[run], v->elems * sz, v->R->s));
     }
     /* The second run takes every kernel's scalar path (misaligned pointers
      * and the tail take it), the first the 16-byte vector path. */
@@ -249,8 +252,8 @@ static int fh_verify_run(FhVerify *v, int version, int run)
         int sz = fusec_dtype_size[c->out[k].dtype];
         size_t per = FH_CHUNK_BYTES / sz, first, j = 0;
         const unsigned char *dev = (const unsigned char *)v->bufs[c->n_in + k];
-        for (first = 0; first < v->n; first += per) {
-            size_t cnt = v->n - first < per ? v->n - first : per;
+        for (first = 0; first < v->elems; first += per) {
+            size_t cnt = v->elems - first < per ? v->elems - first : per;
             FH_CHECK(cudaMemcpyAsync(v->chunk, dev + first * sz, cnt * sz, cudaMemcpyDeviceToHost, v->R->s));
             FH_CHECK(cudaStreamSynchronize(v->R->s));
             if (!fh_check_chunk(v, version, run, k, first, cnt, &j))
@@ -289,6 +292,8 @@ static int fh_verify_size(FhRun *R, size_t n)
     memset(&v, 0, sizeof v);
     v.R = R;
     v.n = n;
+    v.elems = fh_elems(R, n);
+    fh_dims_at(R, n, v.dims);
     v.bufs = fh_prepare_size(R, n, 1);
     if (!v.bufs)
         return -1;

@@ -54,6 +54,7 @@ TOL = {"float32": (1e-4, 1e-5), "float16": (1e-2, 1e-3), "bfloat16": (5e-2, 1e-2
 BOOL_FLIPS = 1e-3
 RANDOM_OUTLIERS = {"unfused": 1e-3, "fused": 1e-2}
 N = 1000003  # odd: every kernel has a tail on the scalar path
+SHAPED_ROWS = 257  # a shaped example's first dim (its --dims give the others): odd rows
 
 
 class Log:
@@ -79,7 +80,7 @@ class Log:
 # --------------------------------------------------------------------------------------
 
 TOKEN = re.compile(r"\s*(?:(#[^\n]*)|(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z_]\w*)"
-                   r"|(\*\*|//|<<|>>|<=|>=|==|!=|[-+*/%&|^~<>(),=:;\n]))")
+                   r"|(\*\*|//|<<|>>|<=|>=|==|!=|[-+*/%&|^~<>(),=:;\[\]\n]))")
 DTYPES = {"bool": "bool", "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
 
 
@@ -109,7 +110,7 @@ def tokens(text):
 
 
 class Parser:
-    """Statements of a .fuse file: ('in', names, dtype), ('out', names),
+    """Statements of a .fuse file: ('in', names, dtype, shape or None), ('out', names),
     ('param', name, dtype, value), ('let', name, expr). An expression is a number,
     ('name', n), ('neg', e), ('bin', op, a, b) or ('call', f, [args])."""
 
@@ -150,11 +151,20 @@ class Parser:
             self.take()
             names = self.names()
             self.order += names
-            dt = None
+            dt, shape = None, None
             if self.peek() == ("op", ":"):
                 self.take()
                 dt = self.take()[1]
-            return ("in", names, dt)
+            if self.peek() == ("op", "["):  # a shape: names and 1s
+                self.take()
+                shape = []
+                while self.peek() != ("op", "]"):
+                    kind, d = self.take()
+                    if (kind, d) != ("op", ","):
+                        shape.append("1" if kind == "num" else d)
+                self.take("]")
+                shape = tuple(shape)
+            return ("in", names, dt, shape)
         if kind == "id" and v == "out" and self.peek(1)[0] == "id":
             self.take()
             return ("out", self.names())
@@ -248,11 +258,20 @@ class Eager:
         self.stmts = p.program()
         assigned = {s[1] for s in self.stmts if s[0] == "let"}
         self.params = {s[1]: (s[2] or "f32", s[3]) for s in self.stmts if s[0] == "param"}
-        declared = {}
+        declared, self.shapes, self.dims = {}, {}, []
         for s in self.stmts:
             if s[0] == "in":
                 for nm in s[1]:
                     declared[nm] = s[2] or default_dtype
+                    if s[3]:
+                        self.shapes[nm] = s[3]
+                        self.dims += [d for d in s[3] if d != "1" and d not in self.dims]
+        # the chain's shape: the broadcast of the declared ones (aligned on the last dim)
+        self.full = ()
+        for sh in self.shapes.values():
+            n = max(len(sh), len(self.full))
+            a, b = ("1",) * (n - len(self.full)) + self.full, ("1",) * (n - len(sh)) + sh
+            self.full = tuple(y if x == "1" else x for x, y in zip(a, b))
         self.inputs, self.param_order, seen = [], [], set()
         for item in p.order:
             if isinstance(item, tuple):
@@ -452,28 +471,51 @@ def as_tuple(x):
     return x if isinstance(x, tuple) else (x,)
 
 
-def make_inputs(module, n, seed):
+class Shapes:
+    """A shaped chain's sizes (docs/language.md): its dims from the first line
+    "# fusec-args: --dims=..." (a dim it does not give, the first one of the
+    examples: SHAPED_ROWS), each input's shape (an undeclared one: the chain's)."""
+
+    def __init__(self, prog, text):
+        m = re.match(r"# fusec-args:.*--dims=(\S+)", text)
+        given = dict(kv.split("=") for kv in m.group(1).split(",")) if m else {}
+        self.prog = prog
+        self.size = {d: int(given.get(d, SHAPED_ROWS)) for d in prog.dims}
+        self.order = prog.dims  # the C API's order: as the dims first appear
+
+    def of(self, name):
+        return tuple(1 if d == "1" else self.size[d] for d in self.prog.shapes.get(name, self.prog.full))
+
+    def full(self):
+        return tuple(1 if d == "1" else self.size[d] for d in self.prog.full)
+
+
+def make_inputs(module, n, seed, shapes=None):
+    """Each input: n elements, or its own shape in a shaped chain."""
     g = torch.Generator(device="cuda")
     out = []
-    for i, (_, dt) in enumerate(module.INPUTS):
+    for i, (name, dt) in enumerate(module.INPUTS):
         g.manual_seed(seed * 1000 + i)
+        size = shapes.of(name) if shapes else (n,)
         if dt == torch.bool:
-            out.append(torch.rand(n, generator=g, device="cuda") < 0.5)
+            out.append(torch.rand(size, generator=g, device="cuda") < 0.5)
         else:
-            v = torch.rand(n, generator=g, device="cuda", dtype=torch.float64) * 8 - 4
+            v = torch.rand(size, generator=g, device="cuda", dtype=torch.float64) * 8 - 4
             out.append(v.to(dt))
     return out
 
 
-def capi_call(lib, module, version, inputs, params, n):
+def capi_call(lib, module, version, inputs, params, n, shapes=None):
     fn = getattr(lib, "%s_%s" % (module.NAME, version))
-    outs = [torch.empty(n, dtype=dt, device="cuda") for _, dt in module.OUTPUTS]
+    size = shapes.full() if shapes else (n,)
+    outs = [torch.empty(size, dtype=dt, device="cuda") for _, dt in module.OUTPUTS]
     types = [ctypes.c_void_p] * (len(inputs) + len(outs))
     types += [ctypes.c_double if pdt == "f64" else ctypes.c_float for _, pdt, _ in module.PARAMS]
-    fn.argtypes = types + [ctypes.c_size_t, ctypes.c_void_p]
+    dims = [shapes.size[d] for d in shapes.order] if shapes else [n]  # a shaped chain: its dims for n
+    fn.argtypes = types + [ctypes.c_size_t] * len(dims) + [ctypes.c_void_p]
     fn.restype = ctypes.c_int
     args = [t.data_ptr() for t in inputs] + [t.data_ptr() for t in outs] + list(params)
-    rc = fn(*args, n, torch.cuda.current_stream().cuda_stream)
+    rc = fn(*args, *dims, torch.cuda.current_stream().cuda_stream)
     if rc != 0:
         raise RuntimeError("%s_%s returned CUDA error %d" % (module.NAME, version, rc))
     return outs
@@ -523,28 +565,29 @@ def import_chain(work, name):
 def check_chain(log, work, name, src, is_example):
     module = import_chain(work, name)
     lib = ctypes.CDLL(os.path.join(work, "capi", "lib%s.so" % name))
-    inputs = make_inputs(module, N, 7)
+    with open(src) as f:
+        text = f.read()
+    prog = Eager(text)
+    shapes = Shapes(prog, text) if prog.shapes else None
+    inputs = make_inputs(module, N, 7, shapes)
     defaults = [v for _, _, v in module.PARAMS]
     ok = True
     for version in ("fused", "unfused"):
         op = getattr(module, version)
         got = as_tuple(op(*inputs))
-        want = capi_call(lib, module, version, inputs, defaults, N)
+        want = capi_call(lib, module, version, inputs, defaults, N, shapes)
         torch.cuda.synchronize()
         same = all(torch.equal(bits(a), bits(b)) for a, b in zip(got, want)) and len(got) == len(want)
         ok &= log.check("%s %s = C API, bit for bit" % (name, version), same)
         if module.PARAMS:
             other = [v * 0.75 + 0.0625 for v in defaults]
             got = as_tuple(op(*inputs, **{nm: v for (nm, _, _), v in zip(module.PARAMS, other)}))
-            want = capi_call(lib, module, version, inputs, other, N)
+            want = capi_call(lib, module, version, inputs, other, N, shapes)
             torch.cuda.synchronize()
             same = all(torch.equal(bits(a), bits(b)) for a, b in zip(got, want))
             ok &= log.check("%s %s = C API with params by keyword %s" % (
                 name, version, ", ".join("%s=%g" % (nm, v) for (nm, _, _), v in zip(module.PARAMS, other))), same)
     # eager
-    with open(src) as f:
-        text = f.read()
-    prog = Eager(text)
     if len(prog.inputs) != len(module.INPUTS) or len(prog.param_order) != len(module.PARAMS):
         return log.check("%s eager" % name, False, "the interpreter found %d inputs and %d params, the module %d and %d"
                          % (len(prog.inputs), len(prog.param_order), len(module.INPUTS), len(module.PARAMS))) and ok
