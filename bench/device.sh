@@ -81,8 +81,8 @@ for p in sys.argv[1].split(","):
 print(",".join(map(str, c[-2:])))' "$list"
 }
 
-dims_of() { # dims_of FILE.fuse: a shaped chain's --dims, from its first line "# fusec-args: ..."
-  sed -n '1s/^# fusec-args: //p' "$1"
+dims_of() { # dims_of FILE.fuse: a shaped chain's --dims and --sweep, from its first line "# fusec-args: ..."
+  sed -n '1s/^# fusec-args: //p' "$1" | tr ' ' '\n' | grep -E '^--(dims|sweep)=' | tr '\n' ' '
 }
 
 build() { # build NAME FILE.fuse [fusec args...]: emit and compile one harness
@@ -154,7 +154,8 @@ for phase in "$@"; do
       <"$work/rand_sources.txt"
     ls "$work/rand"/*.bin >"$work/rand_binaries.txt"
     stoppable xargs -P 8 -I{} sh -c '
-      b={}; dims=$(sed -n "1s/^# fusec-args: //p" "${b%.bin}.fuse"); sizes='"${RANDOM_SIZES:-1000003}"'
+      b={}; dims=$(sed -n "1s/^# fusec-args: //p" "${b%.bin}.fuse" | tr " " "\n" | grep -E "^--(dims|sweep)=" | tr "\n" " ")
+      sizes='"${RANDOM_SIZES:-1000003}"'
       [ -n "$dims" ] && sizes='"${RANDOM_SHAPED_SIZES:-4099}"' # a shaped program: rows, its other dims at --dims
       timeout '"$limit"' "$b" --verify-only --seed 7 --sizes $sizes $dims >"${b%.bin}.log" 2>&1
       echo "$? $b"' <"$work/rand_binaries.txt" >"$res/random_status.txt"

@@ -30,7 +30,11 @@ ls "$work"/src/*.fuse | xargs -P "${JOBS:-16}" -I{} sh -c '
     echo "BUILD FAILED $f"'
 for b in "$work"/src/*.bin; do
   name=$(basename "${b%.bin}")
-  timeout "${LIMIT:-120}" "$b" --seed 7 --reps "${REPS:-15}" --sizes "${SIZES:-4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456}" \
+  # a shaped chain: its --dims (the harness sweeps its first dim over 2^12..2^28 elements)
+  dims=$(sed -n '1s/^# fusec-args: //p' "${b%.bin}.fuse" | tr ' ' '\n' | grep -E '^--(dims|sweep)=' | tr '\n' ' ')
+  sizes=--sizes=${SIZES:-4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456}
+  [ -n "$dims" ] && sizes=
+  timeout "${LIMIT:-120}" "$b" --seed 7 --reps "${REPS:-15}" $sizes $dims \
     --csv "$out/fidelity/$name.csv" >"$work/$name.log" 2>&1
   echo "$? $name"
 done >"$out/fidelity/status.txt"

@@ -34,7 +34,7 @@ for src in "$work"/*.fuse; do
   name=$(basename "$src" .fuse)
   b=$work/$name
   # a shaped program's first line gives its dims: for --predict and the harness
-  dims=$(sed -n '1s/^# fusec-args: //p' "$src")
+  dims=$(sed -n '1s/^# fusec-args: //p' "$src") # randgen.py writes only --dims there
   "$fusec" -w --predict $dims "$src" >"$b.report" 2>"$b.err" || { fail "$name: fusec --predict"; cat "$b.err"; continue; }
   "$fusec" -w --emit=header "$src" -o "$b.h" 2>"$b.err" || { fail "$name: fusec --emit=header"; cat "$b.err"; continue; }
   "$fusec" -w "$src" -o "$b.cu" 2>"$b.err" || { fail "$name: fusec"; cat "$b.err"; continue; }
