@@ -26,7 +26,8 @@ and once: torch.compile(lambda x: seed.fused(x) * 2) without a graph break
 (torch._dynamo.explain) and equal to the op, mixed under torch.compile with a param
 by keyword; a CUDA-graph capture of seed.fused, seed.unfused and mixed.fused replays
 with new inputs; the documented errors (wrong dtype, a CPU tensor, non-contiguous,
-mismatched shapes, mixed devices); any shape and n = 0; the current stream; a hot
+mismatched shapes, mixed devices, and a shaped chain's dims that disagree); any
+shape and n = 0; the current stream; a hot
 call at n = 4096 (seed.fused, eager, torch.compile: wall clock per call) against the
 10 us target; the module's prebuilt-library and no-ninja routes; and the issue's
 done-when one-liner, run as a newcomer would, printing 0.
@@ -622,6 +623,33 @@ def expect_error(log, what, fn, exc, text):
     return log.check(what, False, "no error")
 
 
+def shaped_checks(log, ln):
+    """examples/layernorm_affine.fuse as an op: the dims from the tensors, the
+    documented shape errors (docs/torch.md), torch.compile without a graph
+    break and the fake implementation's broadcast shape."""
+    R, C = 257, 1000
+    x = torch.randn(R, C, device="cuda").bfloat16()
+    mean, rstd = torch.randn(R, 1, device="cuda"), torch.rand(R, 1, device="cuda") + 0.5
+    w, b = torch.randn(C, device="cuda"), torch.randn(C, device="cuda")
+    want = ((x - mean) * rstd * w + b).to(torch.bfloat16)
+    y = ln.unfused(x, mean, rstd, w, b)
+    log.check("layernorm_affine unfused: [R, C] from [R, C], [R, 1] and [C] tensors, bit for bit as eager",
+              y.shape == (R, C) and torch.equal(bits(y), bits(want)))
+    op = "fusec::layernorm_affine"
+    expect_error(log, "shaped: another number of dims: ValueError", lambda: ln.fused(x, mean.flatten(), rstd, w, b),
+                 ValueError, "%s: mean must have 2 dims (mean: [R, 1] in the .fuse file), but it has shape [%d]" % (op, R))
+    expect_error(log, "shaped: not 1 where the shape says 1: ValueError",
+                 lambda: ln.fused(x, mean.expand(R, 2).contiguous(), rstd, w, b), ValueError,
+                 "%s: mean must have size 1 in dim 1 (mean: [R, 1] in the .fuse file), but it has shape [%d, 2]" % (op, R))
+    expect_error(log, "shaped: a dim that disagrees: ValueError", lambda: ln.fused(x, mean, rstd, w[:C - 1], b),
+                 ValueError, "%s: weight has C = %d (dim 0 of its shape [%d]) but x has C = %d" % (op, C - 1, C - 1, C))
+    compiled = torch.compile(lambda *a: ln.fused(*a) * 2)
+    explain = torch._dynamo.explain(lambda *a: ln.fused(*a) * 2)(x, mean, rstd, w, b)
+    log.check("shaped: torch.compile of layernorm_affine.fused without a graph break",
+              explain.graph_break_count == 0 and torch.equal(compiled(x, mean, rstd, w, b), ln.fused(x, mean, rstd, w, b) * 2),
+              "%d graph breaks" % explain.graph_break_count)
+
+
 def wall_us(fn, x, calls=2000, loops=7):
     for _ in range(200):
         fn(x)
@@ -801,6 +829,11 @@ def main():
             want = os.path.join(d, "seed_torch.so") if how == "prebuilt" else os.path.join(d, "build")
             log.check("the module's %s route" % how, rc == 0 and out == [want, "1"], " ".join(out) or err)
         routes.shutdown()
+        if built.get("layernorm_affine"):
+            try:
+                shaped_checks(log, import_chain(work, "layernorm_affine"))
+            except Exception:  # noqa: BLE001
+                log.check("shaped op checks", False, traceback.format_exc()[-3000:])
         if all(built.get(nm) for nm in ("seed", "swiglu", "mixed")):
             loaded = {nm: import_chain(work, nm) for nm in ("seed", "swiglu", "mixed")}
             try:
