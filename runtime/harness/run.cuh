@@ -109,12 +109,18 @@ static void fh_setup_reference(FhRun *R)
         R->par[k] = c->par[k].value;
 }
 
-static void fh_print_tensors(const char *what, const FusecTensorArg *t, int n)
+/* "x bf16, bias f32": a shaped chain's with each tensor's shape aligned on the
+ * chain's ("bias f32[1, C]" in an [R, C] chain). */
+static void fh_print_tensors(const FusecChain *c, const char *what, const FusecTensorArg *t, int n)
 {
-    int k;
+    int k, q, first;
     printf("  %-8s", what);
-    for (k = 0; k < n; k++)
+    for (k = 0; k < n; k++) {
         printf("%s %s %s", k ? "," : "", t[k].name, fusec_dtype_name[t[k].dtype]);
+        for (q = 0, first = 1; q < c->rank; q++, first = 0)
+            printf("%s%s", first ? "[" : ", ", t[k].varies >> q & 1 ? c->dims[c->shape[q]] : "1");
+        printf("%s", c->rank > 0 ? "]" : "");
+    }
     printf("%s\n", n ? "" : " none");
 }
 
@@ -130,20 +136,20 @@ static void fh_print_chain(const FhRun *R)
         printf("  | %.*s\n", len, p);
         p += len + (nl ? 1 : 0);
     }
-    fh_print_tensors("inputs", c->in, c->n_in);
-    fh_print_tensors("outputs", c->out, c->n_out);
+    fh_print_tensors(c, "inputs", c->in, c->n_in);
+    fh_print_tensors(c, "outputs", c->out, c->n_out);
     printf("  %-8s", "params");
     for (k = 0; k < c->n_par; k++)
         printf("%s %s = %.9g (%s)", k ? "," : "", c->par[k].name, c->par[k].value, fusec_dtype_name[c->par[k].dtype]);
     printf("%s\n", c->n_par ? "" : " none");
     if (c->rank > 0) {
-        printf("  shape   [");
+        printf("  %-8s [", "shape");
         for (k = 0; k < c->rank; k++)
             printf("%s%s", k ? ", " : "", c->shape[k] < 0 ? "1" : c->dims[c->shape[k]]);
-        printf("], row-major; --sizes varies %s;", c->dims[R->sweep]);
+        printf("], row-major; --sizes varies %s", c->dims[R->sweep]);
         for (k = 0; k < c->ndims; k++)
             if (k != R->sweep)
-                printf(" %s = %zu", c->dims[k], R->dims[k]);
+                printf(", %s = %zu", c->dims[k], R->dims[k]);
         printf("\n");
     }
     printf("  seed %llu (--seed %llu repeats these inputs)\n", R->o.seed, R->o.seed);
