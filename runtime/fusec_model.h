@@ -84,6 +84,18 @@ static inline void fusec_costs_at(FusecKernelCost *kernels, int nk, const FusecT
     }
 }
 
+/* A version's footprint (FusecVersion.footprint) from its kernels' costs:
+ * what the kernels write, plus the chain's inputs (inputs: the fused
+ * kernel's in_bytes, which reads each input once). */
+static inline double fusec_footprint(const FusecKernelCost *kernels, int nk, double inputs)
+{
+    double f = inputs;
+    int i;
+    for (i = 0; i < nk; i++)
+        f += (kernels[i].count > 0 ? kernels[i].count : 1) * (kernels[i].mid_write + kernels[i].out_bytes);
+    return f;
+}
+
 /* The fields of a device profile: X(name, printf format, lowest, highest,
  * meaning). One table for the struct, the JSON writer, fusec's reader (which
  * refuses a value outside [lowest, highest], naming the range) and the

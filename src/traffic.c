@@ -251,13 +251,10 @@ void traffic_at(const Program *p, const Traffic *t, const double *dims, FusecKer
     fk[0] = t->fcost;
     fusec_costs_at(uk, t->nkernels, ut, nu, dims, p->ndim, *n);
     fusec_costs_at(fk, 1, ft, nf, dims, p->ndim, *n);
-    /* the distinct bytes of every buffer touched: what each kernel writes
-     * (unfused), and the inputs */
-    double uf = fk[0].in_bytes, ff = fk[0].in_bytes + fk[0].out_bytes;
-    for (int k = 0; k < t->nkernels; k++)
-        uf += uk[k].mid_write + uk[k].out_bytes;
-    *u = (FusecVersion){t->nkernels, uk, uf};
-    *f = (FusecVersion){1, fk, ff};
+    /* the distinct bytes of every buffer touched: what each kernel writes,
+     * and the inputs */
+    *u = (FusecVersion){t->nkernels, uk, fusec_footprint(uk, t->nkernels, fk[0].in_bytes)};
+    *f = (FusecVersion){1, fk, fusec_footprint(fk, 1, fk[0].in_bytes)};
 }
 
 void traffic_set(const Program *p, Traffic *t, const double *dims)

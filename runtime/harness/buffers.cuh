@@ -152,6 +152,10 @@ static FusecVersion fh_version_at(const FhRun *R, int fused, size_t n, FusecKern
     fusec_costs_at(*store, v.nkernels, fused ? c->fterms : c->uterms, fused ? c->nfterms : c->nuterms, dd, c->ndims,
                    *elems);
     v.kernels = *store;
+    /* the footprint needs the inputs' bytes: the fused kernel's reads */
+    FusecKernelCost f = c->fused.kernels[0];
+    fusec_costs_at(&f, 1, c->fterms, c->nfterms, dd, c->ndims, *elems);
+    v.footprint = fusec_footprint(v.kernels, v.nkernels, f.in_bytes);
     return v;
 }
 
