@@ -590,6 +590,10 @@ class Program:
             self.masks.append((nm, e))
         if r.random() < 0.35:
             self.full, choices = r.choice(SHAPE_TEMPLATES)
+            # the first input is declared with the full shape: the chain's shape is
+            # the broadcast of the declared ones, so it is the template's
+            nm, dt, e = self.inputs[0]
+            self.inputs[0] = (nm, dt or "f32", e)
             for k, (nm, dt, _) in enumerate(self.inputs):
                 # the first input, and every undeclared one, has the chain's shape
                 full = k == 0 or dt is None or r.random() < 0.4

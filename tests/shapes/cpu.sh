@@ -1,0 +1,32 @@
+#!/bin/sh
+# Shaped chains run on the host (tests/shapes/cpu_emulate.py, cpu_check.cu):
+# both versions, vector and scalar paths, every element against the chain's
+# double reference, at two sets of dims each: every dim 5 and the last 37
+# (rows that are not whole vectors), every dim 2 and the last 64. The chains:
+# the shaped goldens and examples, and the shaped ones among 16 random
+# programs of tests/randgen.py. No GPU: nvcc compiles the kernels as host code.
+#   cpu.sh FUSEC NVCC
+set -u
+fusec=$1 nvcc=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+python3 "$root/tests/randgen.py" --seed 16 --count 16 --out "$work/rand" || { echo "FAIL: randgen.py"; exit 1; }
+for src in "$root"/tests/golden/*.fuse "$root"/examples/*.fuse "$work"/rand/*.fuse; do
+  grep -q '^in .*\[' "$src" || continue
+  name=$(basename "$src" .fuse)
+  "$fusec" -w --name=chain "$src" -o "$work/$name.cu" &&
+    python3 "$root/tests/shapes/cpu_emulate.py" "$work/$name.cu" "$work/${name}_cpu.cu" &&
+    "$nvcc" -O1 -DCHAIN_CPU="\"$work/${name}_cpu.cu\"" "$root/tests/shapes/cpu_check.cu" -o "$work/$name" \
+      >"$work/$name.log" 2>&1 || { echo "FAIL: $name: build"; tail -5 "$work/$name.log"; fails=$((fails + 1)); continue; }
+  for dims in 5,37 2,64; do
+    if "$work/$name" --auto=$dims >"$work/$name.out" 2>&1; then
+      echo "ok: $name at $dims: $(tail -1 "$work/$name.out")"
+    else
+      echo "FAIL: $name at $dims"; cat "$work/$name.out"; fails=$((fails + 1))
+    fi
+  done
+done
+[ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
+echo "every shaped chain agrees with its reference on the host"
