@@ -356,14 +356,16 @@ static int thread_bytes(const Program *p, int e, const int *a, int na, const int
 }
 
 /* Collects the scalar instructions (params, host scalars) that kernel
- * instructions [from, to) use, in instruction order, without repeats. */
-static int kernel_scalars(Emitter *em, const int *insts, int ninst, int *out, char *seen)
+ * instructions [from, to) use, in instruction order, without repeats; canon:
+ * their common subexpressions, as the fused kernel reads them. */
+static int kernel_scalars(Emitter *em, const int *insts, int ninst, bool canon, int *out, char *seen)
 {
     int n = 0;
     for (int k = 0; k < ninst; k++) {
         const Inst *in = &em->p->inst[insts[k]];
         for (int a = 0; a < in->nargs; a++) {
-            int x = in->arg[a];
+            /* the fused kernel reads each operand's common subexpression (canon) */
+            int x = canon ? em->p->inst[in->arg[a]].canon : in->arg[a];
             const Inst *arg = &em->p->inst[x];
             if (arg->scalar && arg->op != O_CONST && !seen[x]) {
                 seen[x] = 1;
@@ -501,7 +503,7 @@ static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
     const Kernel *kr = &em->t->kernels[k];
     const Inst *in = &p->inst[kr->inst];
     int sc[3];
-    int nsc = kernel_scalars(em, &kr->inst, 1, sc, em->seen);
+    int nsc = kernel_scalars(em, &kr->inst, 1, false, sc, em->seen);
     kernel_comment(em, k, text);
     em->elems[k] = 1;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(FX_THREADS) %s(", unfused_name(em, k));
@@ -558,7 +560,7 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     ar.store[ar.nstore] = kr->inst;
     snames[ar.nstore++] = "r";
     int sc[3];
-    int nsc = kernel_scalars(em, &kr->inst, 1, sc, em->seen);
+    int nsc = kernel_scalars(em, &kr->inst, 1, false, sc, em->seen);
 
     kernel_comment(em, k, text);
     char why[80];
@@ -1252,7 +1254,7 @@ static void emit_unfused_api(Emitter *em)
                                fusec_dtype_size[p->inst[x].dtype]);
         }
         int sc[3];
-        int nsc = kernel_scalars(em, &kr->inst, 1, sc, em->seen);
+        int nsc = kernel_scalars(em, &kr->inst, 1, false, sc, em->seen);
         for (int s = 0; s < nsc; s++)
             kargs = arena_printf(a, "%s(double)%s, ", kargs, em->cname[sc[s]]);
         fprintf(f, "    /* k%d */\n", k + 1);
@@ -1711,7 +1713,7 @@ static void emit_body(Emitter *em)
         if (p->inst[i].live && !p->inst[i].scalar && p->inst[i].canon == i)
             live_kernel_insts[nk++] = i;
     int *fsc = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
-    int nfsc = kernel_scalars(em, live_kernel_insts, nk, fsc, em->seen);
+    int nfsc = kernel_scalars(em, live_kernel_insts, nk, true, fsc, em->seen);
     emit_fused_kernel(em, fsc, nfsc);
     emit_api(em, fsc, nfsc);
     emit_harness(em);

@@ -7,7 +7,7 @@
  *
  * CHAIN_CPU is the chain's .cu made host code by tests/shapes/cpu_emulate.py
  * (emitted with --name=chain). Each input is generated in its own shape
- * (exact values in its dtype: mostly in [-4, 4), some zeros and a NaN);
+ * (uniform in [-4, 4), rounded to its dtype; some zeros and NaNs);
  * output element i's reference reads each input at i's coordinates without
  * the dims it is broadcast along, as the harness does. Both versions run
  * with vector accesses where they can and on the scalar path (fx_scalar_only),
@@ -104,7 +104,7 @@ int main(int argc, char **argv)
         val[k].resize(e);
         for (size_t i = 0; i < e; i++) {
             h ^= h << 13, h ^= h >> 7, h ^= h << 17;
-            double v = chain_in[k].dtype == FX_BOOL ? (double)(h >> 63) : (double)(h % 8192) / 1024.0 - 4.0;
+            double v = chain_in[k].dtype == FX_BOOL ? (double)(h >> 63) : ldexp((double)(h >> 11), -53) * 8 - 4;
             if (chain_in[k].dtype != FX_BOOL && i % 97 == 5)
                 v = i % 2 ? 0.0 : NAN;
             val[k][i] = cc_store(buf[k].data(), i, chain_in[k].dtype, v);
