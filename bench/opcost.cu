@@ -77,20 +77,19 @@ __global__ void latency(T *out, int iters, T lo, T span, Op op)
 static int g_sms;
 static void *g_out;
 
-template <typename T, typename Op> static double time_op(Op op, bool positive, int iters)
+/* The best of reps timed runs of launch() (after one untimed), in ms. */
+template <typename Launch> static float best_ms(Launch launch, int reps)
 {
-    int blocks = g_sms * 8, threads = 256;
-    T lo = positive ? T(0.01) : T(-4), span = positive ? T(3.99) : T(8);
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
-    throughput<T><<<blocks, threads>>>((T *)g_out, iters, lo, span, op);
+    launch();
     CHECK(cudaDeviceSynchronize());
     float best = 1e30f;
-    for (int r = 0; r < 5; r++) {
+    for (int r = 0; r < reps; r++) {
         float ms;
         CHECK(cudaEventRecord(e0));
-        throughput<T><<<blocks, threads>>>((T *)g_out, iters, lo, span, op);
+        launch();
         CHECK(cudaEventRecord(e1));
         CHECK(cudaEventSynchronize(e1));
         CHECK(cudaEventElapsedTime(&ms, e0, e1));
@@ -98,32 +97,23 @@ template <typename T, typename Op> static double time_op(Op op, bool positive, i
     }
     CHECK(cudaEventDestroy(e0));
     CHECK(cudaEventDestroy(e1));
-    double apps = (double)blocks * threads * CHAINS * iters;
-    return best * 1e-3 / apps; /* seconds per application, whole GPU */
+    return best;
+}
+
+/* Seconds per application, whole GPU, every SM full. */
+template <typename T, typename Op> static double time_op(Op op, bool positive, int iters)
+{
+    int blocks = g_sms * 8, threads = 256;
+    T lo = positive ? T(0.01) : T(-4), span = positive ? T(3.99) : T(8);
+    float ms = best_ms([&] { throughput<T><<<blocks, threads>>>((T *)g_out, iters, lo, span, op); }, 5);
+    return ms * 1e-3 / ((double)blocks * threads * CHAINS * iters);
 }
 
 /* Seconds per application of one dependent chain (one warp on every SM). */
 template <typename T, typename Op> static double time_latency(Op op, bool positive, int iters)
 {
     T lo = positive ? T(0.01) : T(-4), span = positive ? T(3.99) : T(8);
-    cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
-    latency<T><<<g_sms, 32>>>((T *)g_out, iters, lo, span, op);
-    CHECK(cudaDeviceSynchronize());
-    float best = 1e30f;
-    for (int r = 0; r < 3; r++) {
-        float ms;
-        CHECK(cudaEventRecord(e0));
-        latency<T><<<g_sms, 32>>>((T *)g_out, iters, lo, span, op);
-        CHECK(cudaEventRecord(e1));
-        CHECK(cudaEventSynchronize(e1));
-        CHECK(cudaEventElapsedTime(&ms, e0, e1));
-        best = ms < best ? ms : best;
-    }
-    CHECK(cudaEventDestroy(e0));
-    CHECK(cudaEventDestroy(e1));
-    return best * 1e-3 / iters;
+    return best_ms([&] { latency<T><<<g_sms, 32>>>((T *)g_out, iters, lo, span, op); }, 3) * 1e-3 / iters;
 }
 
 struct Row {
