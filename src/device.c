@@ -107,7 +107,12 @@ static int load_file(const char *path, FusecProfile *p, char *err, size_t errlen
     json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
     if (!root) {
-        snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+        /* jansson quotes the text near the error as it is: a control
+         * character there shows as '?'; an empty file is at column 0 */
+        for (char *c = je.text; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7F)
+                *c = '?';
+        snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column > 0 ? je.column : 1, je.text);
         return -1;
     }
     int rc = -1;

@@ -67,6 +67,12 @@ expect "a negative L2 size is refused" 2 'key "l2_bytes" is -1, outside its rang
 expect "a missing profile file: no ':-1:-1:'" 2 "cannot read 'nosuch.json': No such file or directory" \
   --predict --device=nosuch.json "$seed"
 grep -q -- ':-1:-1:' err && fail "a missing profile file still prints ':-1:-1:'"
+# jansson's messages quote the text near the error: a control character there is
+# shown as '?', and an empty file is at column 1, not 0
+printf '{\v"name": "g"}' >vt.json
+expect "a control character in a profile" 2 "vt.json:1:2: string or '}' expected near '?'" --predict --device=vt.json "$seed"
+: >empty.json
+expect "an empty profile" 2 "empty.json:1:1: '[' or '{' expected near end of file" --predict --device=empty.json "$seed"
 # a crossover of 0: the fused kernel never overhead-bound (wide f64 inputs at 1 GB/s); within
 # the profile's ranges no chain is overhead-bound up to 2^40, the other case
 awk 'BEGIN { printf "in a0"; for (i = 1; i < 30; i++) printf ", a%d", i; print ": f64"; printf "y = a0";
