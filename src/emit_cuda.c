@@ -761,6 +761,61 @@ static const char *row_offset(const Emitter *em, const Shape *sh)
  * each input's place in a row is known once a row. An input along the last
  * dim ([R, C], [C]) is loaded E elements at a time like any other; one that
  * is constant along it ([R, 1]) is loaded once a row. */
+/* The fused kernel takes its arrays and scalars in one struct, P_fused_args,
+ * by value: with one parameter per array, every instance's mangled name
+ * spelled all their types, once per parameter in the PTX, so nvcc's output
+ * and time grew with the square of the number of arrays (docs/cuda.md,
+ * "Compile time"). Its members are the loads, the stores and the scalars, in
+ * the order fused_args_init lists them. */
+static void fused_args_struct(Emitter *em, const int *load, int nl, const int *store, int nout, const int *sc,
+                              int nsc)
+{
+    const Program *p = em->p;
+    fprintf(em->f, "struct %s_fused_args { /* the kernel's arrays and scalars: one argument */\n", em->c->prefix);
+    for (int k = 0; k < nl + nout; k++) {
+        int v = k < nl ? load[k] : store[k - nl];
+        fprintf(em->f, "    %s%s *%s;\n", k < nl ? "const " : "", store_t[p->inst[v].dtype], em->cname[v]);
+    }
+    for (int k = 0; k < nsc; k++)
+        fprintf(em->f, "    double %s;\n", em->cname[sc[k]]);
+    fprintf(em->f, "};\n\n");
+}
+
+/* The kernel's first lines: each pointer of the struct in a __restrict__
+ * local, so that loads still take the read-only path (ld.global.nc). */
+static void fused_args_locals(Emitter *em, const int *load, int nl, const int *store, int nout, const int *sc,
+                              int nsc)
+{
+    const Program *p = em->p;
+    fprintf(em->f, "    /* __restrict__: no array overlaps another, so loads may take the read-only path */\n");
+    for (int k = 0; k < nl + nout; k++) {
+        int v = k < nl ? load[k] : store[k - nl];
+        fprintf(em->f, "    %s%s *__restrict__ %s = a.%s;\n", k < nl ? "const " : "", store_t[p->inst[v].dtype],
+                em->cname[v], em->cname[v]);
+    }
+    for (int k = 0; k < nsc; k++)
+        fprintf(em->f, "    const double %s = a.%s;\n", em->cname[sc[k]], em->cname[sc[k]]);
+}
+
+/* The host API's struct of the fused kernel's arguments, named args: the
+ * live inputs, the outputs and the scalars, in the kernel's order. */
+static void fused_args_init(Emitter *em, const int *fsc, int nfsc)
+{
+    const Program *p = em->p;
+    fprintf(em->f, "    const %s_fused_args args = {", em->c->prefix);
+    const char *sep = "";
+    for (int k = 0; k < p->n_in + p->n_out; k++) {
+        int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
+        if (k < p->n_in && (v < 0 || !p->inst[v].live))
+            continue;
+        fprintf(em->f, "%s(%s%s *)%s", sep, k < p->n_in ? "const " : "", store_t[p->inst[v].dtype], em->cname[v]);
+        sep = ", ";
+    }
+    for (int k = 0; k < nfsc; k++)
+        fprintf(em->f, ", (double)%s", em->cname[fsc[k]]);
+    fprintf(em->f, "};\n");
+}
+
 static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
 {
     FILE *f = em->f;
@@ -802,18 +857,14 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
             comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_IN)),
             comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_OUT, FUSEC_OUT)), t->nfused_ops,
             t->nfused_ops == 1 ? "" : "s", comment_safe(em, rows_expr(em)), e, why);
-    fprintf(f, "template <typename I, int E>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(",
-            launch_bounds(thread_bytes(p, e, cols, nc, store, nout), t->fcost.fp64), em->c->prefix);
-    for (int k = 0; k < nl; k++)
-        fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[load[k]].dtype], em->cname[load[k]]);
-    for (int k = 0; k < nout; k++)
-        fprintf(f, "%s *__restrict__ %s, ", store_t[p->inst[store[k]].dtype], em->cname[store[k]]);
-    for (int k = 0; k < nsc; k++)
-        fprintf(f, "double %s, ", em->cname[sc[k]]);
+    fused_args_struct(em, load, nl, store, nout, sc, nsc);
+    fprintf(f, "template <typename I, int E>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, ",
+            launch_bounds(thread_bytes(p, e, cols, nc, store, nout), t->fcost.fp64), em->c->prefix, em->c->prefix);
     fprintf(f, "I rows, I cols, ");
     for (int q = 0; some && q + 1 < p->full.rank; q++)
         fprintf(f, "I s%d, ", q);
     fprintf(f, "bool vec)\n{\n");
+    fused_args_locals(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "    for (I row = blockIdx.y; row < rows; row += gridDim.y) {\n");
     if (some) {
         fprintf(f, "        /* the row's coordinates in the dims before the last */\n        I rest = row;\n");
@@ -922,21 +973,17 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                " * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each)%s.\n"
                " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"
                " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
-               " * rest, element by element (the last n %% E, or all of n if a pointer is misaligned). */\n",
+               " * rest, one element a thread (E = 1: the last n %% E, or all of n if a pointer is\n"
+               " * misaligned). */\n",
             fr, fw, half ? "," : ".", half ? "and f16 and bf16 values compute in float. " : "", t->nfused_ops,
             t->nfused_ops == 1 ? "" : "s", e, why, e / 2 > 0 ? e / 2 : 1,
             em->tiny ? ",\n * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:\n"
                        " * one element a thread spreads its serial work over more SMs)"
                      : "");
-    fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(",
-            launch_bounds(thread_bytes(p, e, load, nl, store, nout), t->fcost.fp64), em->c->prefix);
-    for (int k = 0; k < nl; k++)
-        fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[load[k]].dtype], lnames[k]);
-    for (int k = 0; k < nout; k++)
-        fprintf(f, "%s *__restrict__ %s, ", store_t[p->inst[store[k]].dtype], snames[k]);
-    for (int k = 0; k < nsc; k++)
-        fprintf(f, "double %s, ", em->cname[sc[k]]);
-    fprintf(f, "I n, I first)\n{\n");
+    fused_args_struct(em, load, nl, store, nout, sc, nsc);
+    fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, I n, I first)\n{\n",
+            launch_bounds(thread_bytes(p, e, load, nl, store, nout), t->fcost.fp64), em->c->prefix, em->c->prefix);
+    fused_args_locals(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */\n");
     fprintf(f, "    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
     for (int k = 0; k < nl; k++) {
@@ -1029,24 +1076,21 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
             pos_size(em, p->full.rank - 1));
     fprintf(f, "    if (rows == 0 || cols == 0)\n        return cudaSuccess;\n");
     emit_host_scalars(em, false);
-    char *args = NULL, *align = NULL;
-    size_t alen = 0, glen = 0;
-    FILE *fa = mem_open(&args, &alen), *fg = mem_open(&align, &glen);
+    char *align = NULL;
+    size_t glen = 0;
+    FILE *fg = mem_open(&align, &glen);
     fprintf(fg, "!fx_scalar_only && cols %% %d == 0", e);
     for (int k = 0; k < p->n_in + p->n_out; k++) {
         int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
         if (v < 0 || !p->inst[v].live)
             continue;
-        fprintf(fa, "(%s%s *)%s, ", k < p->n_in ? "const " : "", store_t[p->inst[v].dtype], em->cname[v]);
         if (k >= p->n_in || varies_last(p, &p->inst[v].shape))
             fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], align_elems(e, p->inst[v].dtype),
                     fusec_dtype_size[p->inst[v].dtype]);
     }
-    for (int k = 0; k < nfsc; k++)
-        fprintf(fa, "(double)%s, ", em->cname[fsc[k]]);
-    fclose(fa);
     fclose(fg);
     fprintf(f, "    const bool vec = %s;\n", align);
+    fused_args_init(em, fsc, nfsc);
     fprintf(f, "    const dim3 grid(fx_blocks(cols, %d), rows < 65535 ? (unsigned)rows : 65535u);\n", e);
     char *sizes = arena_printf(p->arena, "%s", ""), *sizes32 = arena_printf(p->arena, "%s", "");
     for (int q = 0; some && q + 1 < p->full.rank; q++) {
@@ -1054,11 +1098,10 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
         sizes32 = arena_printf(p->arena, "%s(unsigned)%s, ", sizes32, pos_size(em, q));
     }
     fprintf(f, "    if (rows * cols <= 0x7fffffffu)\n"
-               "        %s_fused_kernel<unsigned, %d><<<grid, FX_THREADS, 0, stream>>>(%s(unsigned)rows, (unsigned)cols, %svec);\n"
+               "        %s_fused_kernel<unsigned, %d><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, %svec);\n"
                "    else\n"
-               "        %s_fused_kernel<size_t, %d><<<grid, FX_THREADS, 0, stream>>>(%srows, cols, %svec);\n",
-            em->c->prefix, e, args, sizes32, em->c->prefix, e, args, sizes);
-    free(args);
+               "        %s_fused_kernel<size_t, %d><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, %svec);\n",
+            em->c->prefix, e, sizes32, em->c->prefix, e, sizes);
     free(align);
     fprintf(f, "    return cudaGetLastError();\n}\n");
 }
@@ -1118,50 +1161,40 @@ static void emit_fused_api(Emitter *em, int *fsc, int nfsc)
     fprintf(f, "    if (n == 0)\n        return cudaSuccess;\n");
     emit_host_scalars(em, false);
     int e = em->elems[t->nkernels]; /* set by emit_fused_kernel */
-    char *args = NULL, *align = NULL;
-    size_t alen = 0, glen = 0;
-    FILE *fa = mem_open(&args, &alen), *fg = mem_open(&align, &glen);
+    char *align = NULL;
+    size_t glen = 0;
+    FILE *fg = mem_open(&align, &glen);
     fprintf(fg, "!fx_scalar_only");
-    for (int k = 0; k < p->n_in; k++) {
-        int v = p->sym[p->inputs[k]].value;
+    for (int k = 0; k < p->n_in + p->n_out; k++) {
+        int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
         if (v < 0 || !p->inst[v].live)
             continue;
-        fprintf(fa, "(const %s *)%s, ", store_t[p->inst[v].dtype], em->cname[v]);
         fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], align_elems(e, p->inst[v].dtype),
                 fusec_dtype_size[p->inst[v].dtype]);
     }
-    for (int k = 0; k < p->n_out; k++) {
-        int v = p->sym[p->outputs[k]].value;
-        fprintf(fa, "(%s *)%s, ", store_t[p->inst[v].dtype], em->cname[v]);
-        fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], align_elems(e, p->inst[v].dtype),
-                fusec_dtype_size[p->inst[v].dtype]);
-    }
-    for (int k = 0; k < nfsc; k++)
-        fprintf(fa, "(double)%s, ", em->cname[fsc[k]]);
-    fclose(fa);
     fclose(fg);
     fprintf(f, "    const bool vec = %s;\n", align);
+    fused_args_init(em, fsc, nfsc);
     int es = e / 2 > 0 ? e / 2 : 1;
     fprintf(f, "    /* whole chunks of %d by vector accesses, then the rest element by element */\n"
                "    const size_t full = vec ? n / %d * %d : 0;\n", e, e, e);
     bool tiny = em->tiny && es > 1;
     if (tiny)
         fprintf(f, "    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_TINY_BLOCKS)\n"
-                   "        %s_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(%s(unsigned)full, 0u);\n",
-                es, P, args);
+                   "        %s_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n",
+                es, P);
     fprintf(f, "    %sif (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_SMALL_BLOCKS)\n"
-               "        %s_fused_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(%s(unsigned)full, 0u);\n"
+               "        %s_fused_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
                "    else if (full > 0 && full <= 0x7fffffffu)\n"
-               "        %s_fused_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(%s(unsigned)full, 0u);\n"
+               "        %s_fused_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
                "    else if (full > 0)\n"
-               "        %s_fused_kernel<size_t, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(%sfull, (size_t)0);\n",
-            tiny ? "else " : "", e, P, es, es, args, P, e, e, args, P, e, e, args);
+               "        %s_fused_kernel<size_t, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, full, (size_t)0);\n",
+            tiny ? "else " : "", e, P, es, es, P, e, e, P, e, e);
     fprintf(f, "    if (full < n && n <= 0x7fffffffu)\n"
-               "        %s_fused_kernel<unsigned, %d, true><<<fx_blocks(n - full, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, (unsigned)full);\n"
+               "        %s_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);\n"
                "    else if (full < n)\n"
-               "        %s_fused_kernel<size_t, %d, true><<<fx_blocks(n - full, %d), FX_THREADS, 0, stream>>>(%sn, full);\n",
-            P, e, e, args, P, e, e, args);
-    free(args);
+               "        %s_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);\n",
+            P, P);
     free(align);
     fprintf(f, "    return cudaGetLastError();\n}\n");
 }

@@ -11,7 +11,7 @@ fails=0
 for dt in f32 f64 f16 bf16; do
   "$fusec" -w --dtype=$dt --name=nanc "$src" -o "$work/nanc_$dt.cu"
   "$nvcc" -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -cubin "$work/nanc_$dt.cu" -o "$work/nanc_$dt.cubin"
-  "$nvdisasm" -c "$work/nanc_$dt.cubin" | awk '/nanc_fused_kernelIjEv/ { f = 1 } /nanc_k1/ { f = 0 } f' >"$work/nanc_$dt.sass"
+  "$nvdisasm" -c "$work/nanc_$dt.cubin" | awk '/nanc_fused_kernelIj/ { f = 1 } /nanc_k[0-9]/ { f = 0 } f' >"$work/nanc_$dt.sass"
   for c in 1.25 1.5 1.75 2.25 2.75 3.25 3.75 4.25 4.75 5.25; do
     if ! grep -q -- "-$c" "$work/nanc_$dt.sass"; then
       echo "FAIL: $dt: the comparison with -$c was folded away"

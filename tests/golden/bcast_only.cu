@@ -53,9 +53,19 @@ __global__ void __launch_bounds__(FX_THREADS) bcast_only_k1_add(const float *__r
  * Grid: blockIdx.y walks the rows (every dim but the last: dim_R), x the last dim
  * (cols), E = 4 elements per thread (16 bytes of the widest array). vec: cols is a multiple of E and
  * every pointer is aligned, so each row's chunks take vector accesses. */
+struct bcast_only_fused_args { /* the kernel's arrays and scalars: one argument */
+    const float *x_u;
+    const float *b_u;
+    float *y_u;
+};
+
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fused_kernel(const float *__restrict__ x_u, const float *__restrict__ b_u, float *__restrict__ y_u, I rows, I cols, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fused_kernel(const bcast_only_fused_args a, I rows, I cols, bool vec)
 {
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const float *__restrict__ x_u = a.x_u;
+    const float *__restrict__ b_u = a.b_u;
+    float *__restrict__ y_u = a.y_u;
     for (I row = blockIdx.y; row < rows; row += gridDim.y) {
         const float *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         const float *__restrict__ b_u_p = b_u + 0; /* b: [C] */
@@ -88,11 +98,12 @@ extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, floa
     if (rows == 0 || cols == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(y_u, 4, 4);
+    const bcast_only_fused_args args = {(const float *)x_u, (const float *)b_u, (float *)y_u};
     const dim3 grid(fx_blocks(cols, 4), rows < 65535 ? (unsigned)rows : 65535u);
     if (rows * cols <= 0x7fffffffu)
-        bcast_only_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>((const float *)x_u, (const float *)b_u, (float *)y_u, (unsigned)rows, (unsigned)cols, vec);
+        bcast_only_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
     else
-        bcast_only_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>((const float *)x_u, (const float *)b_u, (float *)y_u, rows, cols, vec);
+        bcast_only_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, vec);
     return cudaGetLastError();
 }
 

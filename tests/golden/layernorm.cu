@@ -106,9 +106,25 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
  * Grid: blockIdx.y walks the rows (every dim but the last: dim_R), x the last dim
  * (cols), E = 4 elements per thread (16 bytes of the widest array). vec: cols is a multiple of E and
  * every pointer is aligned, so each row's chunks take vector accesses. */
+struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument */
+    const __nv_bfloat16 *x_u;
+    const float *mean_u;
+    const float *rstd_u;
+    const float *weight_u;
+    const float *bias_u;
+    __nv_bfloat16 *y_u;
+};
+
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_fused_kernel(const __nv_bfloat16 *__restrict__ x_u, const float *__restrict__ mean_u, const float *__restrict__ rstd_u, const float *__restrict__ weight_u, const float *__restrict__ bias_u, __nv_bfloat16 *__restrict__ y_u, I rows, I cols, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I rows, I cols, bool vec)
 {
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const __nv_bfloat16 *__restrict__ x_u = a.x_u;
+    const float *__restrict__ mean_u = a.mean_u;
+    const float *__restrict__ rstd_u = a.rstd_u;
+    const float *__restrict__ weight_u = a.weight_u;
+    const float *__restrict__ bias_u = a.bias_u;
+    __nv_bfloat16 *__restrict__ y_u = a.y_u;
     for (I row = blockIdx.y; row < rows; row += gridDim.y) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         const float mean_u_r = fx_widen(mean_u[row]); /* mean: [R, 1], one element a row */
@@ -153,11 +169,12 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
     if (rows == 0 || cols == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 4, 2);
+    const layernorm_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u};
     const dim3 grid(fx_blocks(cols, 4), rows < 65535 ? (unsigned)rows : 65535u);
     if (rows * cols <= 0x7fffffffu)
-        layernorm_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u, (unsigned)rows, (unsigned)cols, vec);
+        layernorm_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
     else
-        layernorm_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u, rows, cols, vec);
+        layernorm_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, vec);
     return cudaGetLastError();
 }
 

@@ -260,10 +260,25 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11_ge(co
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+ * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
+ * misaligned). */
+struct mixed_fused_args { /* the kernel's arrays and scalars: one argument */
+    const __half *h_u;
+    const __nv_bfloat16 *g_u;
+    __half *y_u;
+    uint8_t *keep_u;
+    double scale_u;
+};
+
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_kernel(const __half *__restrict__ h_u, const __nv_bfloat16 *__restrict__ g_u, __half *__restrict__ y_u, uint8_t *__restrict__ keep_u, double scale_u, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_kernel(const mixed_fused_args a, I n, I first)
 {
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const __half *__restrict__ h_u = a.h_u;
+    const __nv_bfloat16 *__restrict__ g_u = a.g_u;
+    __half *__restrict__ y_u = a.y_u;
+    uint8_t *__restrict__ keep_u = a.keep_u;
+    const double scale_u = a.scale_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         __half h_u_v[E];
@@ -303,18 +318,19 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h_u, const uint16_t *g_u, uin
     if (n == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(g_u, 8, 2) && fx_aligned(y_u, 8, 2) && fx_aligned(keep_u, 8, 1);
+    const mixed_fused_args args = {(const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
-        mixed_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u, (unsigned)full, 0u);
+        mixed_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        mixed_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u, (unsigned)full, 0u);
+        mixed_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
-        mixed_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u, full, (size_t)0);
+        mixed_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        mixed_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u, (unsigned)n, (unsigned)full);
+        mixed_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
-        mixed_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u, n, full);
+        mixed_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 

@@ -79,10 +79,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_k2_c
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+ * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
+ * misaligned). */
+struct no_scratch_fused_args { /* the kernel's arrays and scalars: one argument */
+    const float *x_u;
+    float *y_u;
+    float *z_u;
+};
+
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_fused_kernel(const float *__restrict__ x_u, float *__restrict__ y_u, float *__restrict__ z_u, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_fused_kernel(const no_scratch_fused_args a, I n, I first)
 {
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const float *__restrict__ x_u = a.x_u;
+    float *__restrict__ y_u = a.y_u;
+    float *__restrict__ z_u = a.z_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         float x_u_v[E];
@@ -110,18 +121,19 @@ extern "C" cudaError_t no_scratch_fused(const float *x_u, float *y_u, float *z_u
     if (n == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
+    const no_scratch_fused_args args = {(const float *)x_u, (float *)y_u, (float *)z_u};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
-        no_scratch_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (float *)z_u, (unsigned)full, 0u);
+        no_scratch_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        no_scratch_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (float *)z_u, (unsigned)full, 0u);
+        no_scratch_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
-        no_scratch_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (float *)z_u, full, (size_t)0);
+        no_scratch_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        no_scratch_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (float *)z_u, (unsigned)n, (unsigned)full);
+        no_scratch_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
-        no_scratch_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (float *)z_u, n, full);
+        no_scratch_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 

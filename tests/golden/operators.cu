@@ -510,10 +510,29 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
  * one element a thread spreads its serial work over more SMs).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+ * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
+ * misaligned). */
+struct operators_fused_args { /* the kernel's arrays and scalars: one argument */
+    const float *x_u;
+    const __half *h_u;
+    const uint8_t *m_u;
+    const uint8_t *k_u;
+    float *y_u;
+    uint8_t *c_u;
+    double s_u;
+};
+
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused_kernel(const float *__restrict__ x_u, const __half *__restrict__ h_u, const uint8_t *__restrict__ m_u, const uint8_t *__restrict__ k_u, float *__restrict__ y_u, uint8_t *__restrict__ c_u, double s_u, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused_kernel(const operators_fused_args a, I n, I first)
 {
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const float *__restrict__ x_u = a.x_u;
+    const __half *__restrict__ h_u = a.h_u;
+    const uint8_t *__restrict__ m_u = a.m_u;
+    const uint8_t *__restrict__ k_u = a.k_u;
+    float *__restrict__ y_u = a.y_u;
+    uint8_t *__restrict__ c_u = a.c_u;
+    const double s_u = a.s_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         float x_u_v[E];
@@ -571,20 +590,21 @@ extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, co
     if (n == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(h_u, 8, 2) && fx_aligned(m_u, 8, 1) && fx_aligned(k_u, 8, 1) && fx_aligned(y_u, 4, 4) && fx_aligned(c_u, 8, 1);
+    const operators_fused_args args = {(const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_TINY_BLOCKS)
-        operators_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, (unsigned)full, 0u);
+        operators_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
-        operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, (unsigned)full, 0u);
+        operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        operators_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, (unsigned)full, 0u);
+        operators_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
-        operators_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, full, (size_t)0);
+        operators_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        operators_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, (unsigned)n, (unsigned)full);
+        operators_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
-        operators_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u, n, full);
+        operators_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 

@@ -527,10 +527,29 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
  * one element a thread spreads its serial work over more SMs).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+ * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
+ * misaligned). */
+struct pow_fused_args { /* the kernel's arrays and scalars: one argument */
+    const __half *h_u;
+    const float *x_u;
+    float *a_u;
+    float *b_u;
+    __half *c_u;
+    __half *d_u;
+    double e_u;
+};
+
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kernel(const __half *__restrict__ h_u, const float *__restrict__ x_u, float *__restrict__ a_u, float *__restrict__ b_u, __half *__restrict__ c_u, __half *__restrict__ d_u, double e_u, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kernel(const pow_fused_args a, I n, I first)
 {
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const __half *__restrict__ h_u = a.h_u;
+    const float *__restrict__ x_u = a.x_u;
+    float *__restrict__ a_u = a.a_u;
+    float *__restrict__ b_u = a.b_u;
+    __half *__restrict__ c_u = a.c_u;
+    __half *__restrict__ d_u = a.d_u;
+    const double e_u = a.e_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         __half h_u_v[E];
@@ -589,20 +608,21 @@ extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a
     if (n == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(x_u, 4, 4) && fx_aligned(a_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(c_u, 8, 2) && fx_aligned(d_u, 8, 2);
+    const pow_fused_args args = {(const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_TINY_BLOCKS)
-        pow_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, (unsigned)full, 0u);
+        pow_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
-        pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, (unsigned)full, 0u);
+        pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, (unsigned)full, 0u);
+        pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
-        pow_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, full, (size_t)0);
+        pow_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        pow_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, (unsigned)n, (unsigned)full);
+        pow_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
-        pow_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u, n, full);
+        pow_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 

@@ -185,10 +185,27 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7_wher
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+ * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
+ * misaligned). */
+struct scalars_fused_args { /* the kernel's arrays and scalars: one argument */
+    const uint8_t *m_u;
+    const float *x_u;
+    float *y_u;
+    float *z_u;
+    double s_u;
+    double c0;
+};
+
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const uint8_t *__restrict__ m_u, const float *__restrict__ x_u, float *__restrict__ y_u, float *__restrict__ z_u, double s_u, double c0, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const scalars_fused_args a, I n, I first)
 {
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const uint8_t *__restrict__ m_u = a.m_u;
+    const float *__restrict__ x_u = a.x_u;
+    float *__restrict__ y_u = a.y_u;
+    float *__restrict__ z_u = a.z_u;
+    const double s_u = a.s_u;
+    const double c0 = a.c0;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         uint8_t m_u_v[E];
@@ -225,18 +242,19 @@ extern "C" cudaError_t scalars_fused(const uint8_t *m_u, const float *x_u, float
         return cudaSuccess;
     const double c0 = (double)fx_widen(fx_to_f16((double)t_u));
     const bool vec = !fx_scalar_only && fx_aligned(m_u, 4, 1) && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
+    const scalars_fused_args args = {(const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
-        scalars_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0, (unsigned)full, 0u);
+        scalars_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        scalars_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0, (unsigned)full, 0u);
+        scalars_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
-        scalars_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0, full, (size_t)0);
+        scalars_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        scalars_fused_kernel<unsigned, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0, (unsigned)n, (unsigned)full);
+        scalars_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
-        scalars_fused_kernel<size_t, 4, true><<<fx_blocks(n - full, 4), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0, n, full);
+        scalars_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 

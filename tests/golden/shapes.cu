@@ -137,9 +137,27 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k6_relu(
  * Grid: blockIdx.y walks the rows (every dim but the last: dim_B * dim_R), x the last dim
  * (cols), E = 4 elements per thread (16 bytes of the widest array). vec: cols is a multiple of E and
  * every pointer is aligned, so each row's chunks take vector accesses. */
+struct shapes_fused_args { /* the kernel's arrays and scalars: one argument */
+    const float *s_u;
+    const float *b_u;
+    const __half *r_u;
+    const __half *x_u;
+    float *y_u;
+    float *z_u;
+    double k_u;
+};
+
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) shapes_fused_kernel(const float *__restrict__ s_u, const float *__restrict__ b_u, const __half *__restrict__ r_u, const __half *__restrict__ x_u, float *__restrict__ y_u, float *__restrict__ z_u, double k_u, I rows, I cols, I s0, I s1, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) shapes_fused_kernel(const shapes_fused_args a, I rows, I cols, I s0, I s1, bool vec)
 {
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const float *__restrict__ s_u = a.s_u;
+    const float *__restrict__ b_u = a.b_u;
+    const __half *__restrict__ r_u = a.r_u;
+    const __half *__restrict__ x_u = a.x_u;
+    float *__restrict__ y_u = a.y_u;
+    float *__restrict__ z_u = a.z_u;
+    const double k_u = a.k_u;
     for (I row = blockIdx.y; row < rows; row += gridDim.y) {
         /* the row's coordinates in the dims before the last */
         I rest = row;
@@ -192,11 +210,12 @@ extern "C" cudaError_t shapes_fused(const float *s_u, const float *b_u, const ui
     if (rows == 0 || cols == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(s_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(x_u, 4, 2) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
+    const shapes_fused_args args = {(const float *)s_u, (const float *)b_u, (const __half *)r_u, (const __half *)x_u, (float *)y_u, (float *)z_u, (double)k_u};
     const dim3 grid(fx_blocks(cols, 4), rows < 65535 ? (unsigned)rows : 65535u);
     if (rows * cols <= 0x7fffffffu)
-        shapes_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>((const float *)s_u, (const float *)b_u, (const __half *)r_u, (const __half *)x_u, (float *)y_u, (float *)z_u, (double)k_u, (unsigned)rows, (unsigned)cols, (unsigned)dim_B, (unsigned)dim_R, vec);
+        shapes_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, (unsigned)dim_B, (unsigned)dim_R, vec);
     else
-        shapes_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>((const float *)s_u, (const float *)b_u, (const __half *)r_u, (const __half *)x_u, (float *)y_u, (float *)z_u, (double)k_u, rows, cols, (size_t)dim_B, (size_t)dim_R, vec);
+        shapes_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, (size_t)dim_B, (size_t)dim_R, vec);
     return cudaGetLastError();
 }
 
