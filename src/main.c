@@ -248,21 +248,30 @@ static int write_through(const Options *opt, const Source *src)
     return rc;
 }
 
+/* True, with the message, when path (existing, st its stat) is the input
+ * file, by whatever name. */
+static bool is_input(const Options *opt, const char *path, const struct stat *st)
+{
+    struct stat in;
+    if (strcmp(opt->input, "-") == 0 || stat(opt->input, &in) != 0 || in.st_dev != st->st_dev ||
+        in.st_ino != st->st_ino)
+        return false;
+    fprintf(stderr, "fusec: error: cannot write '%s': it is the input file\n", path);
+    return true;
+}
+
 /* -o FILE: never the input; a regular file (through any symlinks) or a new
  * one is replaced whole; anything else is written through. */
 static int run_to_file(const Options *opt, const Source *src)
 {
-    struct stat st, in;
+    struct stat st;
     bool exists = stat(opt->output, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
         fprintf(stderr, "fusec: error: cannot write '%s': it is a directory\n", opt->output);
         return 1;
     }
-    if (exists && strcmp(opt->input, "-") != 0 && stat(opt->input, &in) == 0 && in.st_dev == st.st_dev &&
-        in.st_ino == st.st_ino) {
-        fprintf(stderr, "fusec: error: cannot write '%s': it is the input file\n", opt->output);
+    if (exists && is_input(opt, opt->output, &st))
         return 1;
-    }
     struct stat link;
     bool is_link = lstat(opt->output, &link) == 0 && S_ISLNK(link.st_mode);
     Compilation comp = {opt, src};
@@ -335,17 +344,22 @@ static int run_to_dir(const Options *opt, const Source *src)
         fprintf(stderr, "fusec: error: cannot write into '%s': it is not a folder\n", opt->output);
         rc = 1;
     }
-    for (int k = 0; k < d.n; k++) {
+    char *path[ARRAY_LEN(d.name)] = {NULL};
+    for (int k = 0; k < d.n && rc == 0; k++) { /* none of the files is the input (s.py in its folder) */
         size_t len = strlen(opt->output) + strlen(d.name[k]) + 2;
-        char *path = rc == 0 ? malloc(len) : NULL;
-        if (path) {
-            snprintf(path, len, "%s/%s", opt->output, d.name[k]);
-            Bytes b = {d.buf[k], d.len[k]};
-            rc = write_via_rename(path, path, stat(path, &st) == 0 ? &st : NULL, write_bytes, &b);
-            free(path);
-        } else if (rc == 0) {
+        if (!(path[k] = malloc(len)))
             rc = 1;
+        else
+            snprintf(path[k], len, "%s/%s", opt->output, d.name[k]);
+        if (rc == 0 && stat(path[k], &st) == 0 && is_input(opt, path[k], &st))
+            rc = 1;
+    }
+    for (int k = 0; k < d.n; k++) {
+        if (rc == 0) {
+            Bytes b = {d.buf[k], d.len[k]};
+            rc = write_via_rename(path[k], path[k], stat(path[k], &st) == 0 ? &st : NULL, write_bytes, &b);
         }
+        free(path[k]);
         free(d.name[k]);
         free(d.buf[k]);
     }

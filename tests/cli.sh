@@ -175,6 +175,17 @@ grep -q "'lambda' is a Python keyword" "$tmp/e"; check "keyword op name message"
 grep -q "not a folder" "$tmp/e"; check "--emit=torch -o a file message" 0 $?
 "$fusec" --emit=torch "$seed" -o "$tmp/seed_ext"; check "--emit=torch" 0 $?
 [ "$(ls "$tmp/seed_ext" | tr '\n' ' ')" = "seed.cu seed.h seed.py seed_torch.cpp " ]; check "--emit=torch files" 0 $?
+# ... and never over the input: a source named like one of the folder's files
+# (s.py, s.cu, s.h, s_torch.cpp) in the folder itself (hostile round two)
+mkdir -p "$tmp/src_in_dir"
+for f in s.py s.cu s.h s_torch.cpp; do
+  cp "$seed" "$tmp/src_in_dir/$f"
+  "$fusec" --emit=torch --name=s "$tmp/src_in_dir/$f" -o "$tmp/src_in_dir" 2>"$tmp/e"; check "--emit=torch over the input $f" 1 $?
+  grep -q "src_in_dir/$f': it is the input file" "$tmp/e"; check "--emit=torch over the input $f: message" 0 $?
+  cmp -s "$seed" "$tmp/src_in_dir/$f"; check "--emit=torch over the input $f: source untouched" 0 $?
+  [ "$(ls "$tmp/src_in_dir")" = "$f" ]; check "--emit=torch over the input $f: nothing written" 0 $?
+  rm -f "$tmp/src_in_dir/$f"
+done
 echo stale >"$tmp/seed_ext/seed.py"
 "$fusec" --emit=torch "$seed" -o "$tmp/seed_ext"; check "--emit=torch into an existing folder" 0 $?
 grep -q "^fused = torch.ops.fusec.seed.default$" "$tmp/seed_ext/seed.py"; check "--emit=torch replaces the files" 0 $?
