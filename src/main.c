@@ -249,11 +249,13 @@ static int write_through(const Options *opt, const Source *src)
 }
 
 /* True, with the message, when path (existing, st its stat) is the input
- * file, by whatever name. */
+ * file, by whatever name: standard input too (fusec - -o /dev/stdin < s.fuse).
+ * Only a regular file: a terminal can be both standard input and output. */
 static bool is_input(const Options *opt, const char *path, const struct stat *st)
 {
     struct stat in;
-    if (strcmp(opt->input, "-") == 0 || stat(opt->input, &in) != 0 || in.st_dev != st->st_dev ||
+    bool std_in = strcmp(opt->input, "-") == 0;
+    if ((std_in ? fstat(0, &in) : stat(opt->input, &in)) != 0 || !S_ISREG(in.st_mode) || in.st_dev != st->st_dev ||
         in.st_ino != st->st_ino)
         return false;
     fprintf(stderr, "fusec: error: cannot write '%s': it is the input file\n", path);

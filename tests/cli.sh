@@ -107,6 +107,9 @@ for o in "$tmp/s.fuse" "$tmp/./s.fuse" "$tmp/link.fuse"; do
 done
 (cd "$tmp" && "$fusec" s.fuse -o ./s.fuse 2>/dev/null); check "-o ./the input, relative" 1 $?
 cmp -s "$seed" "$tmp/s.fuse"; check "-o ./the input, relative: source untouched" 0 $?
+# standard input read from the file that -o names through /dev/stdin (hostile round two)
+"$fusec" - -o /dev/stdin <"$tmp/s.fuse" 2>"$tmp/e"; check "-o /dev/stdin, standard input the source" 1 $?
+cmp -s "$seed" "$tmp/s.fuse"; check "-o /dev/stdin: source untouched" 0 $?
 
 # issue 15.2: a symlink is written through (it stays a link); a FIFO and a
 # character device are written to, not replaced by a regular file
