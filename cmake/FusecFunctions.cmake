@@ -37,7 +37,10 @@ macro(_fusec_common fn)
     message(FATAL_ERROR "${fn}: missing value for: ${ARG_KEYWORDS_MISSING_VALUES}")
   endif()
   get_filename_component(_fuse "${_fuse}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-  if(NOT EXISTS "${_fuse}")
+  # A .fuse that a custom command of this directory makes (its OUTPUT) is
+  # GENERATED: it exists only once built, and the rule depends on it.
+  get_source_file_property(_generated "${_fuse}" GENERATED)
+  if(NOT EXISTS "${_fuse}" AND NOT _generated)
     message(FATAL_ERROR "${fn}: no such file: ${_fuse}")
   endif()
   _fusec_executable(${fn} _exe)

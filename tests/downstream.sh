@@ -140,6 +140,26 @@ enable_language(CUDA)
 fusec_add_chain(seed16 $seed DTYPE f16)
 fusec_add_chain(seed32 $seed DTYPE f32)"
 
+# a .fuse made at build time by a custom command (hostile round two: configuring
+# failed, "no such file"); a missing one that nothing makes is still that error
+expect_error missing_fuse "no such file: .*/nosuch.fuse" "fusec_predict(nosuch.fuse OUTPUT r)"
+dir=$work/generated
+mkdir -p "$dir"
+cat >"$dir/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.25)
+project(gen LANGUAGES C CUDA)
+find_package(fusec 0.1 REQUIRED)
+add_custom_command(OUTPUT \${CMAKE_CURRENT_BINARY_DIR}/gen.fuse
+  COMMAND \${CMAKE_COMMAND} -E copy $seed \${CMAKE_CURRENT_BINARY_DIR}/gen.fuse DEPENDS $seed VERBATIM)
+fusec_add_chain(genlib \${CMAKE_CURRENT_BINARY_DIR}/gen.fuse)
+fusec_predict(\${CMAKE_CURRENT_BINARY_DIR}/gen.fuse OUTPUT gen.json FORMAT json)
+add_custom_target(gen_report ALL DEPENDS \${CMAKE_CURRENT_BINARY_DIR}/gen.json)
+EOF
+quiet "$dir/configure.log" cmake -S "$dir" -B "$dir/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" $cudaopts
+quiet "$dir/build.log" cmake --build "$dir/build"
+exists "$dir/build/genlib.fusec/gen.cu" "$dir/build/libgenlib.a" "$dir/build/gen.json"
+echo "ok: a .fuse made at build time"
+
 echo "== the same chains through add_subdirectory(<fusec source>), nothing installed"
 dir=$work/subdir
 mkdir -p "$dir"
