@@ -194,9 +194,21 @@ static void emit_text(FILE *f, const Chain *c)
         fprintf(f, "  %9s %12.2f %12.2f %8.2fx  %-8s  %-8s\n", sn, pt.u.us, pt.f.us, pt.speedup,
                 fusec_regime_name[pt.u.regime], fusec_regime_name[pt.f.regime]);
     }
-    double xu = predict_crossover(c, 0), xf = predict_crossover(c, 1);
-    fprintf(f, "Crossover (overhead- to memory- or compute-bound): unfused at %s = %.0f, fused at %s = %.0f\n",
-            predict_sweep_name(c), xu, predict_sweep_name(c), xf);
+    /* a crossover of 0: that version is never overhead-bound, or always is
+     * (up to 2^40), as the explanation says; not "at n = 0" */
+    char xs[2][64];
+    Point one = predict_at(c, 1);
+    for (int v = 0; v < 2; v++) {
+        double x = predict_crossover(c, v);
+        const char *sn = predict_sweep_name(c);
+        if (x > 0)
+            snprintf(xs[v], sizeof xs[v], "%s at %s = %.0f", v ? "fused" : "unfused", sn, x);
+        else if ((v ? one.f : one.u).regime == FUSEC_OVERHEAD)
+            snprintf(xs[v], sizeof xs[v], "%s: always (up to %s = 2^40)", v ? "fused" : "unfused", sn);
+        else
+            snprintf(xs[v], sizeof xs[v], "%s: never (not even at %s = 1)", v ? "fused" : "unfused", sn);
+    }
+    fprintf(f, "Crossover (overhead- to memory- or compute-bound): %s, %s\n", xs[0], xs[1]);
     fprintf(f, "\nIn bytes and launches:\n");
     predict_explain(f, c);
 }

@@ -81,6 +81,9 @@ profile slow.json hbm_gbps=1 l2_gbps=1 launch_us=0.1 graph_node_us=0.1
 expect "a profile where fused is never overhead-bound" 0 "" --predict --device=slow.json wide.fuse
 grep -q 'the fused kernel is never (not even at n = 1) overhead-bound' out && ! grep -q 'at 0 GB/s' out &&
   ok "the explanation says the fused kernel is never overhead-bound" || fail "explanation for a crossover of 0: $(grep 'GB/s' out)"
+# ... and so does the crossover line, not "fused at n = 0" (hostile round two)
+grep -q '^Crossover (overhead- to memory- or compute-bound): unfused at n = [1-9][0-9]*, fused: never (not even at n = 1)$' out &&
+  ok "the crossover line says never" || fail "crossover line for a crossover of 0: $(grep '^Crossover' out)"
 # ---- 15.13: the JSON report is valid UTF-8 ----
 json_ok() { python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$1" 2>/dev/null; }
 name70=$(awk 'BEGIN { for (i = 0; i < 35; i++) printf "\303\251" }') # 35 e-acute: 70 bytes, cut at 63
