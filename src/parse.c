@@ -457,6 +457,9 @@ void parse_syntax_error(Parser *P, int major)
 {
     Token t = P->tok, prev = P->prev;
     Diag *d = diag(P);
+    if (P->shape >= 0 && major != TK_RBRACKET && (major == TK_IDENT || major == TK_NUMBER))
+        diag_error(d, t.off, t.len, "expected ',' or ']' in the shape, not %s '%.*s' (a dim is a name or 1)",
+                   lex_token_name(major), (int)t.len, text(P, t));
     if (P->shape >= 0 && major != TK_RBRACKET)
         diag_error(d, t.off, t.len, "expected ',' or ']' in the shape, not %s (a dim is a name or 1)",
                    lex_token_name(major));
