@@ -346,7 +346,8 @@ typedef struct Traffic {
     int nfused_ops; /* distinct tensor ops in the fused kernel */
     /* A shaped program: each version's costs as terms in the dims (the
      * per-element fields above are their values at the dims of traffic_at;
-     * the kernels are not grouped, each has its own terms). */
+     * the kernels are not grouped, each has its own terms, in kernel
+     * order: traffic_formula finds a kernel's by bisection). */
     FusecTerm *uterm, *fterm;
     int nuterm, nfterm, cap_uterm, cap_fterm;
 } Traffic;

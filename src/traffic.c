@@ -304,11 +304,28 @@ static int by_count(const void *x, const void *y)
 
 const char *traffic_formula(const Program *p, const FusecTerm *terms, int n, int kernel, int field_lo, int field_hi)
 {
-    FusecTerm *sum = arena_alloc(p->arena, sizeof(FusecTerm) * (size_t)(n + 1));
+    /* One kernel's terms: a run of the array, which traffic_build fills in
+     * kernel order. Scanning (and sizing the sums by) all n terms for each
+     * of a long chain's kernels took time and memory quadratic in it. */
+    int lo = 0, hi = n;
+    if (kernel >= 0) {
+        int a = 0, b = n;
+        while (a < b) { /* the first term of a kernel >= kernel */
+            int mid = a + (b - a) / 2;
+            if (terms[mid].kernel < kernel)
+                a = mid + 1;
+            else
+                b = mid;
+        }
+        lo = hi = a;
+        while (hi < n && terms[hi].kernel == kernel)
+            hi++;
+    }
+    FusecTerm *sum = arena_alloc(p->arena, sizeof(FusecTerm) * (size_t)(hi - lo + 1));
     int m = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = lo; i < hi; i++) {
         const FusecTerm *t = &terms[i];
-        if ((kernel >= 0 && t->kernel != kernel) || t->field < field_lo || t->field > field_hi)
+        if (t->field < field_lo || t->field > field_hi)
             continue;
         int j = 0;
         while (j < m && memcmp(sum[j].exp, t->exp, sizeof t->exp) != 0)

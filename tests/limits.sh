@@ -74,6 +74,20 @@ for emit in report json csv dot header cuda; do
   run 0 "100,000-statement chain, --emit=$emit" -w --emit=$emit chain.fuse -o chain.$emit &&
     ok "100,000-statement chain, --emit=$emit"
 done
+# ... and so does a shaped one of 30,000 (hostile round two: the per-kernel byte
+# formulas of the .cu's comments took memory quadratic in the chain: 17 GB at
+# 3000 statements; now about 2 CPU seconds)
+awk 'BEGIN { print "in x: f32[A, B, C, D]"; print "in b: f32[B, 1, D]"; print "v0 = x * b";
+  for (i = 1; i < 30000; i++) printf "v%d = v%d * b + x\n", i, i - 1 }' >shaped.fuse
+for emit in header cuda torch; do
+  out=shaped.$emit
+  [ $emit = torch ] && out=shaped_torch
+  run 0 "30,000-statement shaped chain, --emit=$emit" -w --emit=$emit shaped.fuse -o $out &&
+    ok "30,000-statement shaped chain, --emit=$emit"
+done
+run 0 "30,000-statement shaped chain, --predict" -w --predict --dims=B=2,C=3,D=4 shaped.fuse &&
+  ok "30,000-statement shaped chain, --predict"
+rm -rf shaped*
 rm -f chain.*
 
 # ---- inputs, outputs and params: 1024 in all, one more is a located error
