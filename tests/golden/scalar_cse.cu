@@ -101,10 +101,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k3_a
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, element by element (the last n % E, or all of n if a pointer is misaligned). */
+ * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
+ * misaligned). */
+struct scalar_cse_fused_args { /* the kernel's arrays and scalars: one argument */
+    const float *x_u;
+    float *y_u;
+    double c2;
+    double c1;
+};
+
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_fused_kernel(const float *__restrict__ x_u, float *__restrict__ y_u, double c2, double c1, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_fused_kernel(const scalar_cse_fused_args a, I n, I first)
 {
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const float *__restrict__ x_u = a.x_u;
+    float *__restrict__ y_u = a.y_u;
+    const double c2 = a.c2;
+    const double c1 = a.c1;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         float x_u_v[E];
@@ -135,18 +148,19 @@ extern "C" cudaError_t scalar_cse_fused(const float *x_u, float *y_u, float s_u,
     const double c3 = fx_abs((double)s_u);
     const double c4 = ((double)c3 + 1.0);
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
+    const scalar_cse_fused_args args = {(const float *)x_u, (float *)y_u, (double)c2, (double)c1};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
-        scalar_cse_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (double)c2, (double)c1, (unsigned)full, 0u);
+        scalar_cse_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
-        scalar_cse_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (double)c2, (double)c1, (unsigned)full, 0u);
+        scalar_cse_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
-        scalar_cse_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (double)c2, (double)c1, full, (size_t)0);
+        scalar_cse_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     if (full < n && n <= 0x7fffffffu)
-        scalar_cse_fused_kernel<unsigned, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (double)c2, (double)c1, (unsigned)n, (unsigned)full);
+        scalar_cse_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
-        scalar_cse_fused_kernel<size_t, 8, true><<<fx_blocks(n - full, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (double)c2, (double)c1, n, full);
+        scalar_cse_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 
