@@ -10,7 +10,8 @@ same chain written as a PyTorch user would), this script
   * times, interleaved call by call: a device-to-device copy of the fused
     version's bytes (the ceiling), torch eager (one kernel per op), torch.compile
     (Inductor, static shapes, compiled per size), fusec fused and fusec unfused
-    (and fusec's CUB version where the .cu has one, -DFUSEC_CUB);
+    (and fusec's CUB version, P_cub: the fused chain through cub::DeviceTransform,
+    built with -DFUSEC_CUB where the .cu has that section);
   * checks accuracy against a float64 evaluation (the torch line run on inputs
     upcast to float64), in ulps of the output dtype, on random inputs with special
     values (0, -0, +-inf, NaN, huge, tiny) planted at the start.
@@ -487,11 +488,12 @@ def summarize(rows, acc_rows, chains, out):
         med.setdefault((name, n, v, mode), []).append(us)
     med = {k: statistics.median(x) for k, x in med.items()}
     lines = []
-    lines.append("cold, GPU time with host dispatch hidden; us; ratio = other / fused (>= 1: fused wins)")
-    lines.append("%-12s %6s %9s %9s %9s %9s %9s %9s  %7s %7s %8s %6s" % (
+    lines.append("cold, GPU time with host dispatch hidden; us; ratio = other / fused (>= 1: fused wins); "
+                 "%copy: copy time / fused time, cub%cp: copy time / CUB's time")
+    lines.append("%-12s %6s %9s %9s %9s %9s %9s %9s  %7s %7s %8s %6s %6s" % (
         "chain", "n", "copy", "eager", "compile", "unfused", "fused", "cub", "ind/fu", "cub/fu",
-        "eag/unf", "%copy"))
-    worst = []
+        "eag/unf", "%copy", "cub%cp"))
+    worst, worst_cub = [], []
     for c in chains:
         sizes = sorted({k[1] for k in med if k[0] == c["name"]})
         for n in sizes:
@@ -501,12 +503,15 @@ def summarize(rows, acc_rows, chains, out):
             r_cub = cub / fu if fu and cub else None
             r_eag = eag / unf if unf and eag else None
             pc = 100.0 * cp / fu if fu and cp else None
+            pc_cub = 100.0 * cp / cub if cub and cp else None
             f = lambda x, w=9, d=1: ("%*.*f" % (w, d, x)) if x is not None else " " * (w - 1) + "-"
-            lines.append("%-12s %6s %s %s %s %s %s %s  %s %s %s %s" % (
+            lines.append("%-12s %6s %s %s %s %s %s %s  %s %s %s %s %s" % (
                 c["name"], fmt_n(n), f(cp), f(eag), f(ind), f(unf), f(fu), f(cub), f(r_ind, 7, 3),
-                f(r_cub, 7, 3), f(r_eag, 8, 3), f(pc, 6, 1)))
+                f(r_cub, 7, 3), f(r_eag, 8, 3), f(pc, 6, 1), f(pc_cub, 6, 1)))
             if r_ind is not None:
                 worst.append((r_ind, c["name"], n))
+            if r_cub is not None:
+                worst_cub.append((r_cub, c["name"], n))
     if any(k[3] == "hot" for k in med):
         lines.append("")
         lines.append("hot, back to back from Python (the user's view); us per call")
@@ -547,6 +552,10 @@ def summarize(rows, acc_rows, chains, out):
         lines.append("")
         lines.append("worst fused vs Inductor (compile us / fused us): " +
                      ", ".join("%s@%s %.3f" % (nm, fmt_n(n), r) for r, nm, n in worst[:8]))
+    if worst_cub:
+        worst_cub.sort()
+        lines.append("worst fused vs CUB (cub us / fused us): " +
+                     ", ".join("%s@%s %.3f" % (nm, fmt_n(n), r) for r, nm, n in worst_cub[:8]))
     text = "\n".join(lines)
     print(text)
     if out:

@@ -34,7 +34,7 @@ typedef struct FusecChain {
     const FusecParamArg *par;  /* n_par entries (NULL when none) */
     FusecVersion unfused, fused;
     double unfused_bytes, fused_bytes; /* per element; their ratio is the traffic ratio */
-    /* Runs one version on device buffers: bufs[0..n_in) are the inputs,
+    /* Runs one version (0 unfused, 1 fused, 2 CUB) on device buffers: bufs[0..n_in) are the inputs,
      * bufs[n_in..n_in+n_out) the outputs; par[n_par] the params. Returns the
      * first CUDA error (launch errors included), cudaSuccess otherwise. */
     cudaError_t (*run)(int fused, void *const *bufs, const double *par, size_t n, cudaStream_t s);
@@ -45,6 +45,11 @@ typedef struct FusecChain {
      * fusec_ref_fragile (fusec_ref.h) when a discontinuous op (comparison,
      * floor, round, sign, ...) was evaluated close to its jump. */
     void (*reference)(int fused, const double *in, const double *par, double *out);
+    /* 2: unfused and fused; 3: also the CUB version, the fused chain's
+     * element function through cub::DeviceTransform (a .cu of a chain
+     * without shapes compiled with -DFUSEC_CUB), whose reference is the fused
+     * version's. */
+    int versions;
     /* A shaped chain (docs/language.md, "Shapes"); rank 0 and the rest NULL
      * for a chain of n elements. Its tensors are contiguous and row-major;
      * run is NULL and run_dims takes the dims' sizes, in the API's order.

@@ -643,9 +643,11 @@ static int fused_elems(Emitter *em, const int *load, int nl, const int *store, i
 }
 
 /* The fused kernel's values, v0, v1, ... (Emitter.vnum), each common
- * subexpression once, inside its loop over e. An input is its loaded
- * element, or row_of[i] when set: a value loaded once a row. */
-static void emit_fused_values(Emitter *em, char *const *row_of)
+ * subexpression once, one line each after indent. An input is its C name
+ * followed by suffix ("x_u_v[e]", its loaded element, in the fused kernel's
+ * loop over e; "x_u" in the CUB version's functor), or row_of[i] when set: a
+ * value loaded once a row. */
+static void emit_fused_values(Emitter *em, char *const *row_of, const char *indent, const char *suffix)
 {
     FILE *f = em->f;
     const Program *p = em->p;
@@ -655,13 +657,13 @@ static void emit_fused_values(Emitter *em, char *const *row_of)
             continue;
         int ct = in->ct;
         if (in->op == O_INPUT && row_of && row_of[i]) {
-            fprintf(f, "            const %s v%d = %s; /* %s */\n", compute_t[ct], em->vnum[i], row_of[i],
+            fprintf(f, "%sconst %s v%d = %s; /* %s */\n", indent, compute_t[ct], em->vnum[i], row_of[i],
                     p->sym[in->sym].name);
             continue;
         }
         if (in->op == O_INPUT) {
-            fprintf(f, "            const %s v%d = fx_widen(%s_v[e]); /* %s */\n", compute_t[ct], em->vnum[i], em->cname[i],
-                    p->sym[in->sym].name);
+            fprintf(f, "%sconst %s v%d = fx_widen(%s%s); /* %s */\n", indent, compute_t[ct], em->vnum[i], em->cname[i],
+                    suffix, p->sym[in->sym].name);
             continue;
         }
         char a[3][640], expr[2200];
@@ -681,9 +683,9 @@ static void emit_fused_values(Emitter *em, char *const *row_of)
         int rt = dtype_compute(in->dtype);
         const char *name = em->stmt_name[i];
         if (name)
-            fprintf(f, "            const %s v%d = %s; /* %s */\n", compute_t[rt], em->vnum[i], expr, name);
+            fprintf(f, "%sconst %s v%d = %s; /* %s */\n", indent, compute_t[rt], em->vnum[i], expr, name);
         else
-            fprintf(f, "            const %s v%d = %s;\n", compute_t[rt], em->vnum[i], expr);
+            fprintf(f, "%sconst %s v%d = %s;\n", indent, compute_t[rt], em->vnum[i], expr);
     }
 }
 
@@ -904,7 +906,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     size_t len = 0;
     FILE *m = mem_open(&buf, &len);
     em->f = m;
-    emit_fused_values(em, row_of);
+    emit_fused_values(em, row_of, "            ", "_v[e]");
     for (int k = 0; k < nout; k++) {
         int v = store[k];
         fprintf(m, "            %s_v[e] = fx_to_%s(v%d);\n", em->cname[v], fusec_dtype_name[p->inst[v].dtype],
@@ -993,7 +995,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nout; k++)
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
     fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n");
-    emit_fused_values(em, NULL);
+    emit_fused_values(em, NULL, "            ", "_v[e]");
     for (int k = 0; k < nout; k++) {
         int v = store[k];
         fprintf(f, "            %s_v[e] = fx_to_%s(v%d);\n", snames[k], fusec_dtype_name[p->inst[v].dtype],
@@ -1328,6 +1330,108 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     emit_unfused_api(em);
 }
 
+/* ---- the CUB version (-DFUSEC_CUB) ---------------------------------------- */
+
+/* The fused chain's element function as a functor for cub::DeviceTransform
+ * (CCCL, in the CUDA toolkit), and P_cub with P_fused's arguments: the same
+ * arithmetic as the fused kernel, in CUB's kernel shape. A library baseline
+ * for the fused kernel (docs/cuda.md, "The CUB version"). All outputs come
+ * from one call: a zip iterator over their pointers takes the tuple the
+ * functor returns, so the inputs are read once, as the fused kernel reads
+ * them. Not for a shaped chain: DeviceTransform pairs element i of every
+ * array, and a shaped chain broadcasts. */
+static void emit_cub(Emitter *em, const int *sc, int nsc)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    const char *P = em->c->prefix;
+    int nout = p->n_out;
+    fputc('\n', f);
+    part(em, arena_printf(p->arena, "#ifdef FUSEC_CUB (the fused chain through cub::DeviceTransform: %s_cub)", P));
+    fprintf(f, "#ifdef FUSEC_CUB\n/* ==== the CUB version: the fused chain through cub::DeviceTransform ==== */\n\n");
+    fprintf(f, "/* Compiled in with -DFUSEC_CUB. The fused kernel's element function, run by CUB's\n"
+               " * DeviceTransform (CCCL, in the CUDA toolkit) instead of by %s_fused_kernel: the same\n"
+               " * arithmetic, so the same results, in CUB's kernel shape. On sm_90 each block copies\n"
+               " * its tile of every input into shared memory with bulk copies (TMA), with enough\n"
+               " * elements per thread for about 48 KiB in flight per SM, then each thread computes\n"
+               " * and stores one element at a time. A baseline: the best hand-written library\n"
+               " * transform, which the harness times with the same method as the other versions. */\n",
+            P);
+    fprintf(f, "#include <cub/device/device_transform.cuh>\n");
+    if (nout > 1)
+        fprintf(f, "#include <thrust/iterator/zip_iterator.h>\n");
+
+    /* the functor */
+    char *rt = NULL, *args = NULL;
+    size_t rlen = 0, alen = 0;
+    FILE *fr = mem_open(&rt, &rlen), *fa = mem_open(&args, &alen);
+    for (int k = 0; k < nout; k++)
+        fprintf(fr, "%s%s", k ? ", " : "", store_t[p->inst[p->sym[p->outputs[k]].value].dtype]);
+    int nl = 0;
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v >= 0 && p->inst[v].live)
+            fprintf(fa, "%s%s %s", nl++ ? ", " : "", store_t[p->inst[v].dtype], em->cname[v]);
+    }
+    fclose(fr);
+    fclose(fa);
+    fprintf(f, "\n/* One element: each input's value in, %s out.\n"
+               " * Params and the scalars the host computes are members, passed by value with\n"
+               " * the functor. */\n",
+            nout == 1 ? "the output's value" : "the outputs' values as a tuple");
+    fprintf(f, "struct %s_cub_op {\n", P);
+    for (int k = 0; k < nsc; k++)
+        fprintf(f, "    double %s;\n", em->cname[sc[k]]);
+    if (nout == 1)
+        fprintf(f, "    __device__ %s operator()(%s) const\n    {\n", rt, args);
+    else
+        fprintf(f, "    __device__ cuda::std::tuple<%s> operator()(%s) const\n    {\n", rt, args);
+    free(rt);
+    free(args);
+    emit_fused_values(em, NULL, "        ", "");
+    fprintf(f, "        return %s", nout == 1 ? "" : "cuda::std::make_tuple(");
+    for (int k = 0; k < nout; k++) {
+        int v = p->sym[p->outputs[k]].value;
+        fprintf(f, "%sfx_to_%s(v%d)", k ? ", " : "", fusec_dtype_name[p->inst[v].dtype], em->vnum[p->inst[v].canon]);
+    }
+    fprintf(f, "%s;\n    }\n};\n", nout == 1 ? "" : ")");
+
+    /* the API */
+    fprintf(f, "\n/* What %s_fused computes, from the same arguments, by one call of\n"
+               " * cub::DeviceTransform::Transform%s. */\nextern \"C\" cudaError_t %s_cub",
+            P, nout == 1 ? "" : " for all the outputs", P);
+    api_params(em, f);
+    fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
+    emit_host_scalars(em, false);
+    fprintf(f, "    const %s_cub_op op = {", P);
+    for (int k = 0; k < nsc; k++)
+        fprintf(f, "%s(double)%s", k ? ", " : "", em->cname[sc[k]]);
+    fprintf(f, "};\n    const auto in = cuda::std::make_tuple(");
+    nl = 0;
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v >= 0 && p->inst[v].live)
+            fprintf(f, "%s(const %s *)%s", nl++ ? ", " : "", store_t[p->inst[v].dtype], em->cname[v]);
+    }
+    fprintf(f, ");\n");
+    if (nout == 1) {
+        int v = p->sym[p->outputs[0]].value;
+        fprintf(f, "    %s *const out = (%s *)%s;\n", store_t[p->inst[v].dtype], store_t[p->inst[v].dtype], em->cname[v]);
+    } else {
+        fprintf(f, "    const auto out = thrust::make_zip_iterator(");
+        for (int k = 0; k < nout; k++) {
+            int v = p->sym[p->outputs[k]].value;
+            fprintf(f, "%s(%s *)%s", k ? ", " : "", store_t[p->inst[v].dtype], em->cname[v]);
+        }
+        fprintf(f, ");\n");
+    }
+    fprintf(f, "    /* 32-bit indices where n allows them, as the fused kernel */\n"
+               "    const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)\n"
+               "                                             : cub::DeviceTransform::Transform(in, out, (long long)n, op, stream);\n"
+               "    const cudaError_t last = cudaGetLastError(); /* clears a launch error, as the other versions do */\n"
+               "    return err != cudaSuccess ? err : last;\n}\n#endif /* FUSEC_CUB */\n");
+}
+
 /* ---- the harness's view of the chain -------------------------------------- */
 
 static void cost_init(FILE *f, const FusecKernelCost *k)
@@ -1582,20 +1686,29 @@ static void emit_harness(Emitter *em)
     if (p->shaped)
         fprintf(f, "\nstatic cudaError_t %s_run_dims(int fused, void *const *b, const double *par, const size_t *dims, "
                    "cudaStream_t s)\n{\n    (void)par;\n    return (fused ? %s_fused : %s_unfused)(", P, P, P);
-    else
-        fprintf(f, "\nstatic cudaError_t %s_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)\n{\n"
-                   "    (void)par;\n    return (fused ? %s_fused : %s_unfused)(", P, P, P);
+    char *args = NULL;
+    size_t alen = 0;
+    FILE *fa = mem_open(&args, &alen);
     int nb = 0;
     for (int k = 0; k < p->n_in; k++)
-        fprintf(f, "(const %s *)b[%d], ", api_t[p->sym[p->inputs[k]].dtype], nb++);
+        fprintf(fa, "(const %s *)b[%d], ", api_t[p->sym[p->inputs[k]].dtype], nb++);
     for (int k = 0; k < p->n_out; k++)
-        fprintf(f, "(%s *)b[%d], ", api_t[p->inst[p->sym[p->outputs[k]].value].dtype], nb++);
+        fprintf(fa, "(%s *)b[%d], ", api_t[p->inst[p->sym[p->outputs[k]].value].dtype], nb++);
     for (int k = 0; k < p->n_par; k++)
-        fprintf(f, "(%s)par[%d], ", p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float", k);
+        fprintf(fa, "(%s)par[%d], ", p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float", k);
     if (p->shaped)
         for (int d = 0; d < p->ndim; d++)
-            fprintf(f, "dims[%d], ", d);
-    fprintf(f, "%ss);\n}\n", p->shaped ? "" : "n, ");
+            fprintf(fa, "dims[%d], ", d);
+    fclose(fa);
+    if (p->shaped)
+        fprintf(f, "%ss);\n}\n", args);
+    else
+        fprintf(f, "\n/* Version 0 unfused, 1 fused, 2 the CUB version (with -DFUSEC_CUB). */\n"
+                   "static cudaError_t %s_run(int version, void *const *b, const double *par, size_t n, cudaStream_t s)\n{\n"
+                   "    (void)par;\n#ifdef FUSEC_CUB\n    if (version == 2)\n        return %s_cub(%sn, s);\n#endif\n"
+                   "    return (version ? %s_fused : %s_unfused)(%sn, s);\n}\n",
+                P, P, args, P, P, args);
+    free(args);
     size_t plen = em->c->src->len > 4000 ? 4000 : em->c->src->len;
     fprintf(f, "\nstatic const FusecChain %s_chain = {\n    \"%s\",\n    ", P, P);
     c_string(f, em->c->src->name, strlen(em->c->src->name));
@@ -1606,12 +1719,14 @@ static void emit_harness(Emitter *em)
     fprintf(f, "    {%d, %s_unfused_cost, %g},\n    {1, %s_fused_cost, %g},\n", t->ngroups, P, t->unfused.footprint, P,
             t->fused.footprint);
     if (p->shaped) {
-        fprintf(f, "    %g, %g,\n    NULL,\n    %s_reference,\n", t->u_read + t->u_write, t->f_read + t->f_write, P);
+        fprintf(f, "    %g, %g,\n    NULL,\n    %s_reference,\n    2, /* versions: unfused and fused */\n",
+                t->u_read + t->u_write, t->f_read + t->f_write, P);
         fprintf(f, "    %d, %s_shape, %d, %s_dims, %s_run_dims,\n    %d, %d, %s_uterms, %s_fterms,\n};\n", p->full.rank, P,
                 p->ndim, P, P, t->nuterm, t->nfterm, P, P);
     } else {
-        fprintf(f, "    %g, %g,\n    %s_run,\n    %s_reference,\n};\n", t->u_read + t->u_write, t->f_read + t->f_write,
-                P, P);
+        fprintf(f, "    %g, %g,\n    %s_run,\n    %s_reference,\n", t->u_read + t->u_write, t->f_read + t->f_write, P, P);
+        fprintf(f, "#ifdef FUSEC_CUB\n    3, /* versions: unfused, fused and CUB */\n#else\n    2, /* versions: unfused and fused */\n"
+                   "#endif\n};\n");
     }
     fprintf(f, "\nint main(int argc, char **argv)\n{\n    return fusec_harness_main(&%s_chain, argc, argv);\n}\n", P);
     fprintf(f, "#endif /* FUSEC_NO_HARNESS */\n");
@@ -1749,6 +1864,8 @@ static void emit_body(Emitter *em)
     int nfsc = kernel_scalars(em, live_kernel_insts, nk, true, fsc, em->seen);
     emit_fused_kernel(em, fsc, nfsc);
     emit_api(em, fsc, nfsc);
+    if (!p->shaped)
+        emit_cub(em, fsc, nfsc);
     emit_harness(em);
 }
 
@@ -1778,6 +1895,9 @@ static void emit_cu(FILE *out, const Chain *c)
     fprintf(h, " *\n * Harness:  nvcc -O3 -arch=sm_90 %s.cu -o %s && ./%s --help\n", c->prefix, c->prefix, c->prefix);
     fprintf(h, " * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c %s.cu   (API: fusec --emit=header)\n",
             c->prefix);
+    if (!c->prog->shaped)
+        fprintf(h, " * CUB:      add -DFUSEC_CUB to either for a third version, %s_cub (cub::DeviceTransform)\n",
+                c->prefix);
     fclose(h);
     int skip = 0;
     for (size_t i = 0; i < hlen; i++)
@@ -1847,6 +1967,12 @@ static void emit_h(FILE *f, const Chain *c)
     api_params(&em, f);
     fprintf(f, ";\n\n/* Frees the unfused version's cached scratch buffers. */\nvoid %s_unfused_release(void);\n\n",
             c->prefix);
+    if (!c->prog->shaped) {
+        fprintf(f, "#ifdef FUSEC_CUB\n/* The fused chain through cub::DeviceTransform: only in a .cu compiled with -DFUSEC_CUB\n"
+                   " * (define it here too to declare it). */\ncudaError_t %s_cub", c->prefix);
+        api_params(&em, f);
+        fprintf(f, ";\n#endif\n\n");
+    }
     fprintf(f, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_H */\n", guard);
 }
 

@@ -188,6 +188,25 @@ import fusion_bench as fb
 assert fb.parse_sizes("4096,2^20,1M") == [4096, 1 << 20, 1 << 20]
 assert fb.torch_line(sys.argv[1] + "/bench/chains/gelu_bf16.fuse") == "y = torch.nn.functional.gelu(x)"
 assert fb.fmt_n(1 << 20) == "2^20" and fb.fmt_n(1000003) == "1000003"
+# the table's CUB columns: cub time, cub/fused, CUB's %copy, its ulps, the worst line
+import io, contextlib
+rows = [("c1", 1 << 20, v, "cold", 0, us) for v, us in
+        (("copy", 10.0), ("eager", 40.0), ("compile", 12.0), ("fused", 11.0), ("unfused", 41.0), ("cub", 12.5))]
+rows += [("c2", 1 << 20, v, "cold", 0, us) for v, us in (("copy", 10.0), ("fused", 11.0), ("unfused", 41.0))]
+acc = [("c1", "y", "f32", v, e, 0, None) for v, e in (("eager", 1.0), ("fused", 2.0), ("cub", 2.0))]
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    fb.summarize(rows, acc, [{"name": "c1"}, {"name": "c2"}], None)
+lines = out.getvalue().splitlines()
+head = lines[1].split()
+row = dict(zip(head, lines[2].split()))
+assert row["cub"] == "12.5" and row["cub/fu"] == "1.136" and row["%copy"] == "90.9" and row["cub%cp"] == "80.0", row
+row2 = dict(zip(head, lines[3].split()))
+assert row2["cub"] == "-" and row2["cub/fu"] == "-" and row2["cub%cp"] == "-", row2
+acc_head = [l for l in lines if l.startswith("chain ") and "out" in l][0].split()
+acc_row = dict(zip(acc_head, [l for l in lines if l.startswith("c1 ") and " y " in l][0].split()))
+assert acc_row["cub"] == "2" and acc_row["compile"] == "-", acc_row
+assert "worst fused vs CUB (cub us / fused us): c1@2^20 1.136" in lines, lines[-2:]
 PY
 
 [ $fails = 0 ] && echo "ok: bench scripts" || { echo "$fails failed"; exit 1; }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Emits one chain and compiles it with nvcc in both forms: the harness
-# executable and the library (-DFUSEC_NO_HARNESS). NVCC_ARCHS overrides the
-# targets (default sm_90; the full check adds sm_80 and sm_89).
+# executable and the library (-DFUSEC_NO_HARNESS); then both again with the
+# CUB version (-DFUSEC_CUB), for sm_90 only (NVCC_CUB=0 skips them; a shaped
+# chain has no CUB version, and its .cu no such section). NVCC_ARCHS
+# overrides the targets (default sm_90; the full check adds sm_80 and sm_89).
 #   nvcc.sh FUSEC NVCC FILE.fuse WORKDIR
 set -eu
 fusec=$1 nvcc=$2 src=$3 work=$4
@@ -13,8 +15,16 @@ for arch in ${NVCC_ARCHS:-sm_90}; do
   "$nvcc" -O3 -arch=$arch -Werror all-warnings "$work/$name.cu" -o "$work/$name.$arch"
   "$nvcc" -O3 -arch=$arch -Werror all-warnings -DFUSEC_NO_HARNESS -c "$work/$name.cu" -o "$work/$name.$arch.o"
 done
-# The header is plain C: it must compile as C11 against the CUDA headers.
+if [ "${NVCC_CUB:-1}" = 1 ] && grep -q '^#ifdef FUSEC_CUB$' "$work/$name.cu"; then
+  "$nvcc" -O3 -arch=sm_90 -Werror all-warnings -DFUSEC_CUB "$work/$name.cu" -o "$work/$name.cub"
+  "$nvcc" -O3 -arch=sm_90 -Werror all-warnings -DFUSEC_CUB -DFUSEC_NO_HARNESS -c "$work/$name.cu" -o "$work/$name.cub.o"
+  nm "$work/$name.cub.o" | grep -q " T ${name}_cub\$" ||
+    { echo "FAIL: $name.cu compiled with -DFUSEC_CUB defines no ${name}_cub" >&2; exit 1; }
+fi
+# The header is plain C: it must compile as C11 against the CUDA headers,
+# with its CUB declaration too.
 cudainc=$(dirname "$(dirname "$nvcc")")/include
 printf '#include "%s.h"\nint main(void) { return 0; }\n' "$name" >"$work/use_h.c"
 cc -std=c11 -Wall -Werror -I"$work" -I"$cudainc" -c "$work/use_h.c" -o "$work/use_h.o"
+cc -std=c11 -Wall -Werror -DFUSEC_CUB -I"$work" -I"$cudainc" -c "$work/use_h.c" -o "$work/use_h.o"
 echo "ok: $name"

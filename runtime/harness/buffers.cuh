@@ -12,15 +12,22 @@ typedef struct FhTimes {
     double median, min, max; /* us per call */
 } FhTimes;
 
-/* One size x mode of the timing table. Index 0 unfused, 1 fused. */
+/* The versions: 0 unfused, 1 fused, and 2 the CUB version where the .cu was
+ * compiled with -DFUSEC_CUB (FusecChain.versions). */
+#define FH_MAX_VERSIONS 3
+static const char *const fh_version_name[FH_MAX_VERSIONS] = {"unfused", "fused", "cub"};
+
+/* One size x mode of the timing table, indexed by version. The model
+ * predicts the unfused and fused versions only. */
 typedef struct FhRow {
     size_t n;
     int mode;
     int host; /* the model's FUSEC_HOST_* used for the prediction */
-    FhTimes t[2];
+    FhTimes t[FH_MAX_VERSIONS];
     FusecTime pred[2];
     double speedup, pred_speedup, err_pct;
-    double gbps[2], pct_copy[2];
+    double vs_cub; /* CUB's time / the fused time (>= 1: fused is as fast or faster); 0 without CUB */
+    double gbps[FH_MAX_VERSIONS], pct_copy[FH_MAX_VERSIONS];
     int regime[2]; /* from the measurement */
 } FhRow;
 
@@ -58,8 +65,6 @@ typedef struct FhRun {
     size_t dims[4];            /* a shaped chain: the dims' sizes (--dims; the swept one set per size) */
     int sweep;                 /* the dim --sizes varies */
 } FhRun;
-
-static const char *const fh_version_name[2] = {"unfused", "fused"};
 
 /* ================================ shapes ================================ */
 

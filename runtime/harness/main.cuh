@@ -34,7 +34,7 @@ static int fusec_harness_main(const FusecChain *c, int argc, char **argv)
     }
     fh_print_model(&R);
 
-    /* Correct first: nothing is timed before both versions passed. */
+    /* Correct first: nothing is timed before every version passed. */
     if (!R.o.no_verify && !fh_verify_all(&R)) {
         fh_write_results(&R, 1);
         return 1;

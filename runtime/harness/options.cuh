@@ -27,6 +27,8 @@ static void fh_usage(FILE *f, const char *prog)
             "Checks the unfused version (one kernel per PyTorch eager op) and the fused version\n"
             "(one kernel) of this chain against a double reference, then times both and prints\n"
             "the measurement beside fusec's prediction, after calibrating the model on this GPU.\n"
+            "Compiled with -DFUSEC_CUB, it checks and times a third version beside them: the\n"
+            "fused chain through cub::DeviceTransform (CCCL), the library baseline.\n"
             "\n"
             "  --sizes LIST       element counts, comma separated (default 2^12..2^28). An item is\n"
             "                     N (an integer, with an optional K, M or G: 2^10, 2^20, 2^30), 2^k,\n"

@@ -49,6 +49,9 @@ static void fh_csv_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* The CUB version's columns of a timing row (CSV and JSON), after the others. */
+static const char *const fh_cub_key[] = {"cub_us", "cub_min_us", "cub_max_us", "cub_gbps", "cub_pct_copy", "vs_cub"};
+
 typedef struct FhOutput {
     const FhRun *R;
     int failed; /* verification failed */
@@ -81,6 +84,9 @@ static void fh_write_json(FILE *f, const FhOutput *out)
             R->o.warmup);
     for (m = 0; m < R->o.nmodes; m++)
         fprintf(f, "%s\"%s\"", m ? ", " : "", fh_mode_name[R->o.modes[m]]);
+    fputs("],\n  \"versions\": [", f);
+    for (m = 0; m < R->c->versions; m++)
+        fprintf(f, "%s\"%s\"", m ? ", " : "", fh_version_name[m]);
     fputs("],\n  \"hot_timing\": \"calls back to back, an event between consecutive calls, median\",\n", f);
     fputs("  \"profile\": ", f);
     if (R->calibrated)
@@ -133,9 +139,17 @@ static void fh_write_json(FILE *f, const FhOutput *out)
             fprintf(f, ", \"%s\": ", key[m]);
             fh_json_num(f, v[m]);
         }
-        fprintf(f, ", \"unfused_regime\": \"%s\", \"fused_regime\": \"%s\", \"predicted_fused_regime\": \"%s\"}",
+        fprintf(f, ", \"unfused_regime\": \"%s\", \"fused_regime\": \"%s\", \"predicted_fused_regime\": \"%s\"",
                 fusec_regime_name[r->regime[0]], fusec_regime_name[r->regime[1]],
                 fusec_regime_name[r->pred[1].regime]);
+        if (R->c->versions > 2) {
+            const double cv[] = {r->t[2].median, r->t[2].min, r->t[2].max, r->gbps[2], r->pct_copy[2], r->vs_cub};
+            for (m = 0; m < (int)(sizeof cv / sizeof *cv); m++) {
+                fprintf(f, ", \"%s\": ", fh_cub_key[m]);
+                fh_json_num(f, cv[m]);
+            }
+        }
+        fputs("}", f);
     }
     fputs("]\n}\n", f);
 }
@@ -189,15 +203,23 @@ static void fh_write_csv(FILE *f, const FhOutput *out)
     }
     fputs("n,mode,model_host,unfused_us,fused_us,unfused_min_us,fused_min_us,unfused_max_us,fused_max_us,speedup,"
           "predicted_speedup,error_pct,predicted_unfused_us,predicted_fused_us,unfused_gbps,fused_gbps,"
-          "unfused_pct_copy,fused_pct_copy,unfused_regime,fused_regime,predicted_fused_regime\n",
+          "unfused_pct_copy,fused_pct_copy,unfused_regime,fused_regime,predicted_fused_regime",
           f);
+    if (R->c->versions > 2)
+        for (i = 0; i < (int)(sizeof fh_cub_key / sizeof *fh_cub_key); i++)
+            fprintf(f, ",%s", fh_cub_key[i]);
+    fputc('\n', f);
     for (i = 0; i < R->nrows; i++) {
         const FhRow *r = &R->rows[i];
-        fprintf(f, "%zu,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.2f,%.3f,%.3f,%.1f,%.1f,%.2f,%.2f,%s,%s,%s\n",
+        fprintf(f, "%zu,%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.2f,%.3f,%.3f,%.1f,%.1f,%.2f,%.2f,%s,%s,%s",
                 r->n, fh_mode_name[r->mode], fusec_host_name[r->host], r->t[0].median, r->t[1].median, r->t[0].min, r->t[1].min,
                 r->t[0].max, r->t[1].max, r->speedup, r->pred_speedup, r->err_pct, r->pred[0].us, r->pred[1].us,
                 r->gbps[0], r->gbps[1], r->pct_copy[0], r->pct_copy[1], fusec_regime_name[r->regime[0]],
                 fusec_regime_name[r->regime[1]], fusec_regime_name[r->pred[1].regime]);
+        if (R->c->versions > 2)
+            fprintf(f, ",%.3f,%.3f,%.3f,%.1f,%.2f,%.4f", r->t[2].median, r->t[2].min, r->t[2].max, r->gbps[2],
+                    r->pct_copy[2], r->vs_cub);
+        fputc('\n', f);
     }
 }
 

@@ -8,8 +8,9 @@
  *      (copy and L2 bandwidth, launch and graph-node cost, arithmetic rates)
  *      and builds a FusecProfile from them;
  *   4. verifies both versions (unfused and fused) against the double
- *      reference on the host, at every size, before anything is timed;
- *   5. times both versions at every size in each mode (cold, hot, graph) and
+ *      reference on the host, at every size, before anything is timed, and
+ *      a third, the CUB version, where the .cu was compiled with -DFUSEC_CUB;
+ *   5. times every version at every size in each mode (cold, hot, graph) and
  *      prints each result beside the model's prediction for it;
  *   6. writes --csv and --json.
  * Exit status: 0 all good; 1 a verification failure, a CUDA error or an

@@ -124,7 +124,8 @@ static FhTimes fh_time_graph(const FhRun *R, int version, void **b, size_t n)
     return t;
 }
 
-/* A row of the table: the measurement beside the model's prediction. */
+/* A row of the table: the measurement beside the model's prediction (the
+ * CUB version's beside the fused one's: it moves the same bytes). */
 static FhRow fh_make_row(const FhRun *R, size_t n, int mode, const FhTimes *t)
 {
     FusecKernelCost *store[2] = {NULL, NULL};
@@ -138,12 +139,16 @@ static FhRow fh_make_row(const FhRun *R, size_t n, int mode, const FhTimes *t)
     row.n = n;
     row.mode = mode;
     row.host = host;
-    for (v = 0; v < 2; v++) {
-        double bytes = elems * fh_bytes_per_element(R, v, n);
+    for (v = 0; v < R->c->versions; v++) {
+        double bytes = elems * fh_bytes_per_element(R, v != 0, n);
         row.t[v] = t[v];
-        row.pred[v] = fusec_model_time(&R->prof, &ver[v], elems, host, v, hot);
         row.gbps[v] = bytes / (t[v].median * 1e3);
         row.pct_copy[v] = 100 * row.gbps[v] / R->prof.hbm_gbps;
+    }
+    if (R->c->versions > 2)
+        row.vs_cub = t[2].median / t[1].median;
+    for (v = 0; v < 2; v++) {
+        row.pred[v] = fusec_model_time(&R->prof, &ver[v], elems, host, v, hot);
         /* overhead: under twice what the launches alone cost in this mode */
         double launches = fusec_launch_floor(&R->prof, fusec_kernel_count(&ver[v]), host, hot);
         if (t[v].median < 2 * launches)
@@ -161,47 +166,56 @@ static FhRow fh_make_row(const FhRun *R, size_t n, int mode, const FhTimes *t)
 
 static void fh_print_row_header(const FhRun *R)
 {
+    int cub = R->c->versions > 2;
     printf("\ntiming: us per call, median of %d calls after %d warm-up calls, CUDA events;\n"
            "predicted: fusec's model with the calibrated profile; error: measured speedup / predicted - 1;\n"
            "GB/s: the bytes each version must move / its time; %%copy: of the calibrated copy bandwidth;\n"
            "regime (fused): overhead under 2 launch costs per kernel, memory at 50%% of copy or more, else "
            "compute\n",
            R->o.reps, R->o.warmup);
-    printf("%10s  %-5s %11s %11s %8s %9s %8s %9s %6s %9s %6s  %s\n", "n", "mode", "unfused us", "fused us",
-           "speedup", "predicted", "error", "unf GB/s", "%copy", "fus GB/s", "%copy", "regime");
+    if (cub)
+        printf("cub: the fused chain through cub::DeviceTransform (-DFUSEC_CUB), timed the same way;\n"
+               "vs cub: its time / the fused time (1 or more: the fused kernel is as fast or faster)\n");
+    printf("%10s  %-5s %11s %11s %8s %9s %8s %9s %6s %9s %6s", "n", "mode", "unfused us", "fused us", "speedup",
+           "predicted", "error", "unf GB/s", "%copy", "fus GB/s", "%copy");
+    if (cub)
+        printf(" %9s %8s %6s", "cub us", "vs cub", "%copy");
+    printf("  %s\n", "regime");
 }
 
-static void fh_print_row(const FhRow *r)
+static void fh_print_row(const FhRun *R, const FhRow *r)
 {
     char nb[32];
-    printf("%10s  %-5s %11.2f %11.2f %7.2fx %8.2fx %+7.1f%% %9.1f %5.1f%% %9.1f %5.1f%%  %s\n",
+    printf("%10s  %-5s %11.2f %11.2f %7.2fx %8.2fx %+7.1f%% %9.1f %5.1f%% %9.1f %5.1f%%",
            fh_fmt_n(r->n, nb, sizeof nb), fh_mode_name[r->mode], r->t[0].median, r->t[1].median, r->speedup,
-           r->pred_speedup, r->err_pct, r->gbps[0], r->pct_copy[0], r->gbps[1], r->pct_copy[1],
-           fusec_regime_name[r->regime[1]]);
+           r->pred_speedup, r->err_pct, r->gbps[0], r->pct_copy[0], r->gbps[1], r->pct_copy[1]);
+    if (R->c->versions > 2)
+        printf(" %9.2f %7.3fx %5.1f%%", r->t[2].median, r->vs_cub, r->pct_copy[2]);
+    printf("  %s\n", fusec_regime_name[r->regime[1]]);
     fflush(stdout);
 }
 
-/* Times both versions at size n in every mode. */
+/* Times every version at size n in every mode. */
 static void fh_time_size(FhRun *R, size_t n)
 {
     void **b = fh_prepare_size(R, n, 0);
-    int m, v;
+    int m, v, nv = R->c->versions;
     if (!b)
         return;
     /* One call of each first: the unfused version allocates its scratch on
      * first use, which belongs neither in a timed call nor in a capture. */
-    for (v = 0; v < 2; v++)
+    for (v = 0; v < nv; v++)
         fh_run_checked(R, v, b, n);
     for (m = 0; m < R->o.nmodes; m++) {
         int mode = R->o.modes[m];
-        FhTimes t[2];
-        for (v = 0; v < 2; v++)
+        FhTimes t[FH_MAX_VERSIONS];
+        for (v = 0; v < nv; v++)
             t[v] = mode == FH_MODE_HOT    ? fh_time_hot(R, v, b, n)
                    : mode == FH_MODE_COLD ? fh_time_cold(R, v, b, n)
                                           : fh_time_graph(R, v, b, n);
         R->rows = (FhRow *)fh_grow(R->rows, &R->cap_rows, R->nrows + 1, sizeof *R->rows);
         R->rows[R->nrows] = fh_make_row(R, n, mode, t);
-        fh_print_row(&R->rows[R->nrows++]);
+        fh_print_row(R, &R->rows[R->nrows++]);
     }
     fh_buffers_free(R->c, b);
     R->timed_sizes++;

@@ -211,6 +211,7 @@ static const FusecChain bcast_only_chain = {
     8.00001, 8.00001,
     NULL,
     bcast_only_reference,
+    2, /* versions: unfused and fused */
     2, bcast_only_shape, 2, bcast_only_dims, bcast_only_run_dims,
     5, 5, bcast_only_uterms, bcast_only_fterms,
 };

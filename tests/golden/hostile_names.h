@@ -60,6 +60,12 @@ cudaError_t hostile_names_unfused(const float *static_cast_u, const float *typei
 /* Frees the unfused version's cached scratch buffers. */
 void hostile_names_unfused_release(void);
 
+#ifdef FUSEC_CUB
+/* The fused chain through cub::DeviceTransform: only in a .cu compiled with -DFUSEC_CUB
+ * (define it here too to declare it). */
+cudaError_t hostile_names_cub(const float *static_cast_u, const float *typeid_u, const float *wchar_t_u, const float *linux_u, const float *unix_u, const float *cudaSuccess_u, const float *cudaMalloc_u, const float *EOF_u, const float *INT_MAX_u, const float *M_PI_u, const float *HUGE_VAL_u, const float *SIZE_MAX_u, const float *CUDART_VERSION_u, const float *FUSEC_KERNEL_CUH_u, const float *FUSEC_NO_HARNESS_u, const float *restrict_u, const float *NULL_u, const float *stdin_u, const float *assert_u, const float *FX_THREADS_u, const float *x_v_u, const float *t1_u, const float *v7_u, const float *a0_u, const float *r_u, const float *n_u, const float *i_u, const float *E_u, const float *I_u, const float *vec_u, const float *full_u, const float *x_u_u, const float *__GNUC___u, const float *fx_load_u, const float *fh_run_u, const uint16_t *half_in_u, const float *dead_in_u, float *float_u, float *int_u, float *template_u, float *operator_u, float *y_v_u, float *main_u, float errno_u, float FLT_MAX_u, float NAN_u, float stdout_u, float offsetof_u, float signbit_u, float e_u, float s_u, float par_u, float need_u, float err_u, float stream_u, float DBL_MAX_u, float true_u, float dead_p_u, float only_dead_u, size_t n, cudaStream_t stream);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -386,6 +386,7 @@ static const FusecChain layernorm_chain = {
     36.0021, 4.00208,
     NULL,
     layernorm_reference,
+    2, /* versions: unfused and fused */
     2, layernorm_shape, 2, layernorm_dims, layernorm_run_dims,
     23, 8, layernorm_uterms, layernorm_fterms,
 };

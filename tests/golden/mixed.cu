@@ -16,6 +16,7 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 mixed.cu -o mixed && ./mixed --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c mixed.cu   (API: fusec --emit=header)
+ * CUB:      add -DFUSEC_CUB to either for a third version, mixed_cub (cub::DeviceTransform)
  *
  * Contents (line: part):
  *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
@@ -23,6 +24,7 @@
  *   N: the unfused kernels: one per eager op (mixed_k1_gt ...)
  *   N: the fused kernel: the whole chain in one kernel
  *   N: host API (mixed_fused, mixed_unfused)
+ *   N: #ifdef FUSEC_CUB (the fused chain through cub::DeviceTransform: mixed_cub)
  *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
  *   N: runtime/fusec_dtype.h (every fact about a dtype)
  *   N: runtime/fusec_model.h (the time model)
@@ -481,6 +483,60 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
     return cudaSuccess;
 }
 
+#ifdef FUSEC_CUB
+/* ==== the CUB version: the fused chain through cub::DeviceTransform ==== */
+
+/* Compiled in with -DFUSEC_CUB. The fused kernel's element function, run by CUB's
+ * DeviceTransform (CCCL, in the CUDA toolkit) instead of by mixed_fused_kernel: the same
+ * arithmetic, so the same results, in CUB's kernel shape. On sm_90 each block copies
+ * its tile of every input into shared memory with bulk copies (TMA), with enough
+ * elements per thread for about 48 KiB in flight per SM, then each thread computes
+ * and stores one element at a time. A baseline: the best hand-written library
+ * transform, which the harness times with the same method as the other versions. */
+#include <cub/device/device_transform.cuh>
+#include <thrust/iterator/zip_iterator.h>
+
+/* One element: each input's value in, the outputs' values as a tuple out.
+ * Params and the scalars the host computes are members, passed by value with
+ * the functor. */
+struct mixed_cub_op {
+    double scale_u;
+    __device__ cuda::std::tuple<__half, uint8_t> operator()(__half h_u, __nv_bfloat16 g_u) const
+    {
+        const float v0 = fx_widen(h_u); /* h */
+        const bool v1 = (v0 > 0.0f);
+        const float v2 = fx_leaky_relu(v0, 0.01f);
+        const float v3 = (v1 ? v0 : v2); /* act */
+        const float v4 = fx_widen(fx_to_f32(v3));
+        const float v5 = fx_widen(g_u); /* g */
+        const float v6 = fx_fast_sigmoid(v5);
+        const float v7 = (v4 * v6);
+        const float v8 = (v7 * (float)scale_u); /* gated */
+        const float v9 = fx_clamp(v8, -4.0f, 4.0f);
+        const float v10 = fx_widen(fx_to_f16(v9)); /* y */
+        const float v11 = fx_abs(v8);
+        const bool v12 = (v11 >= 0.001f); /* keep */
+        return cuda::std::make_tuple(fx_to_f16(v10), fx_to_bool(v12));
+    }
+};
+
+/* What mixed_fused computes, from the same arguments, by one call of
+ * cub::DeviceTransform::Transform for all the outputs. */
+extern "C" cudaError_t mixed_cub(const uint16_t *h_u, const uint16_t *g_u, uint16_t *y_u, uint8_t *keep_u, float scale_u, size_t n, cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    const mixed_cub_op op = {(double)scale_u};
+    const auto in = cuda::std::make_tuple((const __half *)h_u, (const __nv_bfloat16 *)g_u);
+    const auto out = thrust::make_zip_iterator((__half *)y_u, (uint8_t *)keep_u);
+    /* 32-bit indices where n allows them, as the fused kernel */
+    const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)
+                                             : cub::DeviceTransform::Transform(in, out, (long long)n, op, stream);
+    const cudaError_t last = cudaGetLastError(); /* clears a launch error, as the other versions do */
+    return err != cudaSuccess ? err : last;
+}
+#endif /* FUSEC_CUB */
+
 #ifndef FUSEC_NO_HARNESS
 
 
@@ -552,10 +608,15 @@ static const FusecTensorArg mixed_in[] = {{"h", FX_F16, FX_F16}, {"g", FX_BF16, 
 static const FusecTensorArg mixed_out[] = {{"y", FX_F16, FX_BF16}, {"keep", FX_BOOL, FX_BF16}};
 static const FusecParamArg mixed_par[] = {{"scale", FX_F32, 0.125}};
 
-static cudaError_t mixed_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)
+/* Version 0 unfused, 1 fused, 2 the CUB version (with -DFUSEC_CUB). */
+static cudaError_t mixed_run(int version, void *const *b, const double *par, size_t n, cudaStream_t s)
 {
     (void)par;
-    return (fused ? mixed_fused : mixed_unfused)((const uint16_t *)b[0], (const uint16_t *)b[1], (uint16_t *)b[2], (uint8_t *)b[3], (float)par[0], n, s);
+#ifdef FUSEC_CUB
+    if (version == 2)
+        return mixed_cub((const uint16_t *)b[0], (const uint16_t *)b[1], (uint16_t *)b[2], (uint8_t *)b[3], (float)par[0], n, s);
+#endif
+    return (version ? mixed_fused : mixed_unfused)((const uint16_t *)b[0], (const uint16_t *)b[1], (uint16_t *)b[2], (uint8_t *)b[3], (float)par[0], n, s);
 }
 
 static const FusecChain mixed_chain = {
@@ -577,6 +638,11 @@ static const FusecChain mixed_chain = {
     69, 7,
     mixed_run,
     mixed_reference,
+#ifdef FUSEC_CUB
+    3, /* versions: unfused, fused and CUB */
+#else
+    2, /* versions: unfused and fused */
+#endif
 };
 
 int main(int argc, char **argv)

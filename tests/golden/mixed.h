@@ -39,6 +39,12 @@ cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, uint16_t *y_
 /* Frees the unfused version's cached scratch buffers. */
 void mixed_unfused_release(void);
 
+#ifdef FUSEC_CUB
+/* The fused chain through cub::DeviceTransform: only in a .cu compiled with -DFUSEC_CUB
+ * (define it here too to declare it). */
+cudaError_t mixed_cub(const uint16_t *h_u, const uint16_t *g_u, uint16_t *y_u, uint8_t *keep_u, float scale_u, size_t n, cudaStream_t stream);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

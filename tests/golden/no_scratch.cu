@@ -12,6 +12,7 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 no_scratch.cu -o no_scratch && ./no_scratch --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c no_scratch.cu   (API: fusec --emit=header)
+ * CUB:      add -DFUSEC_CUB to either for a third version, no_scratch_cub (cub::DeviceTransform)
  *
  * Contents (line: part):
  *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
@@ -19,6 +20,7 @@
  *   N: the unfused kernels: one per eager op (no_scratch_k1_neg ...)
  *   N: the fused kernel: the whole chain in one kernel
  *   N: host API (no_scratch_fused, no_scratch_unfused)
+ *   N: #ifdef FUSEC_CUB (the fused chain through cub::DeviceTransform: no_scratch_cub)
  *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
  *   N: runtime/fusec_dtype.h (every fact about a dtype)
  *   N: runtime/fusec_model.h (the time model)
@@ -170,6 +172,49 @@ extern "C" cudaError_t no_scratch_unfused(const float *x_u, float *y_u, float *z
     return cudaSuccess;
 }
 
+#ifdef FUSEC_CUB
+/* ==== the CUB version: the fused chain through cub::DeviceTransform ==== */
+
+/* Compiled in with -DFUSEC_CUB. The fused kernel's element function, run by CUB's
+ * DeviceTransform (CCCL, in the CUDA toolkit) instead of by no_scratch_fused_kernel: the same
+ * arithmetic, so the same results, in CUB's kernel shape. On sm_90 each block copies
+ * its tile of every input into shared memory with bulk copies (TMA), with enough
+ * elements per thread for about 48 KiB in flight per SM, then each thread computes
+ * and stores one element at a time. A baseline: the best hand-written library
+ * transform, which the harness times with the same method as the other versions. */
+#include <cub/device/device_transform.cuh>
+#include <thrust/iterator/zip_iterator.h>
+
+/* One element: each input's value in, the outputs' values as a tuple out.
+ * Params and the scalars the host computes are members, passed by value with
+ * the functor. */
+struct no_scratch_cub_op {
+    __device__ cuda::std::tuple<float, float> operator()(float x_u) const
+    {
+        const float v0 = fx_widen(x_u); /* x */
+        const float v1 = (-v0); /* z */
+        const float v2 = v0;
+        return cuda::std::make_tuple(fx_to_f32(v2), fx_to_f32(v1));
+    }
+};
+
+/* What no_scratch_fused computes, from the same arguments, by one call of
+ * cub::DeviceTransform::Transform for all the outputs. */
+extern "C" cudaError_t no_scratch_cub(const float *x_u, float *y_u, float *z_u, size_t n, cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    const no_scratch_cub_op op = {};
+    const auto in = cuda::std::make_tuple((const float *)x_u);
+    const auto out = thrust::make_zip_iterator((float *)y_u, (float *)z_u);
+    /* 32-bit indices where n allows them, as the fused kernel */
+    const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)
+                                             : cub::DeviceTransform::Transform(in, out, (long long)n, op, stream);
+    const cudaError_t last = cudaGetLastError(); /* clears a launch error, as the other versions do */
+    return err != cudaSuccess ? err : last;
+}
+#endif /* FUSEC_CUB */
+
 #ifndef FUSEC_NO_HARNESS
 
 
@@ -211,10 +256,15 @@ static const FusecKernelCost no_scratch_fused_cost[] = {{4, 0, 0, 8, 1, 0, 1, 0,
 static const FusecTensorArg no_scratch_in[] = {{"x", FX_F32, FX_F32}};
 static const FusecTensorArg no_scratch_out[] = {{"y", FX_F32, FX_F32}, {"z", FX_F32, FX_F32}};
 
-static cudaError_t no_scratch_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)
+/* Version 0 unfused, 1 fused, 2 the CUB version (with -DFUSEC_CUB). */
+static cudaError_t no_scratch_run(int version, void *const *b, const double *par, size_t n, cudaStream_t s)
 {
     (void)par;
-    return (fused ? no_scratch_fused : no_scratch_unfused)((const float *)b[0], (float *)b[1], (float *)b[2], n, s);
+#ifdef FUSEC_CUB
+    if (version == 2)
+        return no_scratch_cub((const float *)b[0], (float *)b[1], (float *)b[2], n, s);
+#endif
+    return (version ? no_scratch_fused : no_scratch_unfused)((const float *)b[0], (float *)b[1], (float *)b[2], n, s);
 }
 
 static const FusecChain no_scratch_chain = {
@@ -232,6 +282,11 @@ static const FusecChain no_scratch_chain = {
     16, 12,
     no_scratch_run,
     no_scratch_reference,
+#ifdef FUSEC_CUB
+    3, /* versions: unfused, fused and CUB */
+#else
+    2, /* versions: unfused and fused */
+#endif
 };
 
 int main(int argc, char **argv)

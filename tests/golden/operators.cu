@@ -20,6 +20,7 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 operators.cu -o operators && ./operators --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c operators.cu   (API: fusec --emit=header)
+ * CUB:      add -DFUSEC_CUB to either for a third version, operators_cub (cub::DeviceTransform)
  *
  * Contents (line: part):
  *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
@@ -27,6 +28,7 @@
  *   N: the unfused kernels: one per eager op (operators_k1_pow ...)
  *   N: the fused kernel: the whole chain in one kernel
  *   N: host API (operators_fused, operators_unfused)
+ *   N: #ifdef FUSEC_CUB (the fused chain through cub::DeviceTransform: operators_cub)
  *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
  *   N: runtime/fusec_dtype.h (every fact about a dtype)
  *   N: runtime/fusec_model.h (the time model)
@@ -887,6 +889,74 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     return cudaSuccess;
 }
 
+#ifdef FUSEC_CUB
+/* ==== the CUB version: the fused chain through cub::DeviceTransform ==== */
+
+/* Compiled in with -DFUSEC_CUB. The fused kernel's element function, run by CUB's
+ * DeviceTransform (CCCL, in the CUDA toolkit) instead of by operators_fused_kernel: the same
+ * arithmetic, so the same results, in CUB's kernel shape. On sm_90 each block copies
+ * its tile of every input into shared memory with bulk copies (TMA), with enough
+ * elements per thread for about 48 KiB in flight per SM, then each thread computes
+ * and stores one element at a time. A baseline: the best hand-written library
+ * transform, which the harness times with the same method as the other versions. */
+#include <cub/device/device_transform.cuh>
+#include <thrust/iterator/zip_iterator.h>
+
+/* One element: each input's value in, the outputs' values as a tuple out.
+ * Params and the scalars the host computes are members, passed by value with
+ * the functor. */
+struct operators_cub_op {
+    double s_u;
+    __device__ cuda::std::tuple<float, uint8_t> operator()(float x_u, __half h_u, uint8_t m_u, uint8_t k_u) const
+    {
+        const float v0 = fx_widen(x_u); /* x */
+        const float v1 = (v0 * v0);
+        const float v2 = (-v1);
+        const float v3 = (0.5f * v0);
+        const float v4 = (v2 + v3);
+        const float v5 = (v4 + 512.0f);
+        const float v6 = (v5 + 8.0f); /* p */
+        const float v7 = fx_remainder(v0, 3.0f);
+        const float v8 = fx_widen(h_u); /* h */
+        const float v9 = fx_remainder(v8, -2.5f);
+        const float v10 = (v7 + v9);
+        const float v11 = fx_remainder(2.5f, v0);
+        const float v12 = (v10 + v11); /* r */
+        const float v13 = fx_floor_divide(v0, (float)s_u);
+        const float v14 = fx_floor_divide(v8, 2.0f);
+        const float v15 = (v13 + v14);
+        const float v16 = fx_floor_divide(7.0f, v0);
+        const float v17 = (v15 + v16); /* q */
+        const bool v18 = fx_widen(m_u); /* m */
+        const bool v19 = fx_widen(k_u); /* k */
+        const bool v20 = (!v19);
+        const bool v21 = (v18 & v20);
+        const bool v22 = (v0 > 0.0f);
+        const bool v23 = (v22 ^ v18);
+        const bool v24 = (v21 | v23); /* c */
+        const float v25 = (v24 ? v6 : v17);
+        const float v26 = (v25 + v12); /* y */
+        return cuda::std::make_tuple(fx_to_f32(v26), fx_to_bool(v24));
+    }
+};
+
+/* What operators_fused computes, from the same arguments, by one call of
+ * cub::DeviceTransform::Transform for all the outputs. */
+extern "C" cudaError_t operators_cub(const float *x_u, const uint16_t *h_u, const uint8_t *m_u, const uint8_t *k_u, float *y_u, uint8_t *c_u, float s_u, size_t n, cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    const operators_cub_op op = {(double)s_u};
+    const auto in = cuda::std::make_tuple((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u);
+    const auto out = thrust::make_zip_iterator((float *)y_u, (uint8_t *)c_u);
+    /* 32-bit indices where n allows them, as the fused kernel */
+    const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)
+                                             : cub::DeviceTransform::Transform(in, out, (long long)n, op, stream);
+    const cudaError_t last = cudaGetLastError(); /* clears a launch error, as the other versions do */
+    return err != cudaSuccess ? err : last;
+}
+#endif /* FUSEC_CUB */
+
 #ifndef FUSEC_NO_HARNESS
 
 
@@ -987,10 +1057,15 @@ static const FusecTensorArg operators_in[] = {{"x", FX_F32, FX_F32}, {"h", FX_F1
 static const FusecTensorArg operators_out[] = {{"y", FX_F32, FX_F16}, {"c", FX_BOOL, FX_F32}};
 static const FusecParamArg operators_par[] = {{"s", FX_F32, 0.75}};
 
-static cudaError_t operators_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)
+/* Version 0 unfused, 1 fused, 2 the CUB version (with -DFUSEC_CUB). */
+static cudaError_t operators_run(int version, void *const *b, const double *par, size_t n, cudaStream_t s)
 {
     (void)par;
-    return (fused ? operators_fused : operators_unfused)((const float *)b[0], (const uint16_t *)b[1], (const uint8_t *)b[2], (const uint8_t *)b[3], (float *)b[4], (uint8_t *)b[5], (float)par[0], n, s);
+#ifdef FUSEC_CUB
+    if (version == 2)
+        return operators_cub((const float *)b[0], (const uint16_t *)b[1], (const uint8_t *)b[2], (const uint8_t *)b[3], (float *)b[4], (uint8_t *)b[5], (float)par[0], n, s);
+#endif
+    return (version ? operators_fused : operators_unfused)((const float *)b[0], (const uint16_t *)b[1], (const uint8_t *)b[2], (const uint8_t *)b[3], (float *)b[4], (uint8_t *)b[5], (float)par[0], n, s);
 }
 
 static const FusecChain operators_chain = {
@@ -1016,6 +1091,11 @@ static const FusecChain operators_chain = {
     177, 13,
     operators_run,
     operators_reference,
+#ifdef FUSEC_CUB
+    3, /* versions: unfused, fused and CUB */
+#else
+    2, /* versions: unfused and fused */
+#endif
 };
 
 int main(int argc, char **argv)

@@ -20,6 +20,7 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 pow.cu -o pow && ./pow --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c pow.cu   (API: fusec --emit=header)
+ * CUB:      add -DFUSEC_CUB to either for a third version, pow_cub (cub::DeviceTransform)
  *
  * Contents (line: part):
  *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
@@ -27,6 +28,7 @@
  *   N: the unfused kernels: one per eager op (pow_k1_pow ...)
  *   N: the fused kernel: the whole chain in one kernel
  *   N: host API (pow_fused, pow_unfused)
+ *   N: #ifdef FUSEC_CUB (the fused chain through cub::DeviceTransform: pow_cub)
  *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
  *   N: runtime/fusec_dtype.h (every fact about a dtype)
  *   N: runtime/fusec_model.h (the time model)
@@ -910,6 +912,73 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
     return cudaSuccess;
 }
 
+#ifdef FUSEC_CUB
+/* ==== the CUB version: the fused chain through cub::DeviceTransform ==== */
+
+/* Compiled in with -DFUSEC_CUB. The fused kernel's element function, run by CUB's
+ * DeviceTransform (CCCL, in the CUDA toolkit) instead of by pow_fused_kernel: the same
+ * arithmetic, so the same results, in CUB's kernel shape. On sm_90 each block copies
+ * its tile of every input into shared memory with bulk copies (TMA), with enough
+ * elements per thread for about 48 KiB in flight per SM, then each thread computes
+ * and stores one element at a time. A baseline: the best hand-written library
+ * transform, which the harness times with the same method as the other versions. */
+#include <cub/device/device_transform.cuh>
+#include <thrust/iterator/zip_iterator.h>
+
+/* One element: each input's value in, the outputs' values as a tuple out.
+ * Params and the scalars the host computes are members, passed by value with
+ * the functor. */
+struct pow_cub_op {
+    double e_u;
+    __device__ cuda::std::tuple<float, float, __half, __half> operator()(__half h_u, float x_u) const
+    {
+        const float v0 = fx_widen(x_u); /* x */
+        const float v1 = (v0 * v0);
+        const float v2 = (v0 * v0 * v0);
+        const float v3 = (v1 + v2);
+        const float v4 = fx_reciprocal(v0);
+        const float v5 = (v3 + v4);
+        const float v6 = fx_reciprocal(v0 * v0);
+        const float v7 = (v5 + v6); /* a */
+        const float v8 = fx_sqrt(v0);
+        const float v9 = fx_rsqrt(v0);
+        const float v10 = (v8 + v9);
+        const float v11 = fx_pow(v0, 2.5f);
+        const float v12 = (v10 + v11);
+        const float v13 = fx_pow_scalar(v0, (float)e_u);
+        const float v14 = (v12 + v13); /* b */
+        const float v15 = fx_widen(h_u); /* h */
+        const float v16 = (v15 * v15); /* c */
+        const float v17 = (v15 * v15 * v15);
+        const float v18 = fx_reciprocal(v15 * v15);
+        const float v19 = (v17 + v18);
+        const float v20 = fx_pow(v15, 2.0004f);
+        const float v21 = (v19 + v20);
+        const float v22 = fx_pow(v15, 0.3f);
+        const float v23 = (v21 + v22);
+        const float v24 = fx_pow_scalar(v15, (float)e_u);
+        const float v25 = (v23 + v24); /* d */
+        return cuda::std::make_tuple(fx_to_f32(v7), fx_to_f32(v14), fx_to_f16(v16), fx_to_f16(v25));
+    }
+};
+
+/* What pow_fused computes, from the same arguments, by one call of
+ * cub::DeviceTransform::Transform for all the outputs. */
+extern "C" cudaError_t pow_cub(const uint16_t *h_u, const float *x_u, float *a_u, float *b_u, uint16_t *c_u, uint16_t *d_u, float e_u, size_t n, cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    const pow_cub_op op = {(double)e_u};
+    const auto in = cuda::std::make_tuple((const __half *)h_u, (const float *)x_u);
+    const auto out = thrust::make_zip_iterator((float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u);
+    /* 32-bit indices where n allows them, as the fused kernel */
+    const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)
+                                             : cub::DeviceTransform::Transform(in, out, (long long)n, op, stream);
+    const cudaError_t last = cudaGetLastError(); /* clears a launch error, as the other versions do */
+    return err != cudaSuccess ? err : last;
+}
+#endif /* FUSEC_CUB */
+
 #ifndef FUSEC_NO_HARNESS
 
 
@@ -1016,10 +1085,15 @@ static const FusecTensorArg pow_in[] = {{"h", FX_F16, FX_F16}, {"x", FX_F32, FX_
 static const FusecTensorArg pow_out[] = {{"a", FX_F32, FX_F32}, {"b", FX_F32, FX_F32}, {"c", FX_F16, FX_F16}, {"d", FX_F16, FX_F16}};
 static const FusecParamArg pow_par[] = {{"e", FX_F32, 2}};
 
-static cudaError_t pow_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)
+/* Version 0 unfused, 1 fused, 2 the CUB version (with -DFUSEC_CUB). */
+static cudaError_t pow_run(int version, void *const *b, const double *par, size_t n, cudaStream_t s)
 {
     (void)par;
-    return (fused ? pow_fused : pow_unfused)((const uint16_t *)b[0], (const float *)b[1], (float *)b[2], (float *)b[3], (uint16_t *)b[4], (uint16_t *)b[5], (float)par[0], n, s);
+#ifdef FUSEC_CUB
+    if (version == 2)
+        return pow_cub((const uint16_t *)b[0], (const float *)b[1], (float *)b[2], (float *)b[3], (uint16_t *)b[4], (uint16_t *)b[5], (float)par[0], n, s);
+#endif
+    return (version ? pow_fused : pow_unfused)((const uint16_t *)b[0], (const float *)b[1], (float *)b[2], (float *)b[3], (uint16_t *)b[4], (uint16_t *)b[5], (float)par[0], n, s);
 }
 
 static const FusecChain pow_chain = {
@@ -1045,6 +1119,11 @@ static const FusecChain pow_chain = {
     184, 18,
     pow_run,
     pow_reference,
+#ifdef FUSEC_CUB
+    3, /* versions: unfused, fused and CUB */
+#else
+    2, /* versions: unfused and fused */
+#endif
 };
 
 int main(int argc, char **argv)

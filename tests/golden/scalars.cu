@@ -15,6 +15,7 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 scalars.cu -o scalars && ./scalars --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c scalars.cu   (API: fusec --emit=header)
+ * CUB:      add -DFUSEC_CUB to either for a third version, scalars_cub (cub::DeviceTransform)
  *
  * Contents (line: part):
  *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
@@ -22,6 +23,7 @@
  *   N: the unfused kernels: one per eager op (scalars_k1_eq ...)
  *   N: the fused kernel: the whole chain in one kernel
  *   N: host API (scalars_fused, scalars_unfused)
+ *   N: #ifdef FUSEC_CUB (the fused chain through cub::DeviceTransform: scalars_cub)
  *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
  *   N: runtime/fusec_dtype.h (every fact about a dtype)
  *   N: runtime/fusec_model.h (the time model)
@@ -362,6 +364,58 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
     return cudaSuccess;
 }
 
+#ifdef FUSEC_CUB
+/* ==== the CUB version: the fused chain through cub::DeviceTransform ==== */
+
+/* Compiled in with -DFUSEC_CUB. The fused kernel's element function, run by CUB's
+ * DeviceTransform (CCCL, in the CUDA toolkit) instead of by scalars_fused_kernel: the same
+ * arithmetic, so the same results, in CUB's kernel shape. On sm_90 each block copies
+ * its tile of every input into shared memory with bulk copies (TMA), with enough
+ * elements per thread for about 48 KiB in flight per SM, then each thread computes
+ * and stores one element at a time. A baseline: the best hand-written library
+ * transform, which the harness times with the same method as the other versions. */
+#include <cub/device/device_transform.cuh>
+#include <thrust/iterator/zip_iterator.h>
+
+/* One element: each input's value in, the outputs' values as a tuple out.
+ * Params and the scalars the host computes are members, passed by value with
+ * the functor. */
+struct scalars_cub_op {
+    double s_u;
+    double c0;
+    __device__ cuda::std::tuple<float, float> operator()(uint8_t m_u, float x_u) const
+    {
+        const bool v0 = fx_widen(m_u); /* m */
+        const bool v1 = ((float)v0 == 0.5f);
+        const float v2 = fx_widen(x_u); /* x */
+        const float v3 = (v2 * 2.0f);
+        const float v4 = (v1 ? v2 : v3); /* y */
+        const bool v5 = (v2 == (float)s_u);
+        const float v6 = (v2 * (float)c0);
+        const float v7 = (v2 * 0.099975586f);
+        const float v8 = (v5 ? v6 : v7); /* z */
+        return cuda::std::make_tuple(fx_to_f32(v4), fx_to_f32(v8));
+    }
+};
+
+/* What scalars_fused computes, from the same arguments, by one call of
+ * cub::DeviceTransform::Transform for all the outputs. */
+extern "C" cudaError_t scalars_cub(const uint8_t *m_u, const float *x_u, float *y_u, float *z_u, double s_u, float t_u, size_t n, cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    const double c0 = (double)fx_widen(fx_to_f16((double)t_u));
+    const scalars_cub_op op = {(double)s_u, (double)c0};
+    const auto in = cuda::std::make_tuple((const uint8_t *)m_u, (const float *)x_u);
+    const auto out = thrust::make_zip_iterator((float *)y_u, (float *)z_u);
+    /* 32-bit indices where n allows them, as the fused kernel */
+    const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)
+                                             : cub::DeviceTransform::Transform(in, out, (long long)n, op, stream);
+    const cudaError_t last = cudaGetLastError(); /* clears a launch error, as the other versions do */
+    return err != cudaSuccess ? err : last;
+}
+#endif /* FUSEC_CUB */
+
 #ifndef FUSEC_NO_HARNESS
 
 
@@ -421,10 +475,15 @@ static const FusecTensorArg scalars_in[] = {{"m", FX_BOOL, FX_BOOL}, {"x", FX_F3
 static const FusecTensorArg scalars_out[] = {{"y", FX_F32, FX_F32}, {"z", FX_F32, FX_F16}};
 static const FusecParamArg scalars_par[] = {{"s", FX_F64, 0.1}, {"t", FX_F32, 0.1}};
 
-static cudaError_t scalars_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)
+/* Version 0 unfused, 1 fused, 2 the CUB version (with -DFUSEC_CUB). */
+static cudaError_t scalars_run(int version, void *const *b, const double *par, size_t n, cudaStream_t s)
 {
     (void)par;
-    return (fused ? scalars_fused : scalars_unfused)((const uint8_t *)b[0], (const float *)b[1], (float *)b[2], (float *)b[3], (double)par[0], (float)par[1], n, s);
+#ifdef FUSEC_CUB
+    if (version == 2)
+        return scalars_cub((const uint8_t *)b[0], (const float *)b[1], (float *)b[2], (float *)b[3], (double)par[0], (float)par[1], n, s);
+#endif
+    return (version ? scalars_fused : scalars_unfused)((const uint8_t *)b[0], (const float *)b[1], (float *)b[2], (float *)b[3], (double)par[0], (float)par[1], n, s);
 }
 
 static const FusecChain scalars_chain = {
@@ -445,6 +504,11 @@ static const FusecChain scalars_chain = {
     57, 13,
     scalars_run,
     scalars_reference,
+#ifdef FUSEC_CUB
+    3, /* versions: unfused, fused and CUB */
+#else
+    2, /* versions: unfused and fused */
+#endif
 };
 
 int main(int argc, char **argv)

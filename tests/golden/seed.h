@@ -32,6 +32,12 @@ cudaError_t seed_unfused(const float *x_u, float *y_u, size_t n, cudaStream_t st
 /* Frees the unfused version's cached scratch buffers. */
 void seed_unfused_release(void);
 
+#ifdef FUSEC_CUB
+/* The fused chain through cub::DeviceTransform: only in a .cu compiled with -DFUSEC_CUB
+ * (define it here too to declare it). */
+cudaError_t seed_cub(const float *x_u, float *y_u, size_t n, cudaStream_t stream);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

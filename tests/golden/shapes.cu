@@ -449,6 +449,7 @@ static const FusecChain shapes_chain = {
     30.0006, 10.0006,
     NULL,
     shapes_reference,
+    2, /* versions: unfused and fused */
     3, shapes_shape, 3, shapes_dims, shapes_run_dims,
     27, 8, shapes_uterms, shapes_fterms,
 };
