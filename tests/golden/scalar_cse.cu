@@ -13,6 +13,7 @@
  *
  * Harness:  nvcc -O3 -arch=sm_90 scalar_cse.cu -o scalar_cse && ./scalar_cse --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c scalar_cse.cu   (API: fusec --emit=header)
+ * CUB:      add -DFUSEC_CUB to either for a third version, scalar_cse_cub (cub::DeviceTransform)
  *
  * Contents (line: part):
  *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
@@ -20,6 +21,7 @@
  *   N: the unfused kernels: one per eager op (scalar_cse_k1_mul ...)
  *   N: the fused kernel: the whole chain in one kernel
  *   N: host API (scalar_cse_fused, scalar_cse_unfused)
+ *   N: #ifdef FUSEC_CUB (the fused chain through cub::DeviceTransform: scalar_cse_cub)
  *   N: #ifndef FUSEC_NO_HARNESS (the rest: the harness, left out of a library build)
  *   N: runtime/fusec_dtype.h (every fact about a dtype)
  *   N: runtime/fusec_model.h (the time model)
@@ -231,6 +233,56 @@ extern "C" cudaError_t scalar_cse_unfused(const float *x_u, float *y_u, float s_
     return cudaSuccess;
 }
 
+#ifdef FUSEC_CUB
+/* ==== the CUB version: the fused chain through cub::DeviceTransform ==== */
+
+/* Compiled in with -DFUSEC_CUB. The fused kernel's element function, run by CUB's
+ * DeviceTransform (CCCL, in the CUDA toolkit) instead of by scalar_cse_fused_kernel: the same
+ * arithmetic, so the same results, in CUB's kernel shape. On sm_90 each block copies
+ * its tile of every input into shared memory with bulk copies (TMA), with enough
+ * elements per thread for about 48 KiB in flight per SM, then each thread computes
+ * and stores one element at a time. A baseline: the best hand-written library
+ * transform, which the harness times with the same method as the other versions. */
+#include <cub/device/device_transform.cuh>
+
+/* One element: each input's value in, the output's value out.
+ * Params and the scalars the host computes are members, passed by value with
+ * the functor. */
+struct scalar_cse_cub_op {
+    double c2;
+    double c1;
+    __device__ float operator()(float x_u) const
+    {
+        const float v0 = fx_widen(x_u); /* x */
+        const float v1 = ((float)c2 * v0);
+        const float v2 = fx_floor_divide(v0, (float)c1);
+        const float v3 = (v1 + v2); /* y */
+        return fx_to_f32(v3);
+    }
+};
+
+/* What scalar_cse_fused computes, from the same arguments, by one call of
+ * cub::DeviceTransform::Transform. */
+extern "C" cudaError_t scalar_cse_cub(const float *x_u, float *y_u, float s_u, size_t n, cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    const double c0 = fx_abs((double)s_u);
+    const double c1 = ((double)c0 + 1.0);
+    const double c2 = fx_remainder(2.0, (double)c1);
+    const double c3 = fx_abs((double)s_u);
+    const double c4 = ((double)c3 + 1.0);
+    const scalar_cse_cub_op op = {(double)c2, (double)c1};
+    const auto in = cuda::std::make_tuple((const float *)x_u);
+    float *const out = (float *)y_u;
+    /* 32-bit indices where n allows them, as the fused kernel */
+    const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)
+                                             : cub::DeviceTransform::Transform(in, out, (long long)n, op, stream);
+    const cudaError_t last = cudaGetLastError(); /* clears a launch error, as the other versions do */
+    return err != cudaSuccess ? err : last;
+}
+#endif /* FUSEC_CUB */
+
 #ifndef FUSEC_NO_HARNESS
 
 
@@ -280,10 +332,15 @@ static const FusecTensorArg scalar_cse_in[] = {{"x", FX_F32, FX_F32}};
 static const FusecTensorArg scalar_cse_out[] = {{"y", FX_F32, FX_F32}};
 static const FusecParamArg scalar_cse_par[] = {{"s", FX_F32, -0.5}};
 
-static cudaError_t scalar_cse_run(int fused, void *const *b, const double *par, size_t n, cudaStream_t s)
+/* Version 0 unfused, 1 fused, 2 the CUB version (with -DFUSEC_CUB). */
+static cudaError_t scalar_cse_run(int version, void *const *b, const double *par, size_t n, cudaStream_t s)
 {
     (void)par;
-    return (fused ? scalar_cse_fused : scalar_cse_unfused)((const float *)b[0], (float *)b[1], (float)par[0], n, s);
+#ifdef FUSEC_CUB
+    if (version == 2)
+        return scalar_cse_cub((const float *)b[0], (float *)b[1], (float)par[0], n, s);
+#endif
+    return (version ? scalar_cse_fused : scalar_cse_unfused)((const float *)b[0], (float *)b[1], (float)par[0], n, s);
 }
 
 static const FusecChain scalar_cse_chain = {
@@ -302,6 +359,11 @@ static const FusecChain scalar_cse_chain = {
     28, 8,
     scalar_cse_run,
     scalar_cse_reference,
+#ifdef FUSEC_CUB
+    3, /* versions: unfused, fused and CUB */
+#else
+    2, /* versions: unfused and fused */
+#endif
 };
 
 int main(int argc, char **argv)
