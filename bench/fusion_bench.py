@@ -54,6 +54,11 @@ DTYPES = {  # fusec dtype -> (torch dtype name, C type for a param)
     "bf16": ("bfloat16", None),
     "f32": ("float32", ctypes.c_float),
     "f64": ("float64", ctypes.c_double),
+    "u8": ("uint8", None),
+    "i8": ("int8", None),
+    "i16": ("int16", None),
+    "i32": ("int32", None),
+    "i64": ("int64", None),
 }
 SIZES_DEFAULT = "2^12,2^16,2^20,2^22,2^24,2^26,2^28"
 VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
@@ -200,6 +205,14 @@ def make_inputs(c, n, seed, special=False):
         if t["dtype"] == "bool":
             out.append(torch.rand(n, generator=g, device="cuda") < 0.5)
             continue
+        if not tdtype(t["dtype"]).is_floating_point:  # integers: small ones, and the range's edges
+            info = torch.iinfo(tdtype(t["dtype"]))
+            v = torch.randint(max(info.min, -100), 101, (n,), generator=g, device="cuda", dtype=torch.int64)
+            if special:
+                sp = [info.min, info.max, 0, 1, info.min + 1, info.max - 1] + ([-1] if info.min < 0 else [])
+                v[:len(sp)] = torch.tensor(sp, dtype=torch.int64)
+            out.append(v.to(tdtype(t["dtype"])))
+            continue
         v = torch.randn(n, generator=g, device="cuda", dtype=torch.float64) * 3
         if special:
             fin = torch.finfo(tdtype(t["dtype"]))
@@ -263,6 +276,9 @@ def ulp_error(got, ref, ins):
     the count of mismatches."""
     if got.dtype == torch.bool:
         bad = got != ref.bool()
+        return float(bad.sum().item()), first_input(ins, bad), 0
+    if not got.dtype.is_floating_point:  # integers: the count of mismatches
+        bad = got != ref.to(got.dtype)
         return float(bad.sum().item()), first_input(ins, bad), 0
     g = got.double()
     fin = torch.finfo(got.dtype)

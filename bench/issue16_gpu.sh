@@ -5,16 +5,23 @@
 # 1. builds fusec (build/), unless FUSEC names a built one (the GPU machine may
 #    have no re2c or lemon: build here, carry the binary);
 # 2. bench/device.sh with EXAMPLES="seed mask_combine bias_gelu layernorm_affine
-#    rmsnorm_scale" and RANDOM_N=250: each new example's harness verifies both
-#    versions and times them (its fused kernel's % of the copy rate; the shaped
-#    ones at their --dims, C = 4096, R swept), every test chain
-#    (tests/golden/operators.fuse, shapes.fuse, layernorm.fuse among them)
-#    verifies at four sizes, and 250 random programs of tests/randgen.py (every
-#    new operator, bool casts, and about a third with shapes) verify against the
-#    double reference: OUT/device/results.tar.gz;
+#    rmsnorm_scale quantize_i8 dequantize_i8" and RANDOM_N=250: each new
+#    example's harness verifies both versions and times them (its fused
+#    kernel's % of the copy rate; the shaped ones at their --dims, C = 4096, R
+#    swept), every test chain (tests/golden/operators.fuse, shapes.fuse,
+#    layernorm.fuse, ints.fuse among them) verifies at four sizes, and 250
+#    random programs of tests/randgen.py (every new operator, bool casts, about
+#    a third with shapes, integer inputs and casts in and out of every integer
+#    dtype) verify against the reference (integers exactly):
+#    OUT/device/results.tar.gz;
 # 3. bench/torch_check.py: both versions against PyTorch eager on the same
 #    inputs (unfused bit for bit), the shaped examples and a 3-D chain at two
-#    sets of dims each: OUT/torch_check.txt;
+#    sets of dims each, and the integer chains: ints.fuse, the two int8
+#    examples, int_corners (// and % by zero, shifts by negative and too large
+#    counts, float -> integer of NaN, inf and out-of-range values, integer ->
+#    float past 2^24 and 2^53: one output per rule, so a FAIL line names the
+#    rule) and int_literals (a Python int out of the tensor's range):
+#    OUT/torch_check.txt;
 # 4. bench/torch_bench.py --chain mask_combine: eager and torch.compile timed,
 #    the compiled outputs checked against eager: OUT/torch_mask_combine.csv;
 # 5. tests/torch/gpu_check.py --random GPU_CHECK_N (default 50): every example
@@ -37,8 +44,8 @@ fi
 steps=${STEPS:-device torch_check torch_bench gpu_check}
 s1=- s2=- s3=- s4=-
 case " $steps " in *" device "*)
-  EXAMPLES="seed mask_combine bias_gelu layernorm_affine rmsnorm_scale" RANDOM_N=${RANDOM_N:-250} \
-    bench/device.sh "$out/device" "$fusec" examples tests random
+  EXAMPLES="seed mask_combine bias_gelu layernorm_affine rmsnorm_scale quantize_i8 dequantize_i8" \
+    RANDOM_N=${RANDOM_N:-250} bench/device.sh "$out/device" "$fusec" examples tests random
   s1=$? ;;
 esac
 case " $steps " in *" torch_check "*) python3 bench/torch_check.py "$fusec" "$out"; s2=$? ;; esac

@@ -39,9 +39,11 @@ TOL = {  # output dtype -> (rtol, atol) of fused against eager (torch_bench.py's
     "f32": (1e-4, 1e-5), "f16": (1e-2, 1e-3), "bf16": (5e-2, 1e-2), "f64": (1e-9, 1e-12),
 }
 TORCH_DTYPE = {"bool": torch.bool, "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
-               "f64": torch.float64}
+               "f64": torch.float64, "u8": torch.uint8, "i8": torch.int8, "i16": torch.int16, "i32": torch.int32,
+               "i64": torch.int64}
 BITS = {torch.float16: torch.int16, torch.bfloat16: torch.int16, torch.float32: torch.int32,
         torch.float64: torch.int64}
+INTS = ("u8", "i8", "i16", "i32", "i64")
 
 
 def t_operators(x, h, m, k, s):
@@ -97,8 +99,110 @@ def t_shapes_3d(s, b, r, x):
     return y, torch.relu(y)
 
 
+def t_ints(x, h, q, u, b, s, w, m, scale):
+    """tests/golden/ints.fuse, as a PyTorch user writes it."""
+    mix = u + b
+    twice = q * 2 - s
+    ratio = q * 2.5 + q / 2
+    wrap = w * 3 + 9223372036854775807
+    fd = q // b + q % 7 + (b // 0)
+    bits = (u & 15 | ~b ^ s) + (m * 2) + (m & q)
+    shifted = (q << 3) + (q >> b) + (u >> 9)
+    keep = (torch.clamp(torch.abs(q - 1000), -5, 300) + torch.maximum(u, b) + torch.sign(s) + torch.relu(-w)
+            + torch.where(m, q, -q))
+    flo = torch.exp(u) + torch.sqrt(torch.abs(s)) + torch.floor(q)
+    cmp = (q > b) & (w != 0) | (u <= 3.5)
+    quant = torch.clamp(torch.round(x / scale), -128, 127).to(torch.int8)
+    back = quant.float() * scale + w.to(torch.bfloat16) + q.half() + h
+    u8_of_minus_1_5 = torch.tensor(-1.5, device="cuda").to(torch.uint8).item()  # fusec folds u8(-1.5) to 255
+    cut = q.to(torch.uint8) + w.to(torch.int16) + (x * 1000).to(torch.int64) + u8_of_minus_1_5
+    return mix, twice, ratio, wrap, fd, bits, shifted, keep, flo, cmp, quant, back, cut
+
+
+# The corners of issue 16's integer rules, one output each, so that a mismatch
+# names the rule: // and % by zero (and MIN by -1), shifts by negative counts and
+# by the width or more, float -> integer of NaN, +-inf and out-of-range values
+# (i8 through int16, u8 through int64), integer -> float rounding beyond 2^24 and
+# 2^53, wrapping. The divisors and counts are small integers (zeros among them),
+# the floats carry the special values (make_input, special=True).
+INT_CORNERS = """# the corners of the integer rules (bench/torch_check.py)
+in a, d: i32
+in c, e: i64
+in v, k: i8
+in g, z: u8
+in s, t: i16
+in f: f32
+in hf: f16
+div_i32 = a // d
+rem_i32 = a % d
+div_i64 = c // e
+rem_i64 = c % e
+div_i8 = v // k
+rem_i8 = v % k
+div_u8 = g // z
+rem_u8 = g % z
+div_i16 = s // t
+rem_i16 = s % t
+shl_i32 = a << d
+shr_i32 = a >> d
+shl_i64 = c << e
+shr_i64 = c >> e
+shl_i8 = v << k
+shr_i8 = v >> k
+shl_u8 = g << z
+shr_u8 = g >> z
+shl_i16 = s << t
+shr_i16 = s >> t
+f_to_i8 = i8(f)
+f_to_i16 = i16(f)
+f_to_i32 = i32(f)
+f_to_i64 = i64(f)
+f_to_u8 = u8(f)
+h_to_i8 = i8(hf)
+h_to_u8 = u8(hf)
+i64_to_f32 = f32(c)
+i64_to_bf16 = bf16(c)
+i64_to_f64 = f64(c)
+i32_to_f16 = f16(a)
+wrap_i64 = c * c + c
+abs_i64 = abs(c)
+neg_i8 = -v
+"""
+
+# A Python int beyond a tensor's range converts as eager's static_cast does (if
+# eager raised here instead, fusec should make it an error).
+INT_LITERALS = """# integer literals out of the tensor's range (bench/torch_check.py)
+in v: i8
+in g: u8
+lit_i8 = v + 300
+lit_u8 = g - 1
+lit_u8_neg = g * -3
+"""
+
+
+def t_int_literals(v, g):
+    return v + 300, g - 1, g * -3
+
+
+def t_int_corners(a, d, c, e, v, k, g, z, s, t, f, hf):
+    return (a // d, a % d, c // e, c % e, v // k, v % k, g // z, g % z, s // t, s % t,
+            a << d, a >> d, c << e, c >> e, v << k, v >> k, g << z, g >> z, s << t, s >> t,
+            f.to(torch.int8), f.to(torch.int16), f.to(torch.int32), f.to(torch.int64), f.to(torch.uint8),
+            hf.to(torch.int8), hf.to(torch.uint8),
+            c.float(), c.to(torch.bfloat16), c.double(), a.half(),
+            c * c + c, torch.abs(c), -v)
+
+
+def t_quantize_i8(x, s):
+    return torch.clamp(torch.round(x / s), -128, 127).to(torch.int8)
+
+
+def t_dequantize_i8(q, s):
+    return (q * s).to(torch.bfloat16)
+
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHAINS = {  # name -> (.fuse path or text, torch function)
+CHAINS = {  # name -> (.fuse path or text, torch function[, special inputs])
     "operators": (os.path.join(ROOT, "tests/golden/operators.fuse"), t_operators),
     "mask_combine": (os.path.join(ROOT, "examples/mask_combine.fuse"), t_mask_combine),
     "bf16_ops": (BF16_OPS, t_bf16_ops),
@@ -106,6 +210,11 @@ CHAINS = {  # name -> (.fuse path or text, torch function)
     "layernorm_affine": (os.path.join(ROOT, "examples/layernorm_affine.fuse"), t_layernorm_affine),
     "rmsnorm_scale": (os.path.join(ROOT, "examples/rmsnorm_scale.fuse"), t_rmsnorm_scale),
     "shapes_3d": (SHAPES_3D, t_shapes_3d),
+    "ints": (os.path.join(ROOT, "tests/golden/ints.fuse"), t_ints),
+    "int_corners": (INT_CORNERS, t_int_corners, True),
+    "int_literals": (INT_LITERALS, t_int_literals),
+    "quantize_i8": (os.path.join(ROOT, "examples/quantize_i8.fuse"), t_quantize_i8),
+    "dequantize_i8": (os.path.join(ROOT, "examples/dequantize_i8.fuse"), t_dequantize_i8),
 }
 # A shaped chain runs at two sets of dims: rows of whole vectors, and odd sizes
 # that leave every row a scalar tail (a dim not named here: 3).
@@ -139,13 +248,38 @@ def build(fusec, name, src, out, arch, dims=None):
     return ctypes.CDLL(so), desc
 
 
-def make_input(dtype, n, seed):
-    """n: an element count, or a shaped input's sizes (a tuple)."""
+FLOAT_SPECIALS = [float("nan"), float("inf"), float("-inf"), 0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 127.9, 128.5,
+                  -128.5, -129.5, 255.9, 256.5, 300.5, -300.5, 32767.5, 32768.5, -32769.5, 65535.5, 65536.5,
+                  2.0 ** 31, -2.0 ** 31 - 256, 2.0 ** 32, 2.0 ** 62, 2.0 ** 63, -2.0 ** 63, 1e19, -1e19, 1e30, -1e30]
+
+
+def make_input(dtype, n, seed, special=False):
+    """Seeded inputs; n: an element count, or a shaped input's sizes (a tuple).
+    Floats: N(0, 9). Integers: a quarter small ([-9, 9]: divisors with zeros, shift
+    counts), a quarter in [-70, 70] (shift counts past every width), half every bit
+    random, and the range's edges (MIN, MAX, 0, -1, 1) first. special: floats start
+    with FLOAT_SPECIALS (NaN, infinities, out of every range)."""
+    shape = n if isinstance(n, tuple) else (n,)
     g = torch.Generator(device="cuda")
     g.manual_seed(seed)
     if dtype == "bool":
         return torch.rand(n, generator=g, device="cuda") < 0.5
-    return torch.randn(n, generator=g, device="cuda", dtype=TORCH_DTYPE[dtype]) * 3
+    if dtype in INTS:
+        info = torch.iinfo(TORCH_DTYPE[dtype])
+        wide = torch.randint(-2 ** 63, 2 ** 63 - 1, shape, generator=g, device="cuda", dtype=torch.int64)
+        pick = torch.randint(0, 4, shape, generator=g, device="cuda")
+        small = torch.randint(-9, 10, shape, generator=g, device="cuda", dtype=torch.int64)
+        mid = torch.randint(-70, 71, shape, generator=g, device="cuda", dtype=torch.int64)
+        v = torch.where(pick == 0, small, torch.where(pick == 1, mid, wide))
+        edges = [info.min, info.max, 0, -1, 1, info.min + 1, info.max - 1][:v.numel()]
+        v.view(-1)[:len(edges)] = torch.tensor(edges, dtype=torch.int64)
+        return v.to(TORCH_DTYPE[dtype])  # the low bits: two's complement wrapping
+    v = torch.randn(n, generator=g, device="cuda", dtype=TORCH_DTYPE[dtype]) * 3
+    if special:  # (an unshaped input, of at least twice as many elements)
+        sp = torch.tensor(FLOAT_SPECIALS, dtype=torch.float64).to(TORCH_DTYPE[dtype])
+        v[:len(sp)] = sp
+        v[len(sp):2 * len(sp)] = -sp
+    return v
 
 
 def sizes_of(shape, dims):
@@ -168,38 +302,47 @@ def run(lib, name, version, ins, outs, params, dims=None):
 
 def same_bits(a, b):
     """Elementwise: the same value bit for bit, or both NaN."""
-    if a.dtype == torch.bool:
+    if a.dtype == torch.bool or a.dtype in [TORCH_DTYPE[i] for i in INTS]:
         return a == b
     return (a.view(BITS[a.dtype]) == b.view(BITS[b.dtype])) | (torch.isnan(a) & torch.isnan(b))
 
 
 def check_chain(fusec, name, out, n, arch, log):
-    src, fn = CHAINS[name]
+    src, fn = CHAINS[name][:2]
+    special = len(CHAINS[name]) > 2 and CHAINS[name][2]
     names = chain_dims(src)
     if not names:
-        return check_at(fusec, name, src, fn, out, n, arch, log, None)
+        return check_at(fusec, name, src, fn, out, n, arch, log, None, special)
     ok = True
     for dims in SHAPED_DIMS:
-        ok &= check_at(fusec, name, src, fn, out, n, arch, log, {d: dims.get(d, 3) for d in names})
+        ok &= check_at(fusec, name, src, fn, out, n, arch, log, {d: dims.get(d, 3) for d in names}, special)
     return ok
 
 
-def check_at(fusec, name, src, fn, out, n, arch, log, dims):
+def check_at(fusec, name, src, fn, out, n, arch, log, dims, special=False):
     """One chain against eager: of n elements, or a shaped one at dims (its
     inputs each of its own shape, broadcast by eager as by fusec)."""
     lib, desc = build(fusec, name, src, out, arch, dims)
     size = lambda t: sizes_of(t["shape"], dims) if dims else n  # noqa: E731
-    ins = [make_input(i["dtype"], size(i), 1000 + k) for k, i in enumerate(desc["inputs"])]
+    ins = [make_input(i["dtype"], size(i), 1000 + k, special) for k, i in enumerate(desc["inputs"])]
     params = [(p["value"], p["dtype"]) for p in desc["params"]]
     named = {i["dtype"] for i in desc["inputs"]} | {p["dtype"] for p in desc["params"]}
     text = open(src).read() if os.path.exists(src) else src
     named |= {d for d in TOL if re.search(r"\b%s\b" % d, text)}
-    want = fn(*ins, *[v for v, _ in params])
+    try:
+        want = fn(*ins, *[v for v, _ in params])
+    except Exception as e:  # eager refuses what fusec accepts: a semantic difference too
+        log("FAIL %s: eager raised %s: %s" % (name, type(e).__name__, e))
+        return False
     want = want if isinstance(want, tuple) else (want,)
     # the same torch function on the inputs in float64: where fused and eager
     # differ, fused passes if it is as close to this as eager is
-    exact64 = fn(*[t.double() if t.dtype != torch.bool else t for t in ins], *[v for v, _ in params])
-    exact64 = exact64 if isinstance(exact64, tuple) else (exact64,)
+    # (floats only: integer and bool inputs stay as they are)
+    try:
+        exact64 = fn(*[t.double() if t.is_floating_point() else t for t in ins], *[v for v, _ in params])
+        exact64 = exact64 if isinstance(exact64, tuple) else (exact64,)
+    except Exception:  # a chain that takes no float64 (fp8 casts): eager is the only yardstick
+        exact64 = want
     api_dims = None
     if dims:
         n = desc["shape"]["elements"]
@@ -219,7 +362,13 @@ def check_at(fusec, name, src, fn, out, n, arch, log, dims):
             got, ref, r64 = got.flatten(), ref.flatten(), r64.flatten()
             exact = same_bits(got, ref)
             bad = int((~exact).sum())
-            if version == "unfused" or o["dtype"] == "bool":
+            if version == "fused" and o["dtype"] in INTS:
+                # an integer made from floats that eager rounds to f16 or bf16 between
+                # ops and the fused kernel keeps in f32 may round to the next integer
+                far = ~exact & ((got.long() - ref.long()).abs() > 1)
+                verdict = int(far.sum()) == 0
+                how = "each within 1: %d off by more" % int(far.sum())
+            elif version == "unfused" or o["dtype"] == "bool":
                 limit = 0 if version == "unfused" else int(n * MAX_FLIP_FRAC)
                 verdict = bad <= limit
                 how = "bit-exact" if version == "unfused" else "exact but %d flips" % limit

@@ -9,6 +9,13 @@
 
 #include <stddef.h>
 
+/* One element's value for the reference: a float or bool (0 or 1) as a
+ * double, an integer exactly (the dtype's kind says which member). */
+typedef union FusecValue {
+    double f;
+    long long i;
+} FusecValue;
+
 typedef struct FusecTensorArg {
     const char *name;
     int dtype;     /* FX_* (fusec_dtype.h) */
@@ -38,13 +45,14 @@ typedef struct FusecChain {
      * bufs[n_in..n_in+n_out) the outputs; par[n_par] the params. Returns the
      * first CUDA error (launch errors included), cudaSuccess otherwise. */
     cudaError_t (*run)(int fused, void *const *bufs, const double *par, size_t n, cudaStream_t s);
-    /* The host reference for one element, in double: in[n_in] -> out[n_out].
+    /* The host reference for one element, in double (integers exactly):
+     * in[n_in] -> out[n_out].
      * It rounds where the version rounds (unfused: every intermediate to its
      * storage dtype, as eager does; fused: to the compute type), so the only
      * differences left are the device's own arithmetic. It sets
      * fusec_ref_fragile (fusec_ref.h) when a discontinuous op (comparison,
      * floor, round, sign, ...) was evaluated close to its jump. */
-    void (*reference)(int fused, const double *in, const double *par, double *out);
+    void (*reference)(int fused, const FusecValue *in, const double *par, FusecValue *out);
     /* 2: unfused and fused; 3: also the CUB version, the fused chain's
      * element function through cub::DeviceTransform (a .cu of a chain
      * without shapes compiled with -DFUSEC_CUB), whose reference is the fused

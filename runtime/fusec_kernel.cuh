@@ -2,9 +2,11 @@
  * fusec_kernel.cuh: storage types, conversions and the vector loads and
  * stores that every emitted kernel uses.
  *
- * Storage dtypes in kernels: bool -> uint8_t (0 or 1, as torch.bool),
- * f16 -> __half, bf16 -> __nv_bfloat16, f32 -> float, f64 -> double.
- * Compute types: bool -> bool, f16/bf16/f32 -> float, f64 -> double.
+ * Storage dtypes in kernels: bool -> bool (one byte, 0 or 1, as torch.bool),
+ * f16 -> __half, bf16 -> __nv_bfloat16, f32 -> float, f64 -> double, and
+ * the integers u8 i8 i16 i32 i64 -> uint8_t int8_t int16_t int32_t int64_t.
+ * Compute types: bool -> bool, f16/bf16/f32 -> float, f64 -> double, an
+ * integer -> itself (its + - * wrap: fusec_ops.cuh).
  */
 #ifndef FUSEC_KERNEL_CUH
 #define FUSEC_KERNEL_CUH
@@ -13,17 +15,23 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <stdint.h>
+#include <type_traits>
 
 /* Storage -> compute. */
-__host__ __device__ __forceinline__ bool fx_widen(uint8_t v) { return v != 0; }
+__host__ __device__ __forceinline__ bool fx_widen(bool v) { return v; }
 __host__ __device__ __forceinline__ float fx_widen(__half v) { return __half2float(v); }
 __host__ __device__ __forceinline__ float fx_widen(__nv_bfloat16 v) { return __bfloat162float(v); }
 __host__ __device__ __forceinline__ float fx_widen(float v) { return v; }
 __host__ __device__ __forceinline__ double fx_widen(double v) { return v; }
+__host__ __device__ __forceinline__ uint8_t fx_widen(uint8_t v) { return v; }
+__host__ __device__ __forceinline__ int8_t fx_widen(int8_t v) { return v; }
+__host__ __device__ __forceinline__ int16_t fx_widen(int16_t v) { return v; }
+__host__ __device__ __forceinline__ int32_t fx_widen(int32_t v) { return v; }
+__host__ __device__ __forceinline__ int64_t fx_widen(int64_t v) { return v; }
 
 /* Compute -> storage, rounding to nearest even. A bool becomes 0 or 1; a
  * number stored as bool is "!= 0", as tensor.to(torch.bool). */
-__host__ __device__ __forceinline__ uint8_t fx_to_bool(double v) { return v != 0; }
+__host__ __device__ __forceinline__ bool fx_to_bool(double v) { return v != 0; }
 __host__ __device__ __forceinline__ __half fx_to_f16(float v) { return __float2half_rn(v); }
 __host__ __device__ __forceinline__ __half fx_to_f16(double v) { return __double2half(v); }
 __host__ __device__ __forceinline__ __nv_bfloat16 fx_to_bf16(float v) { return __float2bfloat16_rn(v); }
@@ -31,6 +39,52 @@ __host__ __device__ __forceinline__ __nv_bfloat16 fx_to_bf16(double v) { return 
 __host__ __device__ __forceinline__ float fx_to_f32(float v) { return v; }
 __host__ __device__ __forceinline__ float fx_to_f32(double v) { return (float)v; }
 __host__ __device__ __forceinline__ double fx_to_f64(double v) { return v; }
+
+/* Integer (or bool) -> float, as c10::convert: a static_cast, to nearest
+ * even; f16 and bf16 through float (c10::Half and c10::BFloat16 are built
+ * from a float), which rounds twice only where f16 has overflowed anyway and
+ * bf16 has a spacing of 2^17 or more. */
+#define FX_INTEGRAL(T) typename std::enable_if<std::is_integral<T>::value, int>::type = 0
+template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ bool fx_to_bool(T v) { return v != 0; }
+template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ __half fx_to_f16(T v)
+{
+    return __float2half_rn((float)v);
+}
+template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ __nv_bfloat16 fx_to_bf16(T v)
+{
+    return __float2bfloat16_rn((float)v);
+}
+template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ float fx_to_f32(T v) { return (float)v; }
+template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ double fx_to_f64(T v) { return (double)v; }
+
+/* Float -> integer, as eager on CUDA: toward zero through the signed type W
+ * of the dtype's "via" column (fusec_dtype.h), saturating at W's range, NaN
+ * giving 0 (the cvt.rzi instruction), then the low bits; no undefined
+ * behaviour on any input. The W of each FX_TO_INT line below is that column
+ * (this file comes before the table in a .cu): tests/hostmath/dtypes.cu
+ * checks the two against each other through ref_round. */
+template <typename W, typename F> __host__ __device__ __forceinline__ W fx_float_to_int(F v)
+{
+    const F top = (F)((double)((unsigned long long)1 << (8 * sizeof(W) - 1))); /* 2^(bits-1), exact */
+    if (v != v)
+        return 0;
+    if (v >= top)
+        return (W)(((unsigned long long)1 << (8 * sizeof(W) - 1)) - 1);
+    if (v < -top)
+        return (W)(0 - ((unsigned long long)1 << (8 * sizeof(W) - 1)));
+    return (W)v;
+}
+/* Integer -> integer: the low bits (two's complement), as static_cast. */
+#define FX_TO_INT(name, T, W)                                                                                   \
+    __host__ __device__ __forceinline__ T fx_to_##name(float v) { return (T)fx_float_to_int<W>(v); }           \
+    __host__ __device__ __forceinline__ T fx_to_##name(double v) { return (T)fx_float_to_int<W>(v); }          \
+    template <typename I, FX_INTEGRAL(I)> __host__ __device__ __forceinline__ T fx_to_##name(I v) { return (T)v; }
+FX_TO_INT(u8, uint8_t, int64_t)
+FX_TO_INT(i8, int8_t, int16_t)
+FX_TO_INT(i16, int16_t, int16_t)
+FX_TO_INT(i32, int32_t, int32_t)
+FX_TO_INT(i64, int64_t, int64_t)
+#undef FX_TO_INT
 
 /* V elements of T moved as one access of V * sizeof(T) bytes (16 at most). */
 template <typename T, int V> struct alignas(V * sizeof(T)) FxPack {

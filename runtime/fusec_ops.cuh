@@ -19,6 +19,7 @@
 
 #include <cuda_runtime.h>
 #include <math.h>
+#include <type_traits>
 
 #define FX_OP __host__ __device__ __forceinline__
 
@@ -333,6 +334,83 @@ FX_OP float fx_fast_gelu_tanh(float x)
     return FX_FAST_DIV(x, 1.0f + FX_FAST_EXP(-2.0f * u));
 }
 
+/* ---- integers (fx_int_<name>: T is the compute type, which for an integer
+ * dtype is the dtype itself) ----
+ * + - * and negation wrap, as two's complement: they run in an unsigned type
+ * of at least 32 bits (FxUnsigned), so that no signed overflow (undefined in
+ * C++) happens and u8 or i16 operands do not promote to int and overflow it,
+ * and the result converts back modulo 2^bits. */
+template <typename T> struct FxUnsigned {
+    typedef typename std::conditional<sizeof(T) <= 4, unsigned, unsigned long long>::type U;
+};
+template <typename T> FX_OP T fx_int_add(T a, T b) { return (T)((typename FxUnsigned<T>::U)a + (typename FxUnsigned<T>::U)b); }
+template <typename T> FX_OP T fx_int_sub(T a, T b) { return (T)((typename FxUnsigned<T>::U)a - (typename FxUnsigned<T>::U)b); }
+template <typename T> FX_OP T fx_int_mul(T a, T b) { return (T)((typename FxUnsigned<T>::U)a * (typename FxUnsigned<T>::U)b); }
+template <typename T> FX_OP T fx_int_neg(T a) { return (T)(0u - (typename FxUnsigned<T>::U)a); }
+/* a < 0, written so that u8 asks no pointless question (nvcc diagnostic 186) */
+template <typename T> FX_OP bool fx_int_is_neg(T a) { return a < 0; }
+FX_OP bool fx_int_is_neg(uint8_t) { return false; }
+/* abs(MIN) is MIN, as eager's kernel (it negates). */
+template <typename T> FX_OP T fx_int_abs(T a) { return fx_int_is_neg(a) ? fx_int_neg(a) : a; }
+template <typename T> FX_OP T fx_int_relu(T a) { return a > 0 ? a : (T)0; }
+template <typename T> FX_OP T fx_int_sign(T a) { return (T)((0 < a) - fx_int_is_neg(a)); }
+template <typename T> FX_OP T fx_int_min(T a, T b) { return a < b ? a : b; }
+template <typename T> FX_OP T fx_int_max(T a, T b) { return a > b ? a : b; }
+template <typename T> FX_OP T fx_int_clamp(T x, T lo, T hi) { return fx_int_min(fx_int_max(x, lo), hi); }
+
+/* Integer a // b and a % b as eager's CUDA kernels (c10::div_floor_integer,
+ * remainder_kernel_cuda): C's truncating / and %, then the fix-up to the
+ * floor (the divisor's sign for %). a / 0, a % 0 and MIN / -1 are undefined
+ * in C++; PyTorch 2.11's kernels run them unguarded and NVIDIA's division
+ * routines answer: for types of up to 32 bits (u8, i8 and i16 divide as int)
+ * all ones for a / 0 and a % 0 (-1; 255 in u8); for 64 bits 0xFFFFFFFF when
+ * a >= 0 and all ones when a < 0; MIN / -1 = MIN and MIN % -1 = 0. Written
+ * out here with no undefined operation (fx_int_div0), so a // 0 is -1 for
+ * a >= 0 and -2 for a < 0 (the fix-up subtracts one), and a % 0 is -1
+ * (2^32 - 1 for an i64 a >= 0). docs/language.md lists them; the GPU check
+ * (bench/torch_check.py) compares them with eager's. */
+template <typename T> FX_OP T fx_int_div0(T a) { return sizeof(T) == 8 && !fx_int_is_neg(a) ? (T)0xFFFFFFFFll : (T)-1; }
+template <typename T> FX_OP T fx_int_tdiv(T a, T b)
+{
+    return b == 0 ? fx_int_div0(a) : std::is_signed<T>::value && b == (T)-1 ? fx_int_neg(a) : (T)(a / b);
+}
+template <typename T> FX_OP T fx_int_trem(T a, T b)
+{
+    return b == 0 ? fx_int_div0(a) : std::is_signed<T>::value && b == (T)-1 ? (T)0 : (T)(a % b);
+}
+template <typename T> FX_OP T fx_int_floor_divide(T a, T b)
+{
+    if (fx_int_is_neg(a) != fx_int_is_neg(b)) {
+        const T q = fx_int_tdiv(a, b);
+        return fx_int_trem(a, b) != 0 ? fx_int_sub(q, (T)1) : q;
+    }
+    return fx_int_tdiv(a, b);
+}
+template <typename T> FX_OP T fx_int_remainder(T a, T b)
+{
+    const T r = fx_int_trem(a, b);
+    return r != 0 && fx_int_is_neg(r) != fx_int_is_neg(b) ? fx_int_add(r, b) : r;
+}
+
+/* a << b and a >> b as eager's kernels (BinaryShiftOpsKernels.cu): a count
+ * that is negative (read as signed: 128..255 in u8) or at least the width
+ * gives 0 for <<, and for >> the shift by width - 1 of a signed type (0 or
+ * -1) or by the width of u8 (0). << shifts the unsigned bits. */
+template <typename T> FX_OP bool fx_int_shift_negative(T b)
+{
+    return (typename std::make_signed<T>::type)b < 0;
+}
+template <typename T> FX_OP T fx_int_shl(T a, T b)
+{
+    if (fx_int_shift_negative(b) || b >= (T)(8 * sizeof(T)))
+        return 0;
+    return (T)((typename FxUnsigned<T>::U)(typename std::make_unsigned<T>::type)a << b);
+}
+template <typename T> FX_OP T fx_int_shr(T a, T b)
+{
+    const T width = (T)(8 * sizeof(T) - std::is_signed<T>::value);
+    return (T)(a >> (fx_int_shift_negative(b) || b >= width ? width : b));
+}
 
 #undef FX_OP
 

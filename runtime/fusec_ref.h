@@ -129,6 +129,7 @@ static inline double ref_ovf(double r, double a, double b)
         fusec_ref_fragile = 1;
     return r;
 }
+static inline long long ref_float_to_int(double v, int dtype, int mark_jumps); /* integers, below */
 static inline double ref_round(double v, int dtype)
 {
     if (isfinite(v) && fabs(v) > fusec_ref_scale)
@@ -139,6 +140,8 @@ static inline double ref_round(double v, int dtype)
             fusec_ref_fragile = 1;
         return v != 0 ? 1.0 : 0.0;
     }
+    if (d->kind == FX_KIND_INT)
+        return (double)ref_float_to_int(v, dtype, 1);
     if (d->prec >= 53)
         return v; /* double itself */
     /* f32: a cast is exact and fast, but only defined below FLT_MAX */
@@ -148,6 +151,135 @@ static inline double ref_round(double v, int dtype)
         return (double)(float)v;
     }
     return ref_round_format(v, d->prec, d->emin, d->emax, d->max_finite);
+}
+
+/* ---- integers: exact, in long long, which holds every integer dtype ----
+ * The same rules as fusec_ops.cuh's fx_int_ functions, written apart from
+ * them in C: each value is reduced to its dtype's bits (ref_wrap) after each
+ * operation, as the device stores it, so i64 is exact beyond 2^53. */
+
+/* v as dtype's two's complement bits say: its low 8 * size bits, sign-extended
+ * for a signed dtype. */
+static inline long long ref_wrap(unsigned long long v, int dtype)
+{
+    const FusecDtype *d = &fusec_dtype[dtype];
+    int bits = 8 * d->size;
+    long long r;
+    if (bits < 64) {
+        v &= (1ull << bits) - 1;
+        if (d->prec < bits && (v >> (bits - 1) & 1))
+            v |= ~0ull << bits;
+    }
+    memcpy(&r, &v, sizeof r); /* no implementation-defined conversion */
+    return r;
+}
+static inline int ref_int_signed(int dtype) { return fusec_dtype[dtype].prec < 8 * fusec_dtype[dtype].size; }
+
+/* A float stored as integer dtype: toward zero through the signed type of
+ * the dtype's "via" bytes, saturating there (NaN: 0), then the low bits. The
+ * conversion jumps at every integer: a value next to one (mark_jumps) may be
+ * on the other side of it on the device. */
+static inline long long ref_float_to_int(double v, int dtype, int mark_jumps)
+{
+    int via = 8 * fusec_dtype[dtype].via;
+    double top = ldexp(1.0, via - 1), t;
+    unsigned long long u;
+    if (v != v)
+        return 0;
+    if (mark_jumps && fabs(v) < top)
+        ref_mark_jump(v, nearbyint(v));
+    if (v >= top)
+        return ref_wrap((1ull << (via - 1)) - 1, dtype);
+    if (v < -top)
+        return ref_wrap(0 - (1ull << (via - 1)), dtype);
+    t = trunc(v);
+    u = t < 0 ? 0 - (unsigned long long)(-t) : (unsigned long long)t;
+    return ref_wrap(u, dtype);
+}
+
+/* An integer converted to float dtype, as the device does: rounded to
+ * nearest even in float (24 bits) or double (53 bits), then, for f16 and
+ * bf16, to the dtype (c10 builds them from a float). */
+static inline double ref_int_to_float(long long v, int dtype)
+{
+    int p = dtype == FX_F64 ? 53 : 24, len = 0;
+    unsigned long long m = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v, q, rem, half;
+    double r;
+    while (len < 64 && m >> len)
+        len++;
+    if (len <= p) {
+        r = (double)m;
+    } else { /* keep p bits, to nearest even */
+        q = m >> (len - p);
+        rem = m & ((1ull << (len - p)) - 1);
+        half = 1ull << (len - p - 1);
+        if (rem > half || (rem == half && (q & 1)))
+            q++;
+        r = ldexp((double)q, len - p);
+    }
+    r = v < 0 ? -r : r;
+    return dtype == FX_F16 || dtype == FX_BF16 ? ref_round(r, dtype) : r;
+}
+
+static inline long long ref_int_add(long long a, long long b, int dt) { return ref_wrap((unsigned long long)a + (unsigned long long)b, dt); }
+static inline long long ref_int_sub(long long a, long long b, int dt) { return ref_wrap((unsigned long long)a - (unsigned long long)b, dt); }
+static inline long long ref_int_mul(long long a, long long b, int dt) { return ref_wrap((unsigned long long)a * (unsigned long long)b, dt); }
+static inline long long ref_int_neg(long long a, int dt) { return ref_wrap(0 - (unsigned long long)a, dt); }
+static inline long long ref_int_abs(long long a, int dt) { return a < 0 ? ref_int_neg(a, dt) : a; }
+static inline long long ref_int_relu(long long a) { return a > 0 ? a : 0; }
+static inline long long ref_int_sign(long long a) { return (a > 0) - (a < 0); }
+static inline long long ref_int_min(long long a, long long b) { return a < b ? a : b; }
+static inline long long ref_int_max(long long a, long long b) { return a > b ? a : b; }
+static inline long long ref_int_clamp(long long x, long long lo, long long hi) { return ref_int_min(ref_int_max(x, lo), hi); }
+static inline long long ref_int_and(long long a, long long b) { return a & b; }
+static inline long long ref_int_or(long long a, long long b) { return a | b; }
+static inline long long ref_int_xor(long long a, long long b) { return a ^ b; }
+static inline long long ref_int_not(long long a, int dt) { return ref_wrap(~(unsigned long long)a, dt); }
+
+/* Division by zero and MIN / -1: what NVIDIA's division gives eager's
+ * unguarded kernels (fusec_ops.cuh, fx_int_div0, says which). */
+static inline long long ref_int_div0(long long a, int dt)
+{
+    return fusec_dtype[dt].size == 8 && a >= 0 ? 0xFFFFFFFFll : ref_wrap(~0ull, dt);
+}
+static inline long long ref_int_tdiv(long long a, long long b, int dt)
+{
+    return b == 0 ? ref_int_div0(a, dt) : ref_int_signed(dt) && b == -1 ? ref_int_neg(a, dt) : a / b;
+}
+static inline long long ref_int_trem(long long a, long long b, int dt)
+{
+    return b == 0 ? ref_int_div0(a, dt) : ref_int_signed(dt) && b == -1 ? 0 : a % b;
+}
+static inline long long ref_int_floor_divide(long long a, long long b, int dt)
+{
+    long long q = ref_int_tdiv(a, b, dt);
+    if ((a < 0) != (b < 0) && ref_int_trem(a, b, dt) != 0)
+        q = ref_int_sub(q, 1, dt);
+    return q;
+}
+static inline long long ref_int_remainder(long long a, long long b, int dt)
+{
+    long long r = ref_int_trem(a, b, dt);
+    return r != 0 && (r < 0) != (b < 0) ? ref_int_add(r, b, dt) : r;
+}
+/* Shift counts below 0 (read in the dtype as signed: 128..255 in u8) or
+ * from the width on: << gives 0, >> shifts by width - 1 (signed) or width. */
+static inline int ref_int_count_bad(long long b, int dt, int width)
+{
+    return b < 0 || (!ref_int_signed(dt) && b >= (1ll << (8 * fusec_dtype[dt].size - 1))) || b >= width;
+}
+static inline long long ref_int_shl(long long a, long long b, int dt)
+{
+    int width = 8 * fusec_dtype[dt].size;
+    return ref_int_count_bad(b, dt, width) ? 0 : ref_wrap((unsigned long long)a << b, dt);
+}
+static inline long long ref_int_shr(long long a, long long b, int dt)
+{
+    int width = 8 * fusec_dtype[dt].size - ref_int_signed(dt);
+    long long s = ref_int_count_bad(b, dt, width) ? width : b;
+    if (s >= 64)
+        return 0;
+    return a < 0 ? ~(~a >> s) : a >> s; /* arithmetic, without implementation-defined shifts of negatives */
 }
 
 /* ---- the builtins (same list and order as fusec_ops.cuh) ---- */

@@ -10,15 +10,10 @@ static inline const char *fx_torch_dtype(at::ScalarType t)
 {
     switch (t) {
 #define FX_TORCH_DTYPE(E, name, size, store, api, ctype, compute, kind, prec, emin, emax, maxf, eps, rtol, atol, aten, \
-                       torch)                                                                                       \
+                       torch, ...)                                                                                  \
     case aten: return #torch;
         FUSEC_DTYPES(FX_TORCH_DTYPE)
 #undef FX_TORCH_DTYPE
-    case at::kByte: return "torch.uint8";
-    case at::kChar: return "torch.int8";
-    case at::kShort: return "torch.int16";
-    case at::kInt: return "torch.int32";
-    case at::kLong: return "torch.int64";
     default: return c10::toString(t);
     }
 }

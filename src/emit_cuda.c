@@ -150,6 +150,39 @@ static void constant(char *buf, size_t len, double v, int ct)
     }
 }
 
+static bool is_int(int dt) { return fusec_dtype[dt].kind == FX_KIND_INT; }
+
+/* An integer literal converted to integer compute type ct (the low bits, as
+ * eager's static_cast of a scalar), spelled in C with ct's type (the fx_int_
+ * templates take both operands of one type; int32_t is int): (int8_t)-1,
+ * and the smallest i64 as an expression (it has no literal). */
+static void int_constant(char *buf, size_t len, int64_t v, int ct)
+{
+    long long w = ref_wrap((uint64_t)v, ct);
+    if (w == INT64_MIN)
+        snprintf(buf, len, "(int64_t)(-9223372036854775807LL - 1)");
+    else if (ct == FX_I32 && w != INT32_MIN) /* (-2147483648 is a long in C) */
+        snprintf(buf, len, "%lld", w);
+    else if (ct == FX_I64)
+        snprintf(buf, len, "(int64_t)%lldLL", w);
+    else
+        snprintf(buf, len, "(%s)%lld", compute_t[ct], w);
+}
+
+/* A literal as an operand of compute type ct: an integer literal converted
+ * exactly (to the nearest float, for a float ct, as eager converts it). */
+static void literal(char *buf, size_t len, const Inst *lit, int ct)
+{
+    if (is_int(ct) && is_int(lit->dtype))
+        int_constant(buf, len, lit->ival, ct);
+    else if (is_int(ct))
+        int_constant(buf, len, (int64_t)(lit->value != 0), ct); /* a bool literal */
+    else if (is_int(lit->dtype) && ct != FX_BOOL)
+        constant(buf, len, ref_int_to_float(lit->ival, ct), ct);
+    else
+        constant(buf, len, lit->value, ct);
+}
+
 /* Converts an expression of compute type from to compute type to. */
 static void convert(char *buf, size_t len, const char *expr, int from, int to)
 {
@@ -206,6 +239,8 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
         snprintf(buf, len, "(%s ? %s : %s)", a[0], a[1], a[2]);
         return;
     case K_LOGIC:
+        if (is_int(ct))
+            break; /* bitwise, below */
         /* On bools: C's operators on bool (host code computes in double: 0 or 1). */
         if (op == O_NOT)
             snprintf(buf, len, ct == FX_BOOL ? "(!%s)" : "(double)!(bool)%s", a[0]);
@@ -226,6 +261,25 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
         return;
     default:
         break;
+    }
+    /* Integers: + - * wrap, // % shifts and the builtins by eager's rules
+     * (fx_int_ in fusec_ops.cuh); & | ^ ~ and comparisons are C's. */
+    if (is_int(ct)) {
+        bool c_op = op == O_AND || op == O_OR || op == O_XOR || op == O_COPY;
+        const char *f = c_op ? NULL : op_word(op); /* fx_int_add, fx_int_floor_divide, ... */
+        if (op == O_NOT)
+            snprintf(buf, len, "(~%s)", a[0]);
+        else if (!f && in->nargs == 2)
+            snprintf(buf, len, "(%s %s %s)", a[0], op_name(op), a[1]);
+        else if (!f)
+            snprintf(buf, len, "%s", a[0]);
+        else if (in->nargs == 1)
+            snprintf(buf, len, "fx_int_%s(%s)", f, a[0]);
+        else if (in->nargs == 2)
+            snprintf(buf, len, "fx_int_%s(%s, %s)", f, a[0], a[1]);
+        else
+            snprintf(buf, len, "fx_int_%s(%s, %s, %s)", f, a[0], a[1], a[2]);
+        return;
     }
     /* Ops whose result is f16 or bf16 use the fast float forms
      * (runtime/fusec_ops.cuh says why). */
@@ -276,7 +330,7 @@ static void scalar_operand(Emitter *em, char *buf, size_t len, int x, int ct)
 {
     const Inst *in = &em->p->inst[x];
     if (in->op == O_CONST)
-        constant(buf, len, in->value, ct);
+        literal(buf, len, in, ct);
     else
         snprintf(buf, len, "(%s)%s", compute_t[ct], em->cname[x]);
 }
@@ -1457,7 +1511,59 @@ static void c_string(FILE *f, const char *s, size_t len)
     fputc('"', f);
 }
 
-/* The reference, in double: rounds where the version rounds. */
+/* Whether a value is an integer wherever it is computed, so that a
+ * conversion of it to an integer dtype is exact on both sides (no jump to
+ * watch): floor, ceil, round, trunc, integers, and clamp, min, max, where ...
+ * of those and of integer-valued literals. ok[] holds the answer of every
+ * earlier instruction. */
+static bool integral_valued(const Program *p, int i, const bool *ok)
+{
+    const Inst *in = &p->inst[i];
+    if (in->op == O_CONST)
+        return in->value == nearbyint(in->value);
+    if (is_int(in->dtype) || in->dtype == FX_BOOL || in->op == O_FLOOR || in->op == O_CEIL || in->op == O_ROUND ||
+        in->op == O_TRUNC)
+        return true;
+    switch (in->op) {
+    case O_CLAMP: case O_MIN: case O_MAX: case O_RELU: case O_ABS: case O_NEG: case O_NEGATE: case O_WHERE:
+    case O_COPY: case O_SIGN:
+        break;
+    default:
+        if (op_info[in->op].cls != K_CAST)
+            return false;
+    }
+    for (int a = op_info[in->op].cls == K_WHERE; a < in->nargs; a++)
+        if (!ok[in->arg[a]])
+            return false;
+    return true;
+}
+
+/* The reference of an op that computes in integer type ct, on operand
+ * expressions a[] (long long): fusec_ref.h's ref_int_ functions. */
+static void ref_int_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640])
+{
+    Op op = (Op)in->op;
+    const OpInfo *info = &op_info[op];
+    const char *f = op_word(op); /* ref_int_add, ref_int_floor_divide, ... */
+    /* the ones that wrap take the dtype */
+    bool wraps = op == O_ADD || op == O_SUB || op == O_MUL || op == O_NEGATE || op == O_NEG || op == O_ABS ||
+                 op == O_NOT || op == O_REM || op == O_FLOORDIV || op == O_SHL || op == O_SHR;
+    if (info->cls == K_CMP)
+        snprintf(buf, len, "(%s %s %s ? 1.0 : 0.0)", a[0], op_name(op), a[1]);
+    else if (info->cls == K_WHERE)
+        snprintf(buf, len, "(%s != 0 ? %s : %s)", a[0], a[1], a[2]);
+    else if (op == O_COPY)
+        snprintf(buf, len, "%s", a[0]);
+    else if (in->nargs == 1)
+        snprintf(buf, len, wraps ? "ref_int_%s(%s, %d)" : "ref_int_%s(%s)", f, a[0], ct);
+    else if (in->nargs == 2)
+        snprintf(buf, len, wraps ? "ref_int_%s(%s, %s, %d)" : "ref_int_%s(%s, %s)", f, a[0], a[1], ct);
+    else
+        snprintf(buf, len, "ref_int_%s(%s, %s, %s)", f, a[0], a[1], a[2]);
+}
+
+/* The reference, in double (integers exactly, in long long): rounds where
+ * the version rounds. */
 static void emit_reference(Emitter *em)
 {
     FILE *f = em->f;
@@ -1466,17 +1572,22 @@ static void emit_reference(Emitter *em)
     for (int i = 0; i < p->ninst; i++)
         for (int a = 0; a < p->inst[i].nargs; a++)
             scalars |= p->inst[i].live && !p->inst[i].scalar && p->inst[p->inst[i].arg[a]].scalar;
-    fprintf(f, "\n/* The host reference for one element, in double. Unfused rounds every kernel's\n"
-               " * result to its storage dtype, as eager does; fused rounds each value to its\n"
-               " * compute type.%s */\n",
+    bool *whole = arena_alloc(p->arena, (size_t)p->ninst + 1);
+    for (int i = 0; i < p->ninst; i++)
+        whole[i] = integral_valued(p, i, whole);
+    fprintf(f, "\n/* The host reference for one element, in double (integers exactly, as long long).\n"
+               " * Unfused rounds every kernel's result to its storage dtype, as eager does; fused\n"
+               " * rounds each value to its compute type.%s */\n",
             scalars ? " Scalars are rounded to the type the op computes in." : "");
-    fprintf(f, "static void %s_reference(int fused, const double *in, const double *par, double *out)\n{\n",
+    fprintf(f, "static void %s_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)\n{\n",
             em->c->prefix);
     fprintf(f, "    (void)in;\n    (void)par;\n");
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
+        bool iv = is_int(p->sym[p->inputs[k]].dtype);
         if (v >= 0 && p->inst[v].live) /* a dead one would be nvcc's warning 177 */
-            fprintf(f, "    const double v%d = in[%d]; /* %s */\n", em->vnum[v], k, p->sym[p->inputs[k]].name);
+            fprintf(f, "    const %s v%d = in[%d].%s; /* %s */\n", iv ? "long long" : "double", em->vnum[v], k,
+                    iv ? "i" : "f", p->sym[p->inputs[k]].name);
     }
     for (int k = 0; k < p->n_par; k++) {
         int v = p->sym[p->params[k]].value;
@@ -1503,13 +1614,20 @@ static void emit_reference(Emitter *em)
                 int common = cmp ? p->inst[in->arg[1 - j]].dtype : in->dtype;
                 bool as_half = !fused && arg->scalar && (common == FX_F16 || common == FX_BF16) &&
                                (cmp || in->op == O_REM || (in->op == O_FLOORDIV && j == 0));
-                if (arg->op == O_CONST)
-                    constant(a[j], sizeof a[j], as_half ? ref_round(arg->value, common) : arg->value,
-                             want == FX_F32 ? FX_F32 : FX_F64);
+                if (arg->op == O_CONST && as_half)
+                    constant(a[j], sizeof a[j], ref_round(arg->value, common), want == FX_F32 ? FX_F32 : FX_F64);
+                else if (arg->op == O_CONST)
+                    literal(a[j], sizeof a[j], arg, is_int(want) ? want : want == FX_F32 ? FX_F32 : FX_F64);
                 else if (as_half)
                     snprintf(a[j], sizeof a[j], "ref_round(%s, %d)", em->cname[x], common);
+                else if (arg->scalar && is_int(want))
+                    snprintf(a[j], sizeof a[j], "(long long)%s", em->cname[x]); /* a bool scalar */
                 else if (arg->scalar)
                     snprintf(a[j], sizeof a[j], "ref_round(%s, %d)", em->cname[x], want == FX_BOOL ? FX_F64 : want);
+                else if (is_int(want) && !is_int(arg->dtype))
+                    snprintf(a[j], sizeof a[j], "(long long)v%d", em->vnum[x]); /* a bool value */
+                else if (!is_int(want) && want != FX_BOOL && is_int(arg->dtype))
+                    snprintf(a[j], sizeof a[j], "ref_int_to_float(v%d, %d)", em->vnum[x], want);
                 else
                     snprintf(a[j], sizeof a[j], "v%d", em->vnum[x]);
                 /* float constants print with an f suffix: drop it for double code. */
@@ -1518,8 +1636,22 @@ static void emit_reference(Emitter *em)
                     a[j][l - 1] = 0;
             }
             const OpInfo *info = &op_info[in->op];
-            if (info->cls == K_CMP)
+            int from = in->nargs ? p->inst[in->arg[0]].dtype : in->dtype;
+            if (info->cls == K_CAST && is_int(in->dtype))
+                snprintf(expr, sizeof expr,
+                         is_int(from) ? "ref_wrap((unsigned long long)%s, %d)"
+                         : from == FX_BOOL ? "%s"
+                                           : "ref_float_to_int(%s, %d, %d)",
+                         a[0], in->dtype, !whole[in->arg[0]]);
+            else if (info->cls == K_CAST && is_int(from))
+                snprintf(expr, sizeof expr, in->dtype == FX_BOOL ? "(%s != 0 ? 1.0 : 0.0)" : "ref_int_to_float(%s, %d)",
+                         a[0], in->dtype);
+            else if (is_int(ct))
+                ref_int_expr(expr, sizeof expr, in, ct, a);
+            else if (info->cls == K_CMP)
                 snprintf(expr, sizeof expr, "ref_%s(%s, %s)", op_word((Op)in->op), a[0], a[1]);
+            else if (info->cls == K_WHERE && is_int(in->dtype))
+                snprintf(expr, sizeof expr, "(%s != 0 ? %s : %s)", a[0], a[1], a[2]);
             else if (info->cls == K_WHERE)
                 snprintf(expr, sizeof expr, "ref_where(%s, %s, %s)", a[0], a[1], a[2]);
             else if (info->cls == K_CAST || in->op == O_COPY)
@@ -1546,16 +1678,25 @@ static void emit_reference(Emitter *em)
                     memmove(expr + 1, expr, strlen(expr) + 1), memcpy(expr, "ref", 3);
             }
             /* Where the value is rounded: unfused to its storage dtype; fused to its
-             * compute type, or to the dtype an explicit cast names. */
+             * compute type, or to the dtype an explicit cast names. An integer
+             * is exact, each op wrapping it to its dtype already. */
             int r = in->dtype;
             if (fused && info->cls != K_CAST)
                 r = dtype_compute(in->dtype);
-            fprintf(f, "        const double v%d = ref_round(%s, %d);\n", em->vnum[i], expr, r == FX_BOOL ? FX_BOOL : r);
+            if (is_int(in->dtype))
+                fprintf(f, "        const long long v%d = %s;\n", em->vnum[i], expr);
+            else
+                fprintf(f, "        const double v%d = ref_round(%s, %d);\n", em->vnum[i], expr,
+                        r == FX_BOOL ? FX_BOOL : r);
         }
         for (int k = 0; k < p->n_out; k++) {
             int v = p->sym[p->outputs[k]].value;
-            fprintf(f, "        out[%d] = ref_round(v%d, %d); /* %s */\n", k, em->vnum[fused ? p->inst[v].canon : v],
-                    p->inst[v].dtype, p->sym[p->outputs[k]].name);
+            int vn = em->vnum[fused ? p->inst[v].canon : v];
+            if (is_int(p->inst[v].dtype))
+                fprintf(f, "        out[%d].i = v%d; /* %s */\n", k, vn, p->sym[p->outputs[k]].name);
+            else
+                fprintf(f, "        out[%d].f = ref_round(v%d, %d); /* %s */\n", k, vn, p->inst[v].dtype,
+                        p->sym[p->outputs[k]].name);
         }
         fprintf(f, "    }\n");
     }
@@ -1930,19 +2071,26 @@ static void emit_h(FILE *f, const Chain *c)
     Emitter em;
     emitter_init(&em, f, c);
     banner(&em, "h");
+    bool ints = false;
+    for (int k = 0; k < c->prog->n_in; k++)
+        ints |= is_int(c->prog->sym[c->prog->inputs[k]].dtype);
+    for (int k = 0; k < c->prog->n_out; k++)
+        ints |= is_int(c->prog->inst[c->prog->sym[c->prog->outputs[k]].value].dtype);
+    const char *int_note = ints ? "; integer tensors as their <stdint.h> types (u8 is uint8_t, i8 int8_t, ...)" : "";
     if (c->prog->shaped)
         fprintf(f, " *\n * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *\n"
                    " * or __nv_bfloat16 * converts with a cast); bool tensors as uint8_t (0 or 1, like\n"
-                   " * torch.bool). Arguments: inputs, outputs, params, then the dims (%s, in the\n"
+                   " * torch.bool)%s. Arguments: inputs, outputs, params, then the dims (%s, in the\n"
                    " * order they first appear) and the stream. Each tensor is contiguous and row-major\n"
                    " * in its own shape (a [C] bias holds C elements). Device pointers; 16-byte-aligned\n"
                    " * ones take the vector path. Both calls are asynchronous.\n */\n",
-                comment_safe(&em, dim_list(&em)));
+                int_note, comment_safe(&em, dim_list(&em)));
     else
         fprintf(f, " *\n * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *\n"
                    " * or __nv_bfloat16 * converts with a cast); bool tensors as uint8_t (0 or 1, like\n"
-                   " * torch.bool). Arguments: inputs, outputs, params, then n and the stream. Device\n"
-                   " * pointers; 16-byte-aligned ones take the vector path. Both calls are asynchronous.\n */\n");
+                   " * torch.bool)%s. Arguments: inputs, outputs, params, then n and the stream. Device\n"
+                   " * pointers; 16-byte-aligned ones take the vector path. Both calls are asynchronous.\n */\n",
+                int_note);
     char guard[300];
     size_t g = 0;
     for (const char *s = c->prefix; *s && g < sizeof guard - 3; s++)

@@ -22,7 +22,7 @@
 /* A dtype as PyTorch spells it: the aten and torch columns of
  * runtime/fusec_dtype.h. */
 #define DT_TORCH(E, name, size, store, api, ctype, compute, kind, prec, emin, emax, maxf, eps, rtol, atol, aten, \
-                 torch)                                                                                      \
+                 torch, ...)                                                                                 \
     {#aten, #torch},
 static const struct {
     const char *aten, *python;

@@ -97,17 +97,21 @@ typedef enum Op {
     O_INPUT, /* a tensor input */
     O_PARAM, /* a runtime scalar */
     O_COPY,  /* an output that is another value: materialised by a copy */
-#define OP(e, s, ar, k, fl, tr) O_##e,
+#define OP(e, s, ar, k, fl, tr, ints) O_##e,
 #include "ops.def"
 #undef OP
     O_COUNT
 } Op;
+
+/* What an op does with integer operands (ops.def's ints column). */
+typedef enum OpInts { I_SAME, I_FLOAT, I_NOOP, I_NONE } OpInts;
 
 typedef struct OpInfo {
     const char *name;  /* builtin spelling, or the infix symbol */
     int arity;
     OpClass cls;
     int flops, trans;
+    OpInts ints;
 } OpInfo;
 extern const OpInfo op_info[O_COUNT];
 
@@ -137,6 +141,9 @@ bool op_is_builtin(Op op);
 const char *op_name(Op op);           /* "+", "relu", ... */
 const char *op_word(Op op);           /* "add", "relu", ...: an identifier */
 double op_fold(Op op, const double *a); /* evaluates op on literals, in double */
+/* Evaluates op on integer literals as Python does, into *r; returns NULL, or
+ * what went wrong ("integer overflow", "division by zero", ...). */
+const char *op_fold_int(Op op, const int64_t *a, int64_t *r);
 /* The form of pow(a, c) for a literal c: 0.5, -0.5 and -1 tested on c; 2, 3
  * and -2 on r, c as the kernel's dtype rounds it. */
 PowForm op_pow_form(double c, double r);
@@ -182,6 +189,7 @@ typedef struct Inst {
     uint32_t off, len; /* source span: operator, function name or literal */
     double value;   /* O_CONST */
     Shape shape;    /* tensors of a shaped program: the broadcast of its operands' */
+    int64_t ival;   /* O_CONST of an integer dtype: its exact value (value holds it rounded) */
 } Inst;
 
 typedef enum SymKind { S_UNKNOWN, S_INPUT, S_PARAM, S_VAR } SymKind;

@@ -24,8 +24,10 @@ int dtype_lookup(const char *s, size_t len)
 }
 
 /* torch.promote_types, from the dtypes' rows (runtime/fusec_dtype.h): bool
- * yields to any number; two floats of the same size but different formats
- * (f16 and bf16) give f32; otherwise the wider one. */
+ * yields to any number, an integer to any float; two floats of the same
+ * size but different formats (f16 and bf16) give f32; u8 with a signed
+ * integer of its size or less gives the next signed size up (u8 with i8:
+ * i16); otherwise the wider one. */
 int dtype_promote(int a, int b)
 {
     const FusecDtype *x = &fusec_dtype[a], *y = &fusec_dtype[b];
@@ -33,10 +35,31 @@ int dtype_promote(int a, int b)
         return a;
     if (x->kind == FX_KIND_BOOL)
         return b;
+    if (x->kind != y->kind)
+        return x->kind == FX_KIND_FLOAT ? a : b;
+    if (x->kind == FX_KIND_INT) {
+        bool xs = x->prec < 8 * x->size, ys = y->prec < 8 * y->size;
+        if (xs != ys) { /* one is u8 */
+            const FusecDtype *s = xs ? x : y;
+            int other = xs ? a : b;
+            return s->size > 1 ? other : FX_I16;
+        }
+    }
     if (x->size == y->size)
         return FX_F32;
     return x->size > y->size ? a : b;
 }
+
+/* PyTorch's categories, for the scalars' rule (c10's result_type): a scalar
+ * of a higher category than every tensor gives that category's default
+ * dtype (i64, f32); otherwise the tensors decide. */
+enum { CAT_BOOL, CAT_INT, CAT_FLOAT };
+static int category(int dt)
+{
+    int k = fusec_dtype[dt].kind;
+    return k == FX_KIND_BOOL ? CAT_BOOL : k == FX_KIND_INT ? CAT_INT : CAT_FLOAT;
+}
+static bool is_int(int dt) { return fusec_dtype[dt].kind == FX_KIND_INT; }
 
 int dtype_compute(int dt) { return fusec_dtype[dt].compute; }
 
@@ -209,33 +232,108 @@ static void shape_inst(Program *p, Inst *in)
     in->shape = r;
 }
 
+/* Folds instruction i, whose operands are all literals, to a literal: in
+ * exact integers when its result is an integer (Python's int), else in
+ * double. Its dtype is then a Python scalar's: i64 or f64 (bool for a
+ * comparison), or the dtype a cast names. */
+static void fold(Program *p, Inst *in, int dt)
+{
+    const OpInfo *info = &op_info[in->op];
+    double v[3] = {0, 0, 0};
+    int64_t iv[3] = {0, 0, 0};
+    bool ints = true;
+    for (int a = 0; a < in->nargs; a++) {
+        const Inst *x = &p->inst[in->arg[a]];
+        v[a] = x->value;
+        iv[a] = is_int(x->dtype) ? x->ival : (int64_t)(x->value != 0);
+        ints &= x->dtype == FX_BOOL || is_int(x->dtype);
+    }
+    if (info->cls == K_CAST) {
+        const Inst *x = &p->inst[in->arg[0]];
+        if (is_int(dt)) {
+            in->ival = is_int(x->dtype) ? ref_wrap((uint64_t)x->ival, dt) : ref_float_to_int(x->value, dt, 0);
+            in->value = (double)in->ival;
+        } else {
+            in->value = is_int(x->dtype) ? ref_int_to_float(x->ival, dt == FX_F64 ? FX_F64 : FX_F32) : x->value;
+            in->value = op_fold((Op)in->op, &in->value);
+        }
+    } else if (ints && (is_int(dt) || info->cls == K_CMP) && in->op != O_DIV) {
+        const char *err = op_fold_int((Op)in->op, iv, &in->ival);
+        if (err)
+            diag_error(diag(p), in->off, in->len, "%s in a constant expression", err);
+        in->value = (double)in->ival;
+    } else {
+        if ((in->op == O_DIV || in->op == O_FLOORDIV) && v[1] == 0)
+            diag_error(diag(p), in->off, in->len, "division by zero in a constant expression");
+        if (in->op == O_REM && v[1] == 0)
+            diag_error(diag(p), in->off, in->len, "modulo by zero in a constant expression");
+        in->value = op_fold((Op)in->op, v);
+    }
+    in->op = O_CONST;
+    in->nargs = 0;
+    if (info->cls != K_CAST)
+        in->dtype = info->cls == K_CMP ? FX_BOOL : dt == FX_BOOL ? FX_BOOL : is_int(dt) ? FX_I64 : FX_F64;
+    if (is_int(in->dtype) && info->cls != K_CAST)
+        in->value = (double)in->ival;
+    in->ct = (uint8_t)dtype_compute(in->dtype);
+}
+
 /* Types instruction i (its operands are typed) and folds it when every
  * operand is a literal. */
 static void type_inst(Program *p, int i, const int *use)
 {
     Inst *in = &p->inst[i];
     const OpInfo *info = &op_info[in->op];
-    int tensor_dt = -1, scalar_dt = -1, ntensor = 0;
-    bool all_const = true, number = false;
+    int tensor_dt = -1, scalar_dt = -1, lit_cat = -1, ntensor = 0;
+    bool all_const = true;
     for (int a = 0; a < in->nargs; a++) {
         const Inst *x = &p->inst[in->arg[a]];
+        bool cond = info->cls == K_WHERE && a == 0;
         if (x->scalar) {
-            if (x->op != O_CONST)
+            if (cond)
+                ;
+            else if (x->op != O_CONST)
                 scalar_dt = scalar_dt < 0 ? x->dtype : dtype_promote(scalar_dt, x->dtype);
-            number |= x->dtype != FX_BOOL;
+            else if (category(x->dtype) > lit_cat)
+                lit_cat = category(x->dtype);
         } else {
             ntensor++;
-            if (!(info->cls == K_WHERE && a == 0))
+            if (!cond)
                 tensor_dt = tensor_dt < 0 ? x->dtype : dtype_promote(tensor_dt, x->dtype);
         }
         all_const &= x->op == O_CONST;
     }
     in->scalar = ntensor == 0;
-    /* Scalars never widen a tensor; among scalars, params set the dtype and
-     * bare literals are Python floats (f64). */
-    int dt = tensor_dt >= 0 ? tensor_dt : scalar_dt >= 0 ? scalar_dt : FX_F64;
-    if (in->scalar && info->cls == K_WHERE && ntensor == 0)
+    /* PyTorch's result_type: scalars (literals, params) never widen a tensor
+     * of their category or a higher one (q * 2 stays i32, h * 2.5 stays
+     * f16); one of a higher category gives its default dtype (q * 2.5 is
+     * f32, m * 2 is i64 for a bool m). Among scalars, params set the dtype;
+     * bare literals are Python ints (i64) and floats (f64). */
+    int scat = scalar_dt >= 0 && category(scalar_dt) > lit_cat ? category(scalar_dt) : lit_cat;
+    int base = tensor_dt >= 0 ? tensor_dt : scalar_dt;
+    int dt;
+    if (base >= 0)
+        dt = scat > category(base) ? (scat == CAT_INT ? FX_I64 : tensor_dt >= 0 ? FX_F32 : FX_F64) : base;
+    else
+        dt = lit_cat == CAT_INT ? FX_I64 : FX_F64;
+    if (in->scalar && info->cls == K_WHERE && base < 0 && lit_cat != CAT_INT)
         dt = FX_F64;
+    /* what the op does with integers (ops.def's ints column); literals fold
+     * as Python does (2 ** 3 is 8, 2 ** -1 is 0.5, gelu(2) a float) */
+    if (is_int(dt) && info->ints == I_NONE && in->scalar && all_const) {
+        const Inst *e = in->op == O_POW ? &p->inst[in->arg[1]] : NULL;
+        if (!e || !is_int(e->dtype) || e->ival < 0 || !is_int(p->inst[in->arg[0]].dtype))
+            dt = FX_F64;
+    }
+    else if (info->ints == I_NONE && is_int(in->op == O_POW || tensor_dt < 0 ? dt : tensor_dt))
+        diag_error(diag(p), in->off, in->len,
+                   in->op == O_POW ? "'%s' on integers is not supported yet; cast to a float first: %s(f32(q), 2)"
+                                   : "'%s' is not defined on integers (PyTorch has no integer kernel for it); cast to "
+                                     "a float first: %s(f32(q)%s)",
+                   op_name((Op)in->op), in->op == O_POW ? "pow" : op_name((Op)in->op),
+                   in->op == O_POW ? "" : in->nargs > 1 ? ", ..." : "");
+    if (info->ints == I_FLOAT && fusec_dtype[dt].kind != FX_KIND_FLOAT)
+        dt = in->scalar ? FX_F64 : FX_F32; /* torch.exp(q), q / 2: the default float dtype */
     int ct = -1; /* the compute type, when it is not the result's */
     switch (info->cls) {
     case K_ARITH:
@@ -245,10 +343,14 @@ static void type_inst(Program *p, int i, const int *use)
             dt = FX_F32; /* arithmetic on bool computes in the default float dtype */
         break;
     case K_CMP:
-        /* As eager: the tensor operands set the compute type, a scalar never
-         * widens it; a bool tensor against a number compares as f32; scalars
-         * only compare on the host, in double. */
-        ct = tensor_dt < 0 ? FX_F64 : dtype_compute(tensor_dt == FX_BOOL && number ? FX_F32 : tensor_dt);
+        /* As eager: the operands' result type is the compute type, a scalar
+         * of the same category never widens it; scalars only compare on the
+         * host, in double (or exactly, as integers). */
+        ct = tensor_dt < 0 && !is_int(dt) ? FX_F64 : dtype_compute(dt);
+        /* a bool tensor against a number compares as f32 (eager: as i64 for
+         * an integer, the same answer for values 0 and 1) */
+        if (tensor_dt == FX_BOOL && dt != FX_BOOL)
+            ct = FX_F32;
         dt = FX_BOOL;
         break;
     case K_WHERE: {
@@ -257,7 +359,7 @@ static void type_inst(Program *p, int i, const int *use)
             diag_error(diag(p), p->inst[use[0]].off, p->inst[use[0]].len,
                        "where's condition must be bool (a comparison or a bool input), not %s",
                        fusec_dtype_name[c->dtype]);
-        if (tensor_dt < 0 && !in->scalar)
+        if (tensor_dt < 0 && !in->scalar && !is_int(dt))
             dt = FX_F32; /* where(mask, 1.0, 2.0): the default float dtype */
         if (dt == FX_BOOL)
             dt = FX_F32;
@@ -279,45 +381,37 @@ static void type_inst(Program *p, int i, const int *use)
         ct = dtype_compute(from == FX_BOOL && dt != FX_BOOL ? dt : from);
         break;
     }
-    case K_LOGIC: /* logical on bools (bitwise on integers) */
+    case K_LOGIC: /* logical on bools, bitwise on integers */
         for (int a = 0; a < in->nargs; a++) {
             const Inst *x = &p->inst[in->arg[a]];
-            if (fusec_dtype[x->dtype].kind != FX_KIND_BOOL)
+            if (fusec_dtype[x->dtype].kind == FX_KIND_FLOAT)
                 diag_error(diag(p), in->off, in->len,
-                           "'%s' needs bool operands (comparisons, bool inputs or bool casts), not %s%s",
-                           op_name((Op)in->op), x->op == O_CONST ? "a number" : fusec_dtype_name[x->dtype],
+                           "'%s' needs bool or integer operands (comparisons, bool or integer inputs, casts), not "
+                           "%s%s",
+                           op_name((Op)in->op), x->op == O_CONST ? "a float number" : fusec_dtype_name[x->dtype],
                            in->op == O_XOR    ? " ('^' is exclusive or, as in Python; a power is x ** 2)"
                            : x->op == O_CONST || in->op == O_NOT
                                ? ""
                                : "; as in Python it binds tighter than a comparison: m & (x > 0)");
         }
-        dt = FX_BOOL;
+        if (!is_int(dt))
+            dt = FX_BOOL;
         break;
-    case K_SHIFT: {
-        const Inst *x = &p->inst[in->arg[0]];
-        diag_error(diag(p), in->off, in->len, "'%s' shifts integers, and fusec has no integer dtypes yet (not %s)",
-                   op_name((Op)in->op), x->op == O_CONST ? "a number" : fusec_dtype_name[x->dtype]);
-    }
+    case K_SHIFT:
+        for (int a = 0; a < in->nargs; a++) {
+            const Inst *x = &p->inst[in->arg[a]];
+            if (!is_int(x->dtype) && (x->dtype != FX_BOOL || !is_int(dt)))
+                diag_error(diag(p), in->off, in->len, "'%s' shifts integers, not %s", op_name((Op)in->op),
+                           x->op == O_CONST ? "a float number" : fusec_dtype_name[x->dtype]);
+        }
+        break;
     default:
         diag_internal(diag(p), "instruction %d has no type rule", i);
     }
     in->dtype = (uint8_t)dt;
     in->ct = (uint8_t)(ct >= 0 ? ct : dtype_compute(dt));
-    if (in->scalar && all_const) {
-        double v[3] = {0, 0, 0};
-        for (int a = 0; a < in->nargs; a++)
-            v[a] = p->inst[in->arg[a]].value;
-        if ((in->op == O_DIV || in->op == O_FLOORDIV) && v[1] == 0)
-            diag_error(diag(p), in->off, in->len, "division by zero in a constant expression");
-        if (in->op == O_REM && v[1] == 0)
-            diag_error(diag(p), in->off, in->len, "modulo by zero in a constant expression");
-        in->value = op_fold((Op)in->op, v);
-        in->op = O_CONST;
-        in->nargs = 0;
-        if (dt != FX_BOOL && info->cls != K_CAST)
-            in->dtype = FX_F64;
-        in->ct = (uint8_t)dtype_compute(in->dtype);
-    }
+    if (in->scalar && all_const)
+        fold(p, in, dt);
 }
 
 static void resolve_name(Program *p, int i, int *remap)
@@ -534,7 +628,10 @@ void ir_build(Program *p)
                 in->uform = (uint8_t)op_pow_form(c->value, ref_round(c->value, in->dtype));
             }
             if (in->op == O_FLOORDIV && !in->scalar)
-                in->uform = p->inst[in->arg[1]].scalar;
+                in->uform = p->inst[in->arg[1]].scalar && !is_int(in->ct);
+            /* floor, round, ... of an integer is the integer (eager copies it) */
+            if (op_info[in->op].ints == I_NOOP && !in->scalar && is_int(p->inst[in->arg[0]].dtype))
+                remap[i] = in->arg[0];
             /* A cast to the dtype a value already has is a no-op (.to()
              * returns the tensor itself): no kernel. */
             if (op_info[in->op].cls == K_CAST && !in->scalar && p->inst[in->arg[0]].dtype == in->dtype)

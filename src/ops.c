@@ -15,7 +15,7 @@ const OpInfo op_info[O_COUNT] = {
     [O_INPUT] = {"input", 0, K_LEAF, 0, 0},
     [O_PARAM] = {"param", 0, K_LEAF, 0, 0},
     [O_COPY] = {"copy", 1, K_ARITH, 0, 0},
-#define OP(e, s, ar, k, fl, tr) [O_##e] = {s, ar, k, fl, tr},
+#define OP(e, s, ar, k, fl, tr, ints) [O_##e] = {s, ar, k, fl, tr, ints},
 #include "ops.def"
 #undef OP
 };
@@ -90,6 +90,95 @@ double op_fold(Op op, const double *a)
     case O_CLAMP: return ref_clamp(a[0], a[1], a[2]);
     case O_WHERE: return a[0] != 0 ? a[1] : a[2];
     default: return NAN;
+    }
+}
+
+/* Integer literals as Python's ints, which never overflow: a result beyond
+ * 64 bits is an error (no tensor could hold it). // and % floor, with the
+ * divisor's sign; >> of a negative count is an error, as in Python. */
+const char *op_fold_int(Op op, const int64_t *a, int64_t *r)
+{
+    int64_t x = a[0], y = a[1];
+    switch (op) {
+    case O_NEGATE:
+    case O_NEG: return __builtin_sub_overflow((int64_t)0, x, r) ? "integer overflow" : NULL;
+    case O_ADD: return __builtin_add_overflow(x, y, r) ? "integer overflow" : NULL;
+    case O_SUB: return __builtin_sub_overflow(x, y, r) ? "integer overflow" : NULL;
+    case O_MUL: return __builtin_mul_overflow(x, y, r) ? "integer overflow" : NULL;
+    case O_FLOORDIV:
+    case O_REM: {
+        if (y == 0)
+            return op == O_REM ? "modulo by zero" : "division by zero";
+        if (x == INT64_MIN && y == -1) {
+            *r = 0;
+            return op == O_REM ? NULL : "integer overflow";
+        }
+        int64_t q = x / y, m = x % y;
+        if (m != 0 && (m < 0) != (y < 0)) {
+            q -= 1;
+            m += y;
+        }
+        *r = op == O_REM ? m : q;
+        return NULL;
+    }
+    case O_LT: *r = x < y; return NULL;
+    case O_LE: *r = x <= y; return NULL;
+    case O_GT: *r = x > y; return NULL;
+    case O_GE: *r = x >= y; return NULL;
+    case O_EQ: *r = x == y; return NULL;
+    case O_NE: *r = x != y; return NULL;
+    case O_AND: *r = x & y; return NULL;
+    case O_OR: *r = x | y; return NULL;
+    case O_XOR: *r = x ^ y; return NULL;
+    case O_NOT: *r = ~x; return NULL;
+    case O_SHL:
+        if (y < 0)
+            return "negative shift count";
+        if (x == 0) {
+            *r = 0;
+            return NULL;
+        }
+        if (y >= 63 || (x > 0 ? x > INT64_MAX >> y : x < INT64_MIN >> y))
+            return "integer overflow";
+        *r = (int64_t)((uint64_t)x << y);
+        return NULL;
+    case O_SHR:
+        if (y < 0)
+            return "negative shift count";
+        y = y > 63 ? 63 : y;
+        *r = x < 0 ? ~(~x >> y) : x >> y;
+        return NULL;
+    case O_ABS:
+        if (x == INT64_MIN)
+            return "integer overflow";
+        *r = x < 0 ? -x : x;
+        return NULL;
+    case O_RELU: *r = x > 0 ? x : 0; return NULL;
+    case O_SIGN: *r = (x > 0) - (x < 0); return NULL;
+    case O_FLOOR:
+    case O_CEIL:
+    case O_ROUND:
+    case O_TRUNC:
+    case O_COPY: *r = x; return NULL;
+    case O_MIN: *r = x < y ? x : y; return NULL;
+    case O_MAX: *r = x > y ? x : y; return NULL;
+    case O_CLAMP: /* max, then min: lo > hi gives hi */
+        *r = x < y ? y : x;
+        *r = *r > a[2] ? a[2] : *r;
+        return NULL;
+    case O_WHERE: *r = x ? y : a[2]; return NULL;
+    case O_POW: { /* y >= 0: ir.c folds a negative exponent as a float */
+        int64_t p = 1, b = x;
+        for (; y > 0; y >>= 1) {
+            if ((y & 1) && __builtin_mul_overflow(p, b, &p))
+                return "integer overflow";
+            if (y > 1 && __builtin_mul_overflow(b, b, &b))
+                return "integer overflow";
+        }
+        *r = p;
+        return NULL;
+    }
+    default: return "no integer rule (a bug in fusec)";
     }
 }
 

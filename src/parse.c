@@ -35,10 +35,10 @@ static void check_not_reserved(Parser *P, Token t, const char *what)
 }
 
 /* PyTorch dtypes fusec does not have yet (issue 16): naming one says so,
- * rather than suggesting a float dtype one letter away (i32 -> f32). */
+ * rather than suggesting a dtype one letter away. */
 static bool dtype_not_yet(const char *s, size_t len)
 {
-    static const char *const later[] = {"u8", "i8", "i16", "i32", "i64", "f8e4m3", "f8e5m2"};
+    static const char *const later[] = {"f8e4m3", "f8e5m2"};
     for (size_t i = 0; i < ARRAY_LEN(later); i++)
         if (strlen(later[i]) == len && memcmp(later[i], s, len) == 0)
             return true;
@@ -72,6 +72,7 @@ int parse_unary(Parser *P, Op op, Token o, int a)
     Inst *arg = &P->prog->inst[a];
     if (op == O_NEGATE && arg->op == O_CONST && arg->off == o.off + o.len) {
         arg->value = -arg->value;
+        arg->ival = -arg->ival; /* no overflow: a literal is at most 2^63 - 1 */
         arg->off = o.off;
         arg->len += o.len;
         return a;
@@ -105,11 +106,31 @@ static double number_value(Parser *P, Token t)
     return v;
 }
 
+/* A literal without '.' or an exponent is an integer, as in Python: an i64
+ * scalar (Python's int, as a tensor op sees it), exact. */
 int parse_number(Parser *P, Token num, bool negative)
 {
     Inst in = leaf(P, O_CONST, num);
-    in.dtype = in.ct = FX_F64;
     in.scalar = 1;
+    const char *t = text(P, num);
+    bool integer = true;
+    for (uint32_t i = 0; i < num.len; i++)
+        integer &= t[i] >= '0' && t[i] <= '9';
+    if (integer) {
+        unsigned long long v = 0;
+        for (uint32_t i = 0; i < num.len; i++) {
+            if (v > (9223372036854775807ull - (unsigned)(t[i] - '0')) / 10)
+                diag_error(diag(P), num.off, num.len,
+                           "integer out of range: integers are 64-bit, up to 9223372036854775807 (a float literal "
+                           "such as %.*se0 is a double)", (int)(num.len < 40 ? num.len : 40), t);
+            v = v * 10 + (unsigned)(t[i] - '0');
+        }
+        in.dtype = in.ct = FX_I64;
+        in.ival = negative ? -(int64_t)v : (int64_t)v;
+        in.value = (double)in.ival;
+        return ir_add(P->prog, in);
+    }
+    in.dtype = in.ct = FX_F64;
     in.value = negative ? -number_value(P, num) : number_value(P, num);
     return ir_add(P->prog, in);
 }
@@ -220,13 +241,13 @@ static NameList *in_source_order(NameList *list)
     return rev;
 }
 
-/* The dtypes a declaration may name (a param: not bool), listed for
+/* The dtypes a declaration may name (a param: a float dtype), listed for
  * messages as "f16, bf16, f32 and f64"; their names in names[]. */
-static int dtype_choices(bool allow_bool, const char **names, char *list, size_t len)
+static int dtype_choices(bool allow_all, const char **names, char *list, size_t len)
 {
     int n = 0;
     for (int i = 0; i < FX_NDTYPES; i++)
-        if (allow_bool || fusec_dtype[i].kind != FX_KIND_BOOL)
+        if (allow_all || fusec_dtype[i].kind == FX_KIND_FLOAT)
             names[n++] = fusec_dtype_name[i];
     list[0] = 0;
     for (int i = 0; i < n; i++) {
@@ -247,6 +268,9 @@ static int declared_dtype(Parser *P, Token t, int def, bool allow_bool)
     int n = dtype_choices(allow_bool, names, list, sizeof list);
     if (dt >= 0 && fusec_dtype[dt].kind == FX_KIND_BOOL && !allow_bool)
         diag_error(diag(P), t.off, t.len, "a param cannot be bool (the param dtypes are %s)", list);
+    if (dt >= 0 && fusec_dtype[dt].kind == FX_KIND_INT && !allow_bool)
+        diag_error(diag(P), t.off, t.len, "a param cannot be an integer yet (the param dtypes are %s; an integer "
+                   "literal in the chain is exact)", list);
     if (dt < 0 && dtype_not_yet(text(P, t), t.len))
         diag_error(diag(P), t.off, t.len, "dtype '%.*s' is not supported yet (the dtypes are %s)", (int)t.len,
                    text(P, t), list);

@@ -357,6 +357,8 @@ static void value_text(const Program *p, const Traffic *t, int i, char *const *s
     const char *name = ir_value_name(p, i);
     if (name)
         snprintf(buf, len, "%s", name);
+    else if (in->op == O_CONST && fusec_dtype[in->dtype].kind == FX_KIND_INT)
+        snprintf(buf, len, "%lld", (long long)in->ival); /* exact */
     else if (in->op == O_CONST)
         out_num(buf, len, in->value);
     else if (t->kernel_of[i] >= 0)

@@ -49,6 +49,7 @@ INPUT_RANGE = (-4.0, 4.0)
 BIG = 64.0  # operands above this magnitude are squashed before use
 
 DTYPES = ["f16", "bf16", "f32", "f64"]
+INT_DTYPES = ["u8", "i8", "i16", "i32", "i64"]
 
 # builtin -> arity (must match src/ops.def; --ops-def checks it)
 BUILTINS = {
@@ -57,8 +58,11 @@ BUILTINS = {
     "erf": 1, "floor": 1, "ceil": 1, "round": 1, "trunc": 1, "sign": 1, "gelu": 1, "gelu_tanh": 1,
     "silu": 1, "softplus": 1, "mish": 1, "leaky_relu": 2, "hardsigmoid": 1, "hardswish": 1, "min": 2,
     "max": 2, "pow": 2, "clamp": 3, "where": 3, "bool": 1, "f16": 1, "bf16": 1, "f32": 1, "f64": 1,
+    "u8": 1, "i8": 1, "i16": 1, "i32": 1, "i64": 1,
 }
-INFIX = ["+", "-", "*", "/", "neg_infix", "<", "<=", ">", ">=", "==", "!=", "**", "%", "//", "&", "|", "^", "~"]
+INFIX = ["+", "-", "*", "/", "neg_infix", "<", "<=", ">", ">=", "==", "!=", "**", "%", "//", "&", "|", "^", "~",
+         "<<", ">>"]
+SHIFT = ["<<", ">>"]
 LOGIC = ["&", "|", "^", "~"]
 ALL_OPS = sorted(BUILTINS) + INFIX
 CMP = ["<", "<=", ">", ">=", "==", "!="]
@@ -82,7 +86,7 @@ def softplus(x):
 
 
 class E:
-    """An expression: its text, kind ('num' or 'bool'), interval, whether it
+    """An expression: its text, kind ('num', 'bool' or 'int'), interval, whether it
     depends on a tensor input, whether it is a literal-only constant, and
     whether its text is atomic (needs no parentheses as an operand)."""
 
@@ -90,6 +94,7 @@ class E:
         self.text, self.kind, self.lo, self.hi = text, kind, float(lo), float(hi)
         self.tensor, self.const, self.atom, self.depth = tensor, const, atom, depth
         self.exact = exact  # a value on the input grid (rounding ops see it exactly)
+        self.idt = None  # kind 'int': its dtype (None: a Python int literal)
 
     @property
     def mag(self):
@@ -104,8 +109,8 @@ def fmt_num(rng, v):
     """A literal for v (a short decimal), in one of the accepted spellings."""
     s = repr(float(v))
     if s.endswith(".0") and rng.random() < 0.5:
-        s = s[:-2]
-    if rng.random() < 0.1 and "e" not in s and "." in s and s.startswith("0."):
+        s = s[:-1]  # "2.": still a float ("2" is an integer, as in Python)
+    if rng.random() < 0.1 and "e" not in s and "." in s and s.startswith("0.") and len(s) > 2:
         s = s[1:]  # .5
     if rng.random() < 0.08 and "e" not in s and v != 0:
         m, ex = ("%.6e" % v).split("e")
@@ -146,6 +151,7 @@ class Program:
         self.names = set()
         self.inputs = []    # (name, dtype or None for the default, E)
         self.masks = []     # bool inputs
+        self.ints = []      # integer inputs: (name, dtype, E)
         self.params = []    # (name, E)
         self.temps = []     # tensor statement values usable later: E with atom text
         self.scalars = []   # param-only statements
@@ -189,7 +195,7 @@ class Program:
         elif self.temps and r.random() < 0.45:
             e = r.choice(self.temps)
             self.used_names.add(e.text)
-            return e
+            return self.int_to_num(e) if e.kind == "int" else e
         else:
             nm, dt, e = r.choice(self.inputs)
         self.used_names.add(nm)
@@ -218,10 +224,10 @@ class Program:
         choices = [
             ("(2 * 3 + 1) / 7", 1.0), ("exp(0.5)", math.exp(0.5)), ("sqrt(2)", math.sqrt(2)),
             ("-(1.5)", -1.5), ("f16(0.1)", 0.0999755859375), ("log(2)", math.log(2)),
-            ("tanh(1) * 2", math.tanh(1) * 2), ("max(0.5, 0.25)", 0.5), ("clamp(5, 0, 1)", 1.0),
+            ("tanh(1) * 2", math.tanh(1) * 2), ("max(0.5, 0.25)", 0.5), ("clamp(5, 0, 1.0)", 1.0),
             ("pow(2, -1)", 0.5), ("1 / 3", 1 / 3), ("sigmoid(0)", 0.5), ("abs(-0.75)", 0.75),
             ("where(1 < 2, 0.5, 2)", 0.5), ("round(2.5)", 2.0), ("bf16(1.7)", 1.703125),
-            ("2 - 3 * 0.5", 0.5), ("- -1", 1.0), ("erf(0.5)", math.erf(0.5)), ("cos(0)", 1.0),
+            ("2 - 3 * 0.5", 0.5), ("- -1.0", 1.0), ("erf(0.5)", math.erf(0.5)), ("cos(0)", 1.0),
         ]
         ok = [c for c in choices if lo <= c[1] <= hi]
         if not ok:
@@ -232,6 +238,8 @@ class Program:
     # ---- squashing and domain guards ----
     def squash(self, e, limit=BIG):
         """e, or e wrapped so that its magnitude is at most limit."""
+        if e.kind == "int":
+            e = self.int_to_num(e)
         if e.kind == "num" and e.mag <= limit:
             return e
         r = self.rng
@@ -294,6 +302,122 @@ class Program:
         lit = self.literal(0.5, 2)
         return E("%s * %s" % (b.op(), lit.op()), "num", 0, lit.hi, b.tensor or lit.tensor,
                  const=b.const and lit.const)
+
+    # ---- integers: exact everywhere (wrapping, // and % by zero, shifts by
+    # any count are all defined), so no interval is kept; they meet the
+    # float world through bounded conversions ----
+    def int_literal(self):
+        r = self.rng
+        v = r.choice([0, 1, 2, 3, 5, 7, -1, -3, 15, 100, 255, -128, 31, 64, 2147483647, -2147483648,
+                      1099511627776, 9223372036854775807])
+        if r.random() < 0.6:
+            v = r.randint(-9, 9)
+        e = E(str(v), "int", v, v, False, const=True, atom=v >= 0)
+        return e
+
+    def int_leaf(self, need_tensor):
+        r = self.rng
+        temps = [t for t in self.temps if t.kind == "int"]
+        x = r.random()
+        if self.ints and (x < 0.6 or not temps) and (need_tensor or x < 0.45):
+            nm, dt, e = r.choice(self.ints)
+            self.used_names.add(nm)
+            return e
+        if temps and (need_tensor or x < 0.7):
+            e = r.choice(temps)
+            self.used_names.add(e.text)
+            return e
+        if need_tensor:
+            return self.num_to_int(self.num(1, True))
+        return self.int_literal()
+
+    def num_to_int(self, e, dt=None):
+        """A float (or bool) made an integer by a cast: toward zero, as eager."""
+        r = self.rng
+        dt = dt or r.choice(INT_DTYPES)
+        self.used_ops.add(dt)
+        if e.kind == "bool":
+            return self.int_call(dt, [e])
+        e = self.squash(e)
+        if r.random() < 0.5:
+            s = r.choice([4.0, 16.0, 100.0])
+            e = self.call("round", [self.binop("*", e, E(fmt_num(r, s), "num", s, s, False, const=True, atom=True),
+                                               force=True)], e.lo * s, e.hi * s)
+        return self.int_call(dt, [e])
+
+    def int_to_num(self, ie):
+        """An integer made a bounded float: by a cast of a clamped value, a
+        mask of its low bits, or a remainder times a float."""
+        r = self.rng
+        k = r.randrange(3)
+        if k == 0:
+            dt = r.choice(DTYPES)
+            self.used_ops.add(dt)
+            c = self.int_call("clamp", [ie, E("-20", "int", -20, -20, False, const=True), E("20", "int", 20, 20, False, const=True)])
+            return E("%s(%s)" % (dt, c.text), "num", -20, 20, ie.tensor, atom=True, depth=ie.depth + 2)
+        if k == 1:
+            dt = r.choice(DTYPES)
+            self.used_ops.add(dt)
+            self.used_ops.add("&")
+            return E("%s(%s & 15)" % (dt, ie.op()), "num", 0, 15, ie.tensor, atom=True, depth=ie.depth + 2)
+        self.used_ops.add("%")
+        return E("(%s %% 7) * 0.5" % ie.op(), "num", 0, 3, ie.tensor, depth=ie.depth + 2)
+
+    def int_call(self, f, args):
+        self.used_ops.add(f)
+        e = E("%s(%s)" % (f, ", ".join(a.text for a in args)), "int", 0, 0, any(a.tensor for a in args),
+              const=all(a.const for a in args), atom=True, depth=1 + max(a.depth for a in args))
+        return e
+
+    def int_expr(self, depth, need_tensor, top=None):
+        """An integer expression; top: the operation at its root."""
+        r = self.rng
+        if depth <= 0 and top is None:
+            return self.int_leaf(need_tensor)
+        op = top or r.choice(["+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>", "~", "neg_infix", "abs", "neg",
+                              "sign", "relu", "min", "max", "clamp", "where", "cast", "from_float", "from_bool"])
+        sub = lambda nt: self.int_expr(depth - 1, nt)
+        if op in ("+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>"):
+            a, b = sub(need_tensor), sub(False)
+            if r.random() < 0.3 and op not in SHIFT:
+                a, b = b, a
+            if a.const and b.const and op not in ("&", "|", "^"):
+                # literals fold as Python's ints, where a negative shift, an
+                # overflow of 64 bits or a zero divisor is an error
+                op = r.choice(["&", "|", "^"])
+            self.used_ops.add(op)
+            e = E("%s %s %s" % (a.op(), op, b.op()), "int", 0, 0, a.tensor or b.tensor, const=a.const and b.const,
+                  depth=1 + max(a.depth, b.depth))
+        elif op in ("~", "neg_infix"):
+            a = sub(need_tensor)
+            if a.const:
+                op = "~"  # -(-2^63) would overflow
+            self.used_ops.add(op)
+            e = E(("~" if op == "~" else "-") + a.op(), "int", 0, 0, a.tensor, const=a.const, depth=a.depth + 1)
+        elif op in ("abs", "neg", "sign", "relu"):
+            a = sub(need_tensor)
+            e = self.int_call(op if not a.const or op in ("sign", "relu") else "relu", [a])
+        elif op in ("min", "max"):
+            e = self.int_call(op, [sub(need_tensor), sub(False)])
+        elif op == "clamp":
+            lo = r.randint(-50, 0)
+            e = self.int_call(op, [sub(need_tensor), E(str(lo), "int", lo, lo, False, const=True),
+                                   E(str(lo + r.randint(0, 90)), "int", 0, 0, False, const=True)])
+        elif op == "where":
+            c = self.boolean(depth - 1, need_tensor=False)
+            e = self.int_call(op, [c, sub(need_tensor), sub(False)])
+            e.tensor = e.tensor or c.tensor
+        elif op == "cast":
+            e = self.int_call(r.choice(INT_DTYPES), [sub(need_tensor)])
+        elif op == "from_bool":
+            e = self.num_to_int(self.boolean(depth - 1))
+        else:
+            e = self.num_to_int(self.num(min(depth - 1, 1), need_tensor))
+        if need_tensor and not e.tensor:
+            a = self.int_leaf(True)
+            self.used_ops.add("+")
+            e = E("%s + %s" % (e.op(), a.op()), "int", 0, 0, True, depth=1 + max(e.depth, a.depth))
+        return e
 
     # ---- builders ----
     def call(self, f, args, lo, hi, force_tensor=None):
@@ -503,6 +627,10 @@ class Program:
             b = self.call(f, [self.exact_operand()], 0, 1)
             b.kind = "bool"
             return self.arith_of_bool(b)
+        if f in INT_DTYPES:
+            if r.random() < 0.5:
+                return self.int_to_num(self.num_to_int(sub(), f))
+            return self.int_to_num(self.int_call(f, [self.int_expr(depth - 1, need_tensor)]))
         if f in DTYPES:
             a = self.squash(sub())
             if r.random() < 0.3:
@@ -519,6 +647,8 @@ class Program:
                 e = self.tensor_leaf()
                 if e.kind == "bool":
                     return self.arith_of_bool(e)
+                if e.kind == "int":
+                    return self.int_to_num(e)
                 return e
             return self.scalar_leaf()
         if self.pool and r.random() < 0.08:
@@ -560,6 +690,8 @@ class Program:
             ps = [base.lo ** ex.lo, base.lo ** ex.hi, base.hi ** ex.lo, base.hi ** ex.hi]
             e = E("%s ** %s" % (base.op(), ex.op()), "num", min(ps), max(ps), base.tensor or ex.tensor,
                   const=base.const and ex.const, depth=1 + max(base.depth, ex.depth))
+        elif op in SHIFT or (op in LOGIC and r.random() < 0.3):
+            e = self.int_to_num(self.int_expr(depth - 1, need_tensor, op))
         elif op in LOGIC:
             e = self.arith_of_bool(self.logic(depth - 1, op))
         elif op == "neg_infix":
@@ -584,6 +716,12 @@ class Program:
             nm = self.fresh("a")
             e = E(nm, "num", INPUT_RANGE[0], INPUT_RANGE[1], True, atom=True, exact=True)
             self.inputs.append((nm, dt, e))
+        for _ in range(r.choice([0, 0, 1, 1, 2])):
+            nm = self.fresh("q")
+            dt = r.choice(INT_DTYPES)
+            e = E(nm, "int", 0, 0, True, atom=True)
+            e.idt = dt
+            self.ints.append((nm, dt, e))
         for _ in range(r.choice([0, 0, 1, 2])):
             nm = self.fresh("m")
             e = E(nm, "bool", 0, 1, True, atom=True)
@@ -600,6 +738,8 @@ class Program:
                 self.shape_of[nm] = choices[0] if full else r.choice(choices[1:])
             for nm, _ in self.masks:
                 self.shape_of[nm] = r.choice(choices)
+            for nm, _, _ in self.ints:
+                self.shape_of[nm] = r.choice(choices)
         for _ in range(r.choice([0, 1, 1, 2])):
             nm = self.fresh("s")
             dt = r.choice(DTYPES)
@@ -612,7 +752,7 @@ class Program:
             (self.late if r.random() < 0.2 else out).append(text)
         decls = []
         by_dt = {}
-        for nm, dt, _ in self.inputs:
+        for nm, dt, _ in self.inputs + self.ints:
             if dt is not None:
                 by_dt.setdefault(dt, []).append(nm)
         for dt, names in sorted(by_dt.items()):
@@ -650,6 +790,8 @@ class Program:
                 e = E(src.text, src.kind, src.lo, src.hi, True, atom=True)
             elif x < 0.14:
                 e = self.compare(2)  # a bool value
+            elif x < 0.3:
+                e = self.int_expr(r.randint(1, 2), True)  # an integer value
             else:
                 e = self.num(r.randint(2, 4), True)
             e = self.full_shaped(e)
@@ -674,6 +816,9 @@ class Program:
         for nm, e in self.masks:
             if nm not in said:
                 extra.append(self.arith_of_bool(e))
+        for nm, dt, e in self.ints:
+            if nm not in said:
+                extra.append(self.int_to_num(e))
         for s in self.scalars:
             if s.text not in said:
                 extra.append(self.binop("*", s, self.tensor_leaf(), force=True))

@@ -10,10 +10,12 @@
 typedef struct FhGen {
     unsigned long long seed;
     int dtype, prec;              /* storage dtype and its significant bits */
+    int bits, is_int, is_signed;  /* an integer dtype: its width and signedness */
     unsigned long long digit_div; /* slot of index i: (i / digit_div + digit_add) % FH_NSPECIAL */
     unsigned long long digit_add;
     unsigned long long nspecial; /* indices below this take special values */
     double special[FH_NSPECIAL];
+    long long special_int[FH_NSPECIAL]; /* an integer dtype's */
 } FhGen;
 
 /* splitmix64's finaliser: a well-mixed 64-bit hash. */
@@ -25,14 +27,44 @@ static __host__ __device__ inline unsigned long long fh_mix(unsigned long long x
     return x ^ (x >> 31);
 }
 
+/* The low bits of b as an integer of the width and signedness given. */
+static __host__ __device__ inline long long fh_wrap_bits(unsigned long long b, int bits, int is_signed)
+{
+    if (bits < 64) {
+        b &= (1ull << bits) - 1;
+        if (is_signed && (b >> (bits - 1) & 1))
+            b |= ~0ull << bits;
+    }
+    return (long long)b;
+}
+
+/* Input value at index i of an integer dtype, exactly: half the time a small
+ * value in [-20, 20] (a shift count, a divisor, a sign; wrapped for u8), else
+ * all the dtype's bits at random. */
+static __host__ __device__ inline long long fh_gen_int(const FhGen *g, unsigned long long i)
+{
+    unsigned long long h = fh_mix(g->seed ^ fh_mix(i));
+    if (i < g->nspecial) {
+        unsigned slot = (unsigned)((i / g->digit_div + g->digit_add) % FH_NSPECIAL);
+        if (slot)
+            return g->special_int[slot];
+    }
+    if (h & 1)
+        return fh_wrap_bits((unsigned long long)((long long)((h >> 8) % 41) - 20), g->bits, g->is_signed);
+    return fh_wrap_bits(h >> 1 ^ h << 63, g->bits, g->is_signed);
+}
+
 /* Input value at index i, exactly representable in g->dtype by construction
- * (p significant bits): a bool is a random 0 or 1; a number is, 7 times in
- * 8, uniform in [-4, 4) on a grid of p bits (never 0), else of magnitude
- * [2^-12, 2^-1) with p random bits and a random sign. */
+ * (p significant bits): a bool is a random 0 or 1; an integer is
+ * fh_gen_int's; a float is, 7 times in 8, uniform in [-4, 4) on a grid of p
+ * bits (never 0), else of magnitude [2^-12, 2^-1) with p random bits and a
+ * random sign. */
 static __host__ __device__ inline double fh_gen_value(const FhGen *g, unsigned long long i)
 {
     unsigned long long h = fh_mix(g->seed ^ fh_mix(i));
     int p = g->prec;
+    if (g->is_int)
+        return (double)fh_gen_int(g, i);
     if (i < g->nspecial) {
         unsigned slot = (unsigned)((i / g->digit_div + g->digit_add) % FH_NSPECIAL);
         if (slot && g->dtype == FX_BOOL)
@@ -57,10 +89,11 @@ static __global__ void fh_gen_kernel(void *p, size_t n, FhGen g)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        double v = fh_gen_value(&g, i);
+        double v = g.is_int ? 0.0 : fh_gen_value(&g, i);
+        long long iv = g.is_int ? fh_gen_int(&g, i) : 0;
         switch (g.dtype) {
 #define FH_GEN_STORE(E, name, size, store, ...) \
-    case FX_##E: ((store *)p)[i] = fx_to_##name(v); break;
+    case FX_##E: ((store *)p)[i] = g.is_int ? fx_to_##name(iv) : fx_to_##name(v); break;
             FUSEC_DTYPES(FH_GEN_STORE)
 #undef FH_GEN_STORE
         }
@@ -78,6 +111,9 @@ static FhGen fh_make_gen(const FusecChain *c, int k, size_t n, unsigned long lon
     g.seed = fh_mix(fh_mix(seed + 0x5EED + (unsigned long long)k) ^ n);
     g.dtype = dt;
     g.prec = p;
+    g.is_int = fusec_dtype[dt].kind == FX_KIND_INT;
+    g.bits = 8 * fusec_dtype[dt].size;
+    g.is_signed = g.is_int && p < g.bits;
     /* inputs 0, 1, 2 are the digits of i in base FH_NSPECIAL (all pairs and
      * triples); later inputs step through the slots, each at its own offset */
     g.digit_div = 1;
@@ -87,7 +123,13 @@ static FhGen fh_make_gen(const FusecChain *c, int k, size_t n, unsigned long lon
     for (j = 0; j < c->n_in && j < 3; j++)
         combos *= FH_NSPECIAL;
     g.nspecial = combos < 4096 ? combos : 4096;
-    if (dt != FX_BOOL) {
+    if (g.is_int) { /* the edges of the range, -1, 0, 1 and the shift counts at the width */
+        long long lo = g.is_signed ? (long long)(0 - (1ull << (g.bits - 1))) : 0;
+        long long hi = (long long)(g.is_signed ? (1ull << (g.bits - 1)) - 1 : (1ull << g.bits) - 1);
+        long long sp[FH_NSPECIAL] = {0, lo, hi, -1, 0, 1, 2, lo + 1, hi - 1, g.bits - 1, g.bits, -2, 3};
+        for (j = 0; j < FH_NSPECIAL; j++)
+            g.special_int[j] = fh_wrap_bits((unsigned long long)sp[j], g.bits, g.is_signed);
+    } else if (dt != FX_BOOL) {
         double sub_min = ldexp(1.0, emin - p + 1), min_normal = ldexp(1.0, emin);
         double sp[FH_NSPECIAL] = {0,        NAN,         HUGE_VAL,  -HUGE_VAL,           0.0,
                                   -0.0,     sub_min,     -(min_normal - sub_min), fusec_dtype[dt].max_finite,

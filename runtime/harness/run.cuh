@@ -79,7 +79,7 @@ static void fh_setup_reference(FhRun *R)
     /* fragility is judged at the least precise dtype of the chain */
     fusec_ref_eps = fusec_dtype[FX_F64].frag_eps;
     for (k = 0; k < nd; k++) {
-        if (dts[k] == FX_BOOL)
+        if (fusec_dtype[dts[k]].kind != FX_KIND_FLOAT)
             continue;
         if (fusec_dtype[dts[k]].frag_eps > fusec_ref_eps)
             fusec_ref_eps = fusec_dtype[dts[k]].frag_eps;
@@ -96,7 +96,7 @@ static void fh_setup_reference(FhRun *R)
         /* An f64 output computed from f32 values is as precise as f32. */
         if (dt != FX_BOOL && fusec_dtype[tol].rtol > fusec_dtype[dt].rtol)
             dt = tol;
-        R->cancel[k] = dt == FX_BOOL ? 0 : ldexp(2.0, 1 - fusec_dtype[dt].prec);
+        R->cancel[k] = fusec_dtype[dt].kind != FX_KIND_FLOAT ? 0 : ldexp(2.0, 1 - fusec_dtype[dt].prec);
         R->rtol[k] = R->o.rtol >= 0 ? R->o.rtol : fusec_dtype[dt].rtol;
         R->atol[k] = R->o.atol >= 0 ? R->o.atol : fusec_dtype[dt].atol;
         dt = c->out[k].dtype;

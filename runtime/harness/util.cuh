@@ -104,7 +104,7 @@ static double fh_host_available(void)
 static double fh_ulp(double v, int dtype)
 {
     int e, p = fusec_dtype[dtype].prec, emin = fusec_dtype[dtype].emin;
-    if (dtype == FX_BOOL)
+    if (fusec_dtype[dtype].kind != FX_KIND_FLOAT)
         return 1;
     if (!(fabs(v) > 0))
         return ldexp(1.0, emin - p + 1);

@@ -10,7 +10,7 @@ typedef struct FhVerify {
     FhGen *gens;            /* one per input */
     size_t count;           /* elements compared with the reference */
     size_t *idx;            /* their indices, sorted; NULL: all of 0 .. n-1 */
-    double *ref;            /* ref[j * n_out + k]: output k at the j-th compared index */
+    FusecValue *ref;        /* ref[j * n_out + k]: output k at the j-th compared index */
     unsigned char *fragile; /* per compared index */
     double *scale;          /* per compared index: the largest magnitude its values reached */
     unsigned char **seen;   /* per output: bitmap of elements holding the first poison */
@@ -55,17 +55,26 @@ static int fh_ref_version(int version)
     return version == 0 ? 0 : 1;
 }
 
+/* Input value at index i as the reference takes it. */
+static void fh_gen_into(FusecValue *in, const FhGen *g, unsigned long long i)
+{
+    if (g->is_int)
+        in->i = fh_gen_int(g, i);
+    else
+        in->f = fh_gen_value(g, i);
+}
+
 /* The reference of one version at every compared index, and which are fragile. */
 static void fh_reference(FhVerify *v, int version)
 {
     const FusecChain *c = v->R->c;
-    double *in = (double *)fh_alloc(sizeof(double) * (size_t)(c->n_in + 1));
+    FusecValue *in = (FusecValue *)fh_alloc(sizeof(FusecValue) * (size_t)(c->n_in + 1));
     size_t j;
     int k;
     for (j = 0; j < v->count; j++) {
         size_t i = v->idx ? v->idx[j] : j;
         for (k = 0; k < c->n_in; k++)
-            in[k] = fh_gen_value(&v->gens[k], fh_own_index(v->R, v->dims, c->in[k].varies, i));
+            fh_gen_into(&in[k], &v->gens[k], fh_own_index(v->R, v->dims, c->in[k].varies, i));
         fusec_ref_fragile = 0;
         fusec_ref_scale = 0;
         c->reference(fh_ref_version(version), in, v->R->par, v->ref + j * (size_t)c->n_out);
@@ -84,10 +93,18 @@ static unsigned long long fh_bits(const unsigned char *p, int size)
     return b;
 }
 
-/* A stored element as a double (a bool as its byte: 0, 1 or invalid). A
+/* A stored element as a double (a bool as its byte: 0, 1 or invalid; an
+ * integer as its value, rounded beyond 2^53: fh_decode_int is exact). A
  * float is decoded from its bits by its row of fusec_dtype.h: a sign bit,
  * then 8 * size - prec exponent bits (bias 1 - emin), then prec - 1 bits of
  * fraction; the top exponent is inf (fraction 0) or NaN. */
+/* A stored integer, exactly: its bytes, sign-extended when signed. */
+static long long fh_decode_int(const unsigned char *p, int dtype)
+{
+    const FusecDtype *d = &fusec_dtype[dtype];
+    return fh_wrap_bits(fh_bits(p, d->size), 8 * d->size, d->prec < 8 * d->size);
+}
+
 static double fh_decode(const unsigned char *p, int dtype)
 {
     const FusecDtype *d = &fusec_dtype[dtype];
@@ -96,6 +113,8 @@ static double fh_decode(const unsigned char *p, int dtype)
     double v;
     if (d->kind == FX_KIND_BOOL)
         return p[0];
+    if (d->kind == FX_KIND_INT)
+        return (double)fh_decode_int(p, dtype);
     b = fh_bits(p, d->size);
     ebits = 8 * d->size - d->prec;
     e = (int)((b >> fbits) & ((1ull << ebits) - 1));
@@ -142,41 +161,68 @@ static void fh_update_stats(FhCheck *st, double got, double ref, int dtype)
         st->max_ulp = err / fh_ulp(ref, dtype);
 }
 
+/* A value of dtype as the reference holds it, for a message. */
+static void fh_print_value(FILE *f, FusecValue v, int dtype)
+{
+    if (fusec_dtype[dtype].kind == FX_KIND_INT)
+        fprintf(f, "%lld", v.i);
+    else
+        fprintf(f, "%.17g", v.f);
+}
+
 /* Prints the first bad element: where, the inputs and params there, what
- * came out and what was expected. */
+ * came out and what was expected (ref: NULL when nothing is). */
 static void fh_print_failure(const FhVerify *v, int version, int run, int k, size_t i, const unsigned char *p,
-                             double ref, const char *what)
+                             const FusecValue *ref, const char *what)
 {
     const FusecChain *c = v->R->c;
     int dt = c->out[k].dtype, j, sz = fusec_dtype_size[dt];
-    double got = fh_decode(p, dt);
+    FusecValue got;
     char nb[32];
+    if (fusec_dtype[dt].kind == FX_KIND_INT)
+        got.i = fh_decode_int(p, dt);
+    else
+        got.f = fh_decode(p, dt);
     fflush(stdout);
     fprintf(stderr, "\nVERIFICATION FAILED: %s version, output %s (%s), n = %s, element %zu (run %d)\n",
             fh_version_name[version], c->out[k].name, fusec_dtype_name[dt], fh_fmt_n(v->n, nb, sizeof nb), i,
             run + 1);
-    for (j = 0; j < c->n_in; j++)
-        fprintf(stderr, "  input  %-12s = %.17g (%s)\n", c->in[j].name,
-                fh_gen_value(&v->gens[j], fh_own_index(v->R, v->dims, c->in[j].varies, i)),
-                fusec_dtype_name[c->in[j].dtype]);
+    for (j = 0; j < c->n_in; j++) {
+        FusecValue x;
+        fh_gen_into(&x, &v->gens[j], fh_own_index(v->R, v->dims, c->in[j].varies, i));
+        fprintf(stderr, "  input  %-12s = ", c->in[j].name);
+        fh_print_value(stderr, x, c->in[j].dtype);
+        fprintf(stderr, " (%s)\n", fusec_dtype_name[c->in[j].dtype]);
+    }
     for (j = 0; j < c->n_par; j++)
         fprintf(stderr, "  param  %-12s = %.17g\n", c->par[j].name, v->R->par[j]);
-    fprintf(stderr, "  got      %.17g (bits 0x%0*llx)%s\n", got, 2 * sz, fh_bits(p, sz),
+    fprintf(stderr, "  got      ");
+    fh_print_value(stderr, got, dt);
+    fprintf(stderr, " (bits 0x%0*llx)%s\n", 2 * sz, fh_bits(p, sz),
             fh_is_poison(p, sz, fh_poison[run]) ? ", the poison pattern: never written?" : "");
-    fprintf(stderr, "  expected %.17g (tolerance %.3g + %.3g * |expected|)\n", ref, v->R->atol[k], v->R->rtol[k]);
+    if (ref) {
+        fprintf(stderr, "  expected ");
+        fh_print_value(stderr, *ref, dt);
+        if (fusec_dtype[dt].kind == FX_KIND_INT && fusec_dtype[c->out[k].tol_dtype].kind != FX_KIND_FLOAT)
+            fprintf(stderr, " (exactly: an integer computed from integers)\n");
+        else
+            fprintf(stderr, " (tolerance %.3g + %.3g * |expected|)\n", v->R->atol[k], v->R->rtol[k]);
+    }
     fprintf(stderr, "  %s\n", what);
     {
         /* The reference again, for this element alone: every output. */
-        double in[64], out[64];
+        FusecValue in[64], out[64];
         int kk;
         if (c->n_in <= 64 && c->n_out <= 64) {
             for (kk = 0; kk < c->n_in; kk++)
-                in[kk] = fh_gen_value(&v->gens[kk], fh_own_index(v->R, v->dims, c->in[kk].varies, i));
+                fh_gen_into(&in[kk], &v->gens[kk], fh_own_index(v->R, v->dims, c->in[kk].varies, i));
             fusec_ref_fragile = 0;
             c->reference(fh_ref_version(version), in, v->R->par, out);
             fprintf(stderr, "  reference recomputed for element %zu:", i);
-            for (kk = 0; kk < c->n_out; kk++)
-                fprintf(stderr, " %s=%.17g", c->out[kk].name, out[kk]);
+            for (kk = 0; kk < c->n_out; kk++) {
+                fprintf(stderr, " %s=", c->out[kk].name);
+                fh_print_value(stderr, out[kk], c->out[kk].dtype);
+            }
             fprintf(stderr, "%s\n", fusec_ref_fragile ? " (fragile)" : "");
         }
     }
@@ -189,11 +235,14 @@ static int fh_check_chunk(FhVerify *v, int version, int run, int k, size_t first
 {
     const FusecChain *c = v->R->c;
     int dt = c->out[k].dtype, sz = fusec_dtype_size[dt];
+    int is_int = fusec_dtype[dt].kind == FX_KIND_INT;
+    int exact = is_int && fusec_dtype[c->out[k].tol_dtype].kind != FX_KIND_FLOAT;
     FhCheck *st = &v->stats[k];
     size_t e;
     for (e = 0; e < cnt; e++) {
         size_t i = first + e, j;
         const unsigned char *p = v->chunk + e * sz;
+        const FusecValue *rv;
         double got, ref;
         if (fh_is_poison(p, sz, fh_poison[run])) {
             if (run == 0) {
@@ -203,14 +252,14 @@ static int fh_check_chunk(FhVerify *v, int version, int run, int k, size_t first
                     fh_die("out of host memory");
                 v->seen[k][i / 8] |= (unsigned char)(1u << (i % 8));
             } else if (v->seen[k] && (v->seen[k][i / 8] >> (i % 8) & 1)) {
-                fh_print_failure(v, version, run, k, i, p, NAN,
+                fh_print_failure(v, version, run, k, i, p, NULL,
                                  "this element held the poison after both runs (a different one each "
                                  "time): it was never written");
                 return 0;
             }
         }
         if (dt == FX_BOOL && p[0] > 1 && !fh_is_poison(p, sz, fh_poison[run])) {
-            fh_print_failure(v, version, run, k, i, p, NAN, "a bool must be stored as 0 or 1");
+            fh_print_failure(v, version, run, k, i, p, NULL, "a bool must be stored as 0 or 1");
             return 0;
         }
         if (v->idx) {
@@ -225,12 +274,24 @@ static int fh_check_chunk(FhVerify *v, int version, int run, int k, size_t first
                 st->fragile++;
             continue;
         }
+        rv = &v->ref[j * (size_t)c->n_out + k];
+        /* An integer computed from integers only is exact (i64 too); one
+         * computed from floats has their tolerance. */
+        if (exact) {
+            if (fh_decode_int(p, dt) != rv->i) {
+                fh_print_failure(v, version, run, k, i, p, rv, "not the exact integer");
+                return 0;
+            }
+            if (run == 0)
+                st->checked++;
+            continue;
+        }
         got = fh_decode(p, dt);
-        ref = v->ref[j * (size_t)c->n_out + k];
+        ref = is_int ? (double)rv->i : rv->f;
         /* Cancellation: a difference of large values is off by a few of
          * their ulps (in the least precise dtype the output depends on). */
         if (!fh_close(got, ref, v->R->rtol[k], v->R->atol[k] + v->R->cancel[k] * v->scale[j])) {
-            fh_print_failure(v, version, run, k, i, p, ref, "outside the tolerance");
+            fh_print_failure(v, version, run, k, i, p, rv, "outside the tolerance");
             return 0;
         }
         if (run == 0)
@@ -309,7 +370,7 @@ static int fh_verify_size(FhRun *R, size_t n)
     for (k = 0; k < c->n_in; k++)
         v.gens[k] = fh_make_gen(c, k, n, R->o.seed);
     fh_sample(&v, R->o.seed);
-    v.ref = (double *)fh_alloc(sizeof(double) * v.count * (size_t)(c->n_out + 1));
+    v.ref = (FusecValue *)fh_alloc(sizeof(FusecValue) * v.count * (size_t)(c->n_out + 1));
     v.fragile = (unsigned char *)fh_alloc(v.count);
     v.scale = (double *)fh_alloc(sizeof(double) * v.count);
     v.seen = (unsigned char **)calloc((size_t)c->n_out + 1, sizeof(unsigned char *));

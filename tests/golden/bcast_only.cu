@@ -141,22 +141,22 @@ extern "C" cudaError_t bcast_only_unfused(const float *x_u, const float *b_u, fl
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. */
-static void bcast_only_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. */
+static void bcast_only_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v0 = in[0]; /* x */
-    const double v1 = in[1]; /* b */
+    const double v0 = in[0].f; /* x */
+    const double v1 = in[1].f; /* b */
     if (!fused) {
         const double v2 = ref_round(ref_ovf(v0 + v1, v0, v1), 3);
-        out[0] = ref_round(v2, 3); /* y */
+        out[0].f = ref_round(v2, 3); /* y */
     }
     else {
         const double v2 = ref_round(ref_ovf(v0 + v1, v0, v1), 3);
-        out[0] = ref_round(v2, 3); /* y */
+        out[0].f = ref_round(v2, 3); /* y */
     }
 }
 

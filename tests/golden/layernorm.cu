@@ -276,25 +276,25 @@ extern "C" cudaError_t layernorm_unfused(const uint16_t *x_u, const float *mean_
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. */
-static void layernorm_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. */
+static void layernorm_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v0 = in[0]; /* x */
-    const double v1 = in[1]; /* mean */
-    const double v3 = in[2]; /* rstd */
-    const double v5 = in[3]; /* weight */
-    const double v7 = in[4]; /* bias */
+    const double v0 = in[0].f; /* x */
+    const double v1 = in[1].f; /* mean */
+    const double v3 = in[2].f; /* rstd */
+    const double v5 = in[3].f; /* weight */
+    const double v7 = in[4].f; /* bias */
     if (!fused) {
         const double v2 = ref_round(ref_ovf(v0 - v1, v0, v1), 3);
         const double v4 = ref_round(ref_ovf(v2 * v3, v2, v3), 3);
         const double v6 = ref_round(ref_ovf(v4 * v5, v4, v5), 3);
         const double v8 = ref_round(ref_ovf(v6 + v7, v6, v7), 3);
         const double v9 = ref_round(v8, 2);
-        out[0] = ref_round(v9, 2); /* y */
+        out[0].f = ref_round(v9, 2); /* y */
     }
     else {
         const double v2 = ref_round(ref_ovf(v0 - v1, v0, v1), 3);
@@ -302,7 +302,7 @@ static void layernorm_reference(int fused, const double *in, const double *par, 
         const double v6 = ref_round(ref_ovf(v4 * v5, v4, v5), 3);
         const double v8 = ref_round(ref_ovf(v6 + v7, v6, v7), 3);
         const double v9 = ref_round(v8, 2);
-        out[0] = ref_round(v9, 2); /* y */
+        out[0].f = ref_round(v9, 2); /* y */
     }
 }
 

@@ -42,14 +42,14 @@
 /* k1: t1 = h > 0 (mixed.fuse:5:15)
  * reads 2 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k1_gt(const __half *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k1_gt(const __half *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         __half a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
-        uint8_t r_v[E];
+        bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             r_v[e] = fx_to_bool((fx_widen(a0_v[e]) > 0.0f));
@@ -80,12 +80,12 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k2_leaky_
 /* k3: t3 = where(t1, h, t2) (mixed.fuse:5:7)
  * reads 5 B and writes 2 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_k3_where(const uint8_t *__restrict__ a0, const __half *__restrict__ a1, const __half *__restrict__ a2, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_k3_where(const bool *__restrict__ a0, const __half *__restrict__ a1, const __half *__restrict__ a2, __half *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
-        uint8_t a0_v[E];
+        bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         __half a1_v[E];
         fx_load<E>(a1_v, a1, i, n, full);
@@ -238,14 +238,14 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k10_abs(c
 /* k11: keep = t10 >= 0.001 (mixed.fuse:9:19)
  * reads 4 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11_ge(const float *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11_ge(const float *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
-        uint8_t r_v[E];
+        bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             r_v[e] = fx_to_bool((fx_widen(a0_v[e]) >= 0.001f));
@@ -268,7 +268,7 @@ struct mixed_fused_args { /* the kernel's arrays and scalars: one argument */
     const __half *h_u;
     const __nv_bfloat16 *g_u;
     __half *y_u;
-    uint8_t *keep_u;
+    bool *keep_u;
     double scale_u;
 };
 
@@ -279,7 +279,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_ker
     const __half *__restrict__ h_u = a.h_u;
     const __nv_bfloat16 *__restrict__ g_u = a.g_u;
     __half *__restrict__ y_u = a.y_u;
-    uint8_t *__restrict__ keep_u = a.keep_u;
+    bool *__restrict__ keep_u = a.keep_u;
     const double scale_u = a.scale_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -288,7 +288,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_ker
         __nv_bfloat16 g_u_v[E];
         fx_load<E>(g_u_v, g_u, i, n, full);
         __half y_u_v[E];
-        uint8_t keep_u_v[E];
+        bool keep_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const float v0 = fx_widen(h_u_v[e]); /* h */
@@ -320,7 +320,7 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h_u, const uint16_t *g_u, uin
     if (n == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(g_u, 8, 2) && fx_aligned(y_u, 8, 2) && fx_aligned(keep_u, 8, 1);
-    const mixed_fused_args args = {(const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (uint8_t *)keep_u, (double)scale_u};
+    const mixed_fused_args args = {(const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (bool *)keep_u, (double)scale_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
@@ -381,7 +381,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
             return err;
         mixed_scratch_bytes = need;
     }
-    uint8_t *t1 = (uint8_t *)((char *)mixed_scratch + t1_at);
+    bool *t1 = (bool *)((char *)mixed_scratch + t1_at);
     __half *t2 = (__half *)((char *)mixed_scratch + t2_at);
     __half *t3 = (__half *)((char *)mixed_scratch + t3_at);
     float *t4 = (float *)((char *)mixed_scratch + t4_at);
@@ -395,9 +395,9 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t1, 16, 1);
     if (n <= 0x7fffffffu)
-        mixed_k1_gt<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (uint8_t *)t1, (unsigned)n, vec);
+        mixed_k1_gt<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (bool *)t1, (unsigned)n, vec);
     else
-        mixed_k1_gt<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (uint8_t *)t1, n, vec);
+        mixed_k1_gt<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (bool *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
@@ -411,9 +411,9 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 16, 1) && fx_aligned(h_u, 8, 2) && fx_aligned(t2, 8, 2) && fx_aligned(t3, 8, 2);
     if (n <= 0x7fffffffu)
-        mixed_k3_where<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, (unsigned)n, vec);
+        mixed_k3_where<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, (unsigned)n, vec);
     else
-        mixed_k3_where<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, n, vec);
+        mixed_k3_where<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
@@ -475,9 +475,9 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t10, 4, 4) && fx_aligned(keep_u, 8, 1);
     if (n <= 0x7fffffffu)
-        mixed_k11_ge<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep_u, (unsigned)n, vec);
+        mixed_k11_ge<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (bool *)keep_u, (unsigned)n, vec);
     else
-        mixed_k11_ge<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (uint8_t *)keep_u, n, vec);
+        mixed_k11_ge<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (bool *)keep_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -501,7 +501,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
  * the functor. */
 struct mixed_cub_op {
     double scale_u;
-    __device__ cuda::std::tuple<__half, uint8_t> operator()(__half h_u, __nv_bfloat16 g_u) const
+    __device__ cuda::std::tuple<__half, bool> operator()(__half h_u, __nv_bfloat16 g_u) const
     {
         const float v0 = fx_widen(h_u); /* h */
         const bool v1 = (v0 > 0.0f);
@@ -528,7 +528,7 @@ extern "C" cudaError_t mixed_cub(const uint16_t *h_u, const uint16_t *g_u, uint1
         return cudaSuccess;
     const mixed_cub_op op = {(double)scale_u};
     const auto in = cuda::std::make_tuple((const __half *)h_u, (const __nv_bfloat16 *)g_u);
-    const auto out = thrust::make_zip_iterator((__half *)y_u, (uint8_t *)keep_u);
+    const auto out = thrust::make_zip_iterator((__half *)y_u, (bool *)keep_u);
     /* 32-bit indices where n allows them, as the fused kernel */
     const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)
                                              : cub::DeviceTransform::Transform(in, out, (long long)n, op, stream);
@@ -545,15 +545,15 @@ extern "C" cudaError_t mixed_cub(const uint16_t *h_u, const uint16_t *g_u, uint1
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. Scalars are rounded to the type the op computes in. */
-static void mixed_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. Scalars are rounded to the type the op computes in. */
+static void mixed_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v0 = in[0]; /* h */
-    const double v5 = in[1]; /* g */
+    const double v0 = in[0].f; /* h */
+    const double v5 = in[1].f; /* g */
     const double scale_u = par[0];
     if (!fused) {
         const double v1 = ref_round(ref_gt(v0, 0.0), 0);
@@ -567,8 +567,8 @@ static void mixed_reference(int fused, const double *in, const double *par, doub
         const double v10 = ref_round(v9, 1);
         const double v11 = ref_round(ref_abs(v8), 3);
         const double v12 = ref_round(ref_ge(v11, 0.001), 0);
-        out[0] = ref_round(v10, 1); /* y */
-        out[1] = ref_round(v12, 0); /* keep */
+        out[0].f = ref_round(v10, 1); /* y */
+        out[1].f = ref_round(v12, 0); /* keep */
     }
     else {
         const double v1 = ref_round(ref_gt(v0, 0.0), 0);
@@ -582,8 +582,8 @@ static void mixed_reference(int fused, const double *in, const double *par, doub
         const double v10 = ref_round(v9, 1);
         const double v11 = ref_round(ref_abs(v8), 3);
         const double v12 = ref_round(ref_ge(v11, 0.001), 0);
-        out[0] = ref_round(v10, 1); /* y */
-        out[1] = ref_round(v12, 0); /* keep */
+        out[0].f = ref_round(v10, 1); /* y */
+        out[1].f = ref_round(v12, 0); /* keep */
     }
 }
 

@@ -223,25 +223,25 @@ extern "C" cudaError_t no_scratch_cub(const float *x_u, float *y_u, float *z_u, 
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. */
-static void no_scratch_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. */
+static void no_scratch_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v0 = in[0]; /* x */
+    const double v0 = in[0].f; /* x */
     if (!fused) {
         const double v1 = ref_round((-v0), 3);
         const double v2 = ref_round(v0, 3);
-        out[0] = ref_round(v2, 3); /* y */
-        out[1] = ref_round(v1, 3); /* z */
+        out[0].f = ref_round(v2, 3); /* y */
+        out[1].f = ref_round(v1, 3); /* z */
     }
     else {
         const double v1 = ref_round((-v0), 3);
         const double v2 = ref_round(v0, 3);
-        out[0] = ref_round(v2, 3); /* y */
-        out[1] = ref_round(v1, 3); /* z */
+        out[0].f = ref_round(v2, 3); /* y */
+        out[1].f = ref_round(v1, 3); /* z */
     }
 }
 

@@ -360,14 +360,14 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k16_a
 /* k17: t17 = ~k (operators.fuse:11:9)
  * reads 1 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k17_not(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k17_not(const bool *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
-        uint8_t a0_v[E];
+        bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
-        uint8_t r_v[E];
+        bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             r_v[e] = fx_to_bool((!fx_widen(a0_v[e])));
@@ -379,16 +379,16 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k17_n
 /* k18: t18 = m & t17 (operators.fuse:11:7)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k18_and(const uint8_t *__restrict__ a0, const uint8_t *__restrict__ a1, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k18_and(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
-        uint8_t a0_v[E];
+        bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
-        uint8_t a1_v[E];
+        bool a1_v[E];
         fx_load<E>(a1_v, a1, i, n, full);
-        uint8_t r_v[E];
+        bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             r_v[e] = fx_to_bool((fx_widen(a0_v[e]) & fx_widen(a1_v[e])));
@@ -400,14 +400,14 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k18_a
 /* k19: t19 = x > 0 (operators.fuse:11:17)
  * reads 4 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k19_gt(const float *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k19_gt(const float *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
-        uint8_t r_v[E];
+        bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             r_v[e] = fx_to_bool((fx_widen(a0_v[e]) > 0.0f));
@@ -419,16 +419,16 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k19_g
 /* k20: t20 = t19 ^ m (operators.fuse:11:22)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k20_xor(const uint8_t *__restrict__ a0, const uint8_t *__restrict__ a1, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k20_xor(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
-        uint8_t a0_v[E];
+        bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
-        uint8_t a1_v[E];
+        bool a1_v[E];
         fx_load<E>(a1_v, a1, i, n, full);
-        uint8_t r_v[E];
+        bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             r_v[e] = fx_to_bool((fx_widen(a0_v[e]) ^ fx_widen(a1_v[e])));
@@ -440,16 +440,16 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k20_x
 /* k21: c = t18 | t20 (operators.fuse:11:12)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k21_or(const uint8_t *__restrict__ a0, const uint8_t *__restrict__ a1, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k21_or(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
-        uint8_t a0_v[E];
+        bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
-        uint8_t a1_v[E];
+        bool a1_v[E];
         fx_load<E>(a1_v, a1, i, n, full);
-        uint8_t r_v[E];
+        bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             r_v[e] = fx_to_bool((fx_widen(a0_v[e]) | fx_widen(a1_v[e])));
@@ -461,12 +461,12 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k21_o
 /* k22: t22 = where(c, t6, t16) (operators.fuse:12:5)
  * reads 9 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k22_where(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k22_where(const bool *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
-        uint8_t a0_v[E];
+        bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         float a1_v[E];
         fx_load<E>(a1_v, a1, i, n, full);
@@ -517,10 +517,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
 struct operators_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *x_u;
     const __half *h_u;
-    const uint8_t *m_u;
-    const uint8_t *k_u;
+    const bool *m_u;
+    const bool *k_u;
     float *y_u;
-    uint8_t *c_u;
+    bool *c_u;
     double s_u;
 };
 
@@ -530,10 +530,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const float *__restrict__ x_u = a.x_u;
     const __half *__restrict__ h_u = a.h_u;
-    const uint8_t *__restrict__ m_u = a.m_u;
-    const uint8_t *__restrict__ k_u = a.k_u;
+    const bool *__restrict__ m_u = a.m_u;
+    const bool *__restrict__ k_u = a.k_u;
     float *__restrict__ y_u = a.y_u;
-    uint8_t *__restrict__ c_u = a.c_u;
+    bool *__restrict__ c_u = a.c_u;
     const double s_u = a.s_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -541,12 +541,12 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
         fx_load<E>(x_u_v, x_u, i, n, full);
         __half h_u_v[E];
         fx_load<E>(h_u_v, h_u, i, n, full);
-        uint8_t m_u_v[E];
+        bool m_u_v[E];
         fx_load<E>(m_u_v, m_u, i, n, full);
-        uint8_t k_u_v[E];
+        bool k_u_v[E];
         fx_load<E>(k_u_v, k_u, i, n, full);
         float y_u_v[E];
-        uint8_t c_u_v[E];
+        bool c_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const float v0 = fx_widen(x_u_v[e]); /* x */
@@ -592,7 +592,7 @@ extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, co
     if (n == 0)
         return cudaSuccess;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(h_u, 8, 2) && fx_aligned(m_u, 8, 1) && fx_aligned(k_u, 8, 1) && fx_aligned(y_u, 4, 4) && fx_aligned(c_u, 8, 1);
-    const operators_fused_args args = {(const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u, (float *)y_u, (uint8_t *)c_u, (double)s_u};
+    const operators_fused_args args = {(const float *)x_u, (const __half *)h_u, (const bool *)m_u, (const bool *)k_u, (float *)y_u, (bool *)c_u, (double)s_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_TINY_BLOCKS)
@@ -695,10 +695,10 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     float *t14 = (float *)((char *)operators_scratch + t14_at);
     float *t15 = (float *)((char *)operators_scratch + t15_at);
     float *t16 = (float *)((char *)operators_scratch + t16_at);
-    uint8_t *t17 = (uint8_t *)((char *)operators_scratch + t17_at);
-    uint8_t *t18 = (uint8_t *)((char *)operators_scratch + t18_at);
-    uint8_t *t19 = (uint8_t *)((char *)operators_scratch + t19_at);
-    uint8_t *t20 = (uint8_t *)((char *)operators_scratch + t20_at);
+    bool *t17 = (bool *)((char *)operators_scratch + t17_at);
+    bool *t18 = (bool *)((char *)operators_scratch + t18_at);
+    bool *t19 = (bool *)((char *)operators_scratch + t19_at);
+    bool *t20 = (bool *)((char *)operators_scratch + t20_at);
     float *t22 = (float *)((char *)operators_scratch + t22_at);
     bool vec;
     cudaError_t err;
@@ -833,49 +833,49 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     /* k17 */
     vec = !fx_scalar_only && fx_aligned(k_u, 16, 1) && fx_aligned(t17, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k17_not<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)k_u, (uint8_t *)t17, (unsigned)n, vec);
+        operators_k17_not<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)k_u, (bool *)t17, (unsigned)n, vec);
     else
-        operators_k17_not<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)k_u, (uint8_t *)t17, n, vec);
+        operators_k17_not<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)k_u, (bool *)t17, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
     vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(t17, 16, 1) && fx_aligned(t18, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k18_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const uint8_t *)t17, (uint8_t *)t18, (unsigned)n, vec);
+        operators_k18_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const bool *)t17, (bool *)t18, (unsigned)n, vec);
     else
-        operators_k18_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (const uint8_t *)t17, (uint8_t *)t18, n, vec);
+        operators_k18_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const bool *)t17, (bool *)t18, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t19, 8, 1);
     if (n <= 0x7fffffffu)
-        operators_k19_gt<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (uint8_t *)t19, (unsigned)n, vec);
+        operators_k19_gt<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t19, (unsigned)n, vec);
     else
-        operators_k19_gt<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (uint8_t *)t19, n, vec);
+        operators_k19_gt<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
     vec = !fx_scalar_only && fx_aligned(t19, 16, 1) && fx_aligned(m_u, 16, 1) && fx_aligned(t20, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k20_xor<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t19, (const uint8_t *)m_u, (uint8_t *)t20, (unsigned)n, vec);
+        operators_k20_xor<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t19, (const bool *)m_u, (bool *)t20, (unsigned)n, vec);
     else
-        operators_k20_xor<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t19, (const uint8_t *)m_u, (uint8_t *)t20, n, vec);
+        operators_k20_xor<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t19, (const bool *)m_u, (bool *)t20, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
     vec = !fx_scalar_only && fx_aligned(t18, 16, 1) && fx_aligned(t20, 16, 1) && fx_aligned(c_u, 16, 1);
     if (n <= 0x7fffffffu)
-        operators_k21_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const uint8_t *)t20, (uint8_t *)c_u, (unsigned)n, vec);
+        operators_k21_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t18, (const bool *)t20, (bool *)c_u, (unsigned)n, vec);
     else
-        operators_k21_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const uint8_t *)t20, (uint8_t *)c_u, n, vec);
+        operators_k21_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t18, (const bool *)t20, (bool *)c_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
     vec = !fx_scalar_only && fx_aligned(c_u, 8, 1) && fx_aligned(t6, 4, 4) && fx_aligned(t16, 4, 4) && fx_aligned(t22, 4, 4);
     if (n <= 0x7fffffffu)
-        operators_k22_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)c_u, (const float *)t6, (const float *)t16, (float *)t22, (unsigned)n, vec);
+        operators_k22_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)c_u, (const float *)t6, (const float *)t16, (float *)t22, (unsigned)n, vec);
     else
-        operators_k22_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)c_u, (const float *)t6, (const float *)t16, (float *)t22, n, vec);
+        operators_k22_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)c_u, (const float *)t6, (const float *)t16, (float *)t22, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
@@ -907,7 +907,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
  * the functor. */
 struct operators_cub_op {
     double s_u;
-    __device__ cuda::std::tuple<float, uint8_t> operator()(float x_u, __half h_u, uint8_t m_u, uint8_t k_u) const
+    __device__ cuda::std::tuple<float, bool> operator()(float x_u, __half h_u, bool m_u, bool k_u) const
     {
         const float v0 = fx_widen(x_u); /* x */
         const float v1 = (v0 * v0);
@@ -947,8 +947,8 @@ extern "C" cudaError_t operators_cub(const float *x_u, const uint16_t *h_u, cons
     if (n == 0)
         return cudaSuccess;
     const operators_cub_op op = {(double)s_u};
-    const auto in = cuda::std::make_tuple((const float *)x_u, (const __half *)h_u, (const uint8_t *)m_u, (const uint8_t *)k_u);
-    const auto out = thrust::make_zip_iterator((float *)y_u, (uint8_t *)c_u);
+    const auto in = cuda::std::make_tuple((const float *)x_u, (const __half *)h_u, (const bool *)m_u, (const bool *)k_u);
+    const auto out = thrust::make_zip_iterator((float *)y_u, (bool *)c_u);
     /* 32-bit indices where n allows them, as the fused kernel */
     const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)
                                              : cub::DeviceTransform::Transform(in, out, (long long)n, op, stream);
@@ -965,17 +965,17 @@ extern "C" cudaError_t operators_cub(const float *x_u, const uint16_t *h_u, cons
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. Scalars are rounded to the type the op computes in. */
-static void operators_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. Scalars are rounded to the type the op computes in. */
+static void operators_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v0 = in[0]; /* x */
-    const double v8 = in[1]; /* h */
-    const double v18 = in[2]; /* m */
-    const double v19 = in[3]; /* k */
+    const double v0 = in[0].f; /* x */
+    const double v8 = in[1].f; /* h */
+    const double v18 = in[2].f; /* m */
+    const double v19 = in[3].f; /* k */
     const double s_u = par[0];
     if (!fused) {
         const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
@@ -1001,8 +1001,8 @@ static void operators_reference(int fused, const double *in, const double *par, 
         const double v24 = ref_round((double)((bool)v21 | (bool)v23), 0);
         const double v25 = ref_round(ref_where(v24, v6, v17), 3);
         const double v26 = ref_round(ref_ovf(v25 + v12, v25, v12), 3);
-        out[0] = ref_round(v26, 3); /* y */
-        out[1] = ref_round(v24, 0); /* c */
+        out[0].f = ref_round(v26, 3); /* y */
+        out[1].f = ref_round(v24, 0); /* c */
     }
     else {
         const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
@@ -1028,8 +1028,8 @@ static void operators_reference(int fused, const double *in, const double *par, 
         const double v24 = ref_round((double)((bool)v21 | (bool)v23), 0);
         const double v25 = ref_round(ref_where(v24, v6, v17), 3);
         const double v26 = ref_round(ref_ovf(v25 + v12, v25, v12), 3);
-        out[0] = ref_round(v26, 3); /* y */
-        out[1] = ref_round(v24, 0); /* c */
+        out[0].f = ref_round(v26, 3); /* y */
+        out[1].f = ref_round(v24, 0); /* c */
     }
 }
 

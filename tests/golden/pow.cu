@@ -987,15 +987,15 @@ extern "C" cudaError_t pow_cub(const uint16_t *h_u, const float *x_u, float *a_u
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. Scalars are rounded to the type the op computes in. */
-static void pow_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. Scalars are rounded to the type the op computes in. */
+static void pow_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v15 = in[0]; /* h */
-    const double v0 = in[1]; /* x */
+    const double v15 = in[0].f; /* h */
+    const double v0 = in[1].f; /* x */
     const double e_u = par[0];
     if (!fused) {
         const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
@@ -1022,10 +1022,10 @@ static void pow_reference(int fused, const double *in, const double *par, double
         const double v23 = ref_round(ref_ovf(v21 + v22, v21, v22), 1);
         const double v24 = ref_round(ref_pow_scalar(v15, ref_round(e_u, 3), 1), 1);
         const double v25 = ref_round(ref_ovf(v23 + v24, v23, v24), 1);
-        out[0] = ref_round(v7, 3); /* a */
-        out[1] = ref_round(v14, 3); /* b */
-        out[2] = ref_round(v16, 1); /* c */
-        out[3] = ref_round(v25, 1); /* d */
+        out[0].f = ref_round(v7, 3); /* a */
+        out[1].f = ref_round(v14, 3); /* b */
+        out[2].f = ref_round(v16, 1); /* c */
+        out[3].f = ref_round(v25, 1); /* d */
     }
     else {
         const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
@@ -1052,10 +1052,10 @@ static void pow_reference(int fused, const double *in, const double *par, double
         const double v23 = ref_round(ref_ovf(v21 + v22, v21, v22), 3);
         const double v24 = ref_round(ref_pow_scalar(v15, ref_round(e_u, 3), 3), 3);
         const double v25 = ref_round(ref_ovf(v23 + v24, v23, v24), 3);
-        out[0] = ref_round(v7, 3); /* a */
-        out[1] = ref_round(v14, 3); /* b */
-        out[2] = ref_round(v16, 1); /* c */
-        out[3] = ref_round(v25, 1); /* d */
+        out[0].f = ref_round(v7, 3); /* a */
+        out[1].f = ref_round(v14, 3); /* b */
+        out[2].f = ref_round(v16, 1); /* c */
+        out[3].f = ref_round(v25, 1); /* d */
     }
 }
 

@@ -291,14 +291,14 @@ extern "C" cudaError_t scalar_cse_cub(const float *x_u, float *y_u, float s_u, s
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. Scalars are rounded to the type the op computes in. */
-static void scalar_cse_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. Scalars are rounded to the type the op computes in. */
+static void scalar_cse_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v0 = in[0]; /* x */
+    const double v0 = in[0].f; /* x */
     const double s_u = par[0];
     const double c0 = ref_abs((double)s_u);
     const double c1 = ((double)c0 + 1.0);
@@ -309,13 +309,13 @@ static void scalar_cse_reference(int fused, const double *in, const double *par,
         const double v1 = ref_round(ref_ovf(ref_round(c2, 3) * v0, ref_round(c2, 3), v0), 3);
         const double v2 = ref_round(ref_floor_divide(v0, ref_round(c4, 3)), 3);
         const double v3 = ref_round(ref_ovf(v1 + v2, v1, v2), 3);
-        out[0] = ref_round(v3, 3); /* y */
+        out[0].f = ref_round(v3, 3); /* y */
     }
     else {
         const double v1 = ref_round(ref_ovf(ref_round(c2, 3) * v0, ref_round(c2, 3), v0), 3);
         const double v2 = ref_round(ref_floor_divide(v0, ref_round(c1, 3)), 3);
         const double v3 = ref_round(ref_ovf(v1 + v2, v1, v2), 3);
-        out[0] = ref_round(v3, 3); /* y */
+        out[0].f = ref_round(v3, 3); /* y */
     }
 }
 

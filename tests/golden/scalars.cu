@@ -41,14 +41,14 @@
 /* k1: t1 = m == 0.5 (scalars.fuse:7:13)
  * reads 1 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k1_eq(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k1_eq(const bool *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
-        uint8_t a0_v[E];
+        bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
-        uint8_t r_v[E];
+        bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             r_v[e] = fx_to_bool(((float)fx_widen(a0_v[e]) == 0.5f));
@@ -79,12 +79,12 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k2_mul(
 /* k3: y = where(t1, x, t2) (scalars.fuse:7:5)
  * reads 9 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k3_where(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k3_where(const bool *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
-        uint8_t a0_v[E];
+        bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         float a1_v[E];
         fx_load<E>(a1_v, a1, i, n, full);
@@ -102,14 +102,14 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k3_wher
 /* k4: t4 = x == s (scalars.fuse:8:13)
  * reads 4 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4_eq(const float *__restrict__ a0, uint8_t *__restrict__ r, double s_u, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4_eq(const float *__restrict__ a0, bool *__restrict__ r, double s_u, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         float a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
-        uint8_t r_v[E];
+        bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             r_v[e] = fx_to_bool((fx_widen(a0_v[e]) == (float)s_u));
@@ -159,12 +159,12 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k6_mul(
 /* k7: z = where(t4, t5, t6) (scalars.fuse:8:5)
  * reads 9 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7_where(const uint8_t *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7_where(const bool *__restrict__ a0, const float *__restrict__ a1, const float *__restrict__ a2, float *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
-        uint8_t a0_v[E];
+        bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         float a1_v[E];
         fx_load<E>(a1_v, a1, i, n, full);
@@ -190,7 +190,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7_wher
  * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
  * misaligned). */
 struct scalars_fused_args { /* the kernel's arrays and scalars: one argument */
-    const uint8_t *m_u;
+    const bool *m_u;
     const float *x_u;
     float *y_u;
     float *z_u;
@@ -202,7 +202,7 @@ template <typename I, int E, bool TAIL>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const scalars_fused_args a, I n, I first)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
-    const uint8_t *__restrict__ m_u = a.m_u;
+    const bool *__restrict__ m_u = a.m_u;
     const float *__restrict__ x_u = a.x_u;
     float *__restrict__ y_u = a.y_u;
     float *__restrict__ z_u = a.z_u;
@@ -210,7 +210,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_k
     const double c0 = a.c0;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
     for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        uint8_t m_u_v[E];
+        bool m_u_v[E];
         fx_load<E>(m_u_v, m_u, i, n, full);
         float x_u_v[E];
         fx_load<E>(x_u_v, x_u, i, n, full);
@@ -244,7 +244,7 @@ extern "C" cudaError_t scalars_fused(const uint8_t *m_u, const float *x_u, float
         return cudaSuccess;
     const double c0 = (double)fx_widen(fx_to_f16((double)t_u));
     const bool vec = !fx_scalar_only && fx_aligned(m_u, 4, 1) && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
-    const scalars_fused_args args = {(const uint8_t *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0};
+    const scalars_fused_args args = {(const bool *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
@@ -297,9 +297,9 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
             return err;
         scalars_scratch_bytes = need;
     }
-    uint8_t *t1 = (uint8_t *)((char *)scalars_scratch + t1_at);
+    bool *t1 = (bool *)((char *)scalars_scratch + t1_at);
     float *t2 = (float *)((char *)scalars_scratch + t2_at);
-    uint8_t *t4 = (uint8_t *)((char *)scalars_scratch + t4_at);
+    bool *t4 = (bool *)((char *)scalars_scratch + t4_at);
     float *t5 = (float *)((char *)scalars_scratch + t5_at);
     float *t6 = (float *)((char *)scalars_scratch + t6_at);
     const double c0 = (double)fx_widen(fx_to_f16((double)t_u));
@@ -308,9 +308,9 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(t1, 16, 1);
     if (n <= 0x7fffffffu)
-        scalars_k1_eq<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (uint8_t *)t1, (unsigned)n, vec);
+        scalars_k1_eq<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (bool *)t1, (unsigned)n, vec);
     else
-        scalars_k1_eq<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)m_u, (uint8_t *)t1, n, vec);
+        scalars_k1_eq<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (bool *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
@@ -324,17 +324,17 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 8, 1) && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4) && fx_aligned(y_u, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k3_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, (unsigned)n, vec);
+        scalars_k3_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, (unsigned)n, vec);
     else
-        scalars_k3_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, n, vec);
+        scalars_k3_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t4, 8, 1);
     if (n <= 0x7fffffffu)
-        scalars_k4_eq<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (uint8_t *)t4, (double)s_u, (unsigned)n, vec);
+        scalars_k4_eq<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t4, (double)s_u, (unsigned)n, vec);
     else
-        scalars_k4_eq<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (uint8_t *)t4, (double)s_u, n, vec);
+        scalars_k4_eq<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t4, (double)s_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
@@ -356,9 +356,9 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t4, 8, 1) && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(z_u, 4, 4);
     if (n <= 0x7fffffffu)
-        scalars_k7_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t4, (const float *)t5, (const float *)t6, (float *)z_u, (unsigned)n, vec);
+        scalars_k7_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t4, (const float *)t5, (const float *)t6, (float *)z_u, (unsigned)n, vec);
     else
-        scalars_k7_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)t4, (const float *)t5, (const float *)t6, (float *)z_u, n, vec);
+        scalars_k7_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t4, (const float *)t5, (const float *)t6, (float *)z_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -383,7 +383,7 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
 struct scalars_cub_op {
     double s_u;
     double c0;
-    __device__ cuda::std::tuple<float, float> operator()(uint8_t m_u, float x_u) const
+    __device__ cuda::std::tuple<float, float> operator()(bool m_u, float x_u) const
     {
         const bool v0 = fx_widen(m_u); /* m */
         const bool v1 = ((float)v0 == 0.5f);
@@ -406,7 +406,7 @@ extern "C" cudaError_t scalars_cub(const uint8_t *m_u, const float *x_u, float *
         return cudaSuccess;
     const double c0 = (double)fx_widen(fx_to_f16((double)t_u));
     const scalars_cub_op op = {(double)s_u, (double)c0};
-    const auto in = cuda::std::make_tuple((const uint8_t *)m_u, (const float *)x_u);
+    const auto in = cuda::std::make_tuple((const bool *)m_u, (const float *)x_u);
     const auto out = thrust::make_zip_iterator((float *)y_u, (float *)z_u);
     /* 32-bit indices where n allows them, as the fused kernel */
     const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)
@@ -424,15 +424,15 @@ extern "C" cudaError_t scalars_cub(const uint8_t *m_u, const float *x_u, float *
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. Scalars are rounded to the type the op computes in. */
-static void scalars_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. Scalars are rounded to the type the op computes in. */
+static void scalars_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v0 = in[0]; /* m */
-    const double v2 = in[1]; /* x */
+    const double v0 = in[0].f; /* m */
+    const double v2 = in[1].f; /* x */
     const double s_u = par[0];
     const double t_u = par[1];
     const double c0 = ref_round((double)t_u, 1);
@@ -444,8 +444,8 @@ static void scalars_reference(int fused, const double *in, const double *par, do
         const double v6 = ref_round(ref_ovf(v2 * ref_round(c0, 3), v2, ref_round(c0, 3)), 3);
         const double v7 = ref_round(ref_ovf(v2 * 0.099975586, v2, 0.099975586), 3);
         const double v8 = ref_round(ref_where(v5, v6, v7), 3);
-        out[0] = ref_round(v4, 3); /* y */
-        out[1] = ref_round(v8, 3); /* z */
+        out[0].f = ref_round(v4, 3); /* y */
+        out[1].f = ref_round(v8, 3); /* z */
     }
     else {
         const double v1 = ref_round(ref_eq(v0, 0.5), 0);
@@ -455,8 +455,8 @@ static void scalars_reference(int fused, const double *in, const double *par, do
         const double v6 = ref_round(ref_ovf(v2 * ref_round(c0, 3), v2, ref_round(c0, 3)), 3);
         const double v7 = ref_round(ref_ovf(v2 * 0.099975586, v2, 0.099975586), 3);
         const double v8 = ref_round(ref_where(v5, v6, v7), 3);
-        out[0] = ref_round(v4, 3); /* y */
-        out[1] = ref_round(v8, 3); /* z */
+        out[0].f = ref_round(v4, 3); /* y */
+        out[1].f = ref_round(v8, 3); /* z */
     }
 }
 

@@ -296,27 +296,27 @@ extern "C" cudaError_t seed_cub(const float *x_u, float *y_u, size_t n, cudaStre
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. Scalars are rounded to the type the op computes in. */
-static void seed_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. Scalars are rounded to the type the op computes in. */
+static void seed_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v0 = in[0]; /* x */
+    const double v0 = in[0].f; /* x */
     if (!fused) {
         const double v1 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
         const double v2 = ref_round(ref_ovf(v1 + 1.0, v1, 1.0), 3);
         const double v3 = ref_round(ref_relu(v2), 3);
         const double v4 = ref_round(ref_ovf(v3 * 0.5, v3, 0.5), 3);
-        out[0] = ref_round(v4, 3); /* y */
+        out[0].f = ref_round(v4, 3); /* y */
     }
     else {
         const double v1 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
         const double v2 = ref_round(ref_ovf(v1 + 1.0, v1, 1.0), 3);
         const double v3 = ref_round(ref_relu(v2), 3);
         const double v4 = ref_round(ref_ovf(v3 * 0.5, v3, 0.5), 3);
-        out[0] = ref_round(v4, 3); /* y */
+        out[0].f = ref_round(v4, 3); /* y */
     }
 }
 

@@ -326,17 +326,17 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. Scalars are rounded to the type the op computes in. */
-static void shapes_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. Scalars are rounded to the type the op computes in. */
+static void shapes_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v3 = in[0]; /* s */
-    const double v0 = in[1]; /* b */
-    const double v7 = in[2]; /* r */
-    const double v2 = in[3]; /* x */
+    const double v3 = in[0].f; /* s */
+    const double v0 = in[1].f; /* b */
+    const double v7 = in[2].f; /* r */
+    const double v2 = in[3].f; /* x */
     const double k_u = par[0];
     if (!fused) {
         const double v1 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
@@ -345,8 +345,8 @@ static void shapes_reference(int fused, const double *in, const double *par, dou
         const double v6 = ref_round(ref_ovf(v4 + v5, v4, v5), 3);
         const double v8 = ref_round(ref_ovf(v6 - v7, v6, v7), 3);
         const double v9 = ref_round(ref_relu(v8), 3);
-        out[0] = ref_round(v8, 3); /* y */
-        out[1] = ref_round(v9, 3); /* z */
+        out[0].f = ref_round(v8, 3); /* y */
+        out[1].f = ref_round(v9, 3); /* z */
     }
     else {
         const double v1 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
@@ -355,8 +355,8 @@ static void shapes_reference(int fused, const double *in, const double *par, dou
         const double v6 = ref_round(ref_ovf(v4 + v5, v4, v5), 3);
         const double v8 = ref_round(ref_ovf(v6 - v7, v6, v7), 3);
         const double v9 = ref_round(ref_relu(v8), 3);
-        out[0] = ref_round(v8, 3); /* y */
-        out[1] = ref_round(v9, 3); /* z */
+        out[0].f = ref_round(v8, 3); /* y */
+        out[1].f = ref_round(v9, 3); /* z */
     }
 }
 

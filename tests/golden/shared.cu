@@ -297,26 +297,26 @@ extern "C" cudaError_t shared_cub(const float *x_u, float *y_u, size_t n, cudaSt
 
 /* ==== the chain, as the harness sees it ==== */
 
-/* The host reference for one element, in double. Unfused rounds every kernel's
- * result to its storage dtype, as eager does; fused rounds each value to its
- * compute type. Scalars are rounded to the type the op computes in. */
-static void shared_reference(int fused, const double *in, const double *par, double *out)
+/* The host reference for one element, in double (integers exactly, as long long).
+ * Unfused rounds every kernel's result to its storage dtype, as eager does; fused
+ * rounds each value to its compute type. Scalars are rounded to the type the op computes in. */
+static void shared_reference(int fused, const FusecValue *in, const double *par, FusecValue *out)
 {
     (void)in;
     (void)par;
-    const double v0 = in[0]; /* x */
+    const double v0 = in[0].f; /* x */
     if (!fused) {
         const double v1 = ref_round(ref_exp(v0), 3);
         const double v4 = ref_round(ref_exp(v0), 3);
         const double v2 = ref_round(ref_ovf(v4 * 7.0, v4, 7.0), 3);
         const double v3 = ref_round(ref_ovf(v1 + v2, v1, v2), 3);
-        out[0] = ref_round(v3, 3); /* y */
+        out[0].f = ref_round(v3, 3); /* y */
     }
     else {
         const double v1 = ref_round(ref_exp(v0), 3);
         const double v2 = ref_round(ref_ovf(v1 * 7.0, v1, 7.0), 3);
         const double v3 = ref_round(ref_ovf(v1 + v2, v1, v2), 3);
-        out[0] = ref_round(v3, 3); /* y */
+        out[0].f = ref_round(v3, 3); /* y */
     }
 }
 

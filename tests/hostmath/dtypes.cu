@@ -102,8 +102,13 @@ int main(void)
                     checked++;
                 }
             }
+        /* with, for the integers, the edges of each saturation (2^15, 2^31, 2^63), wrapping (300 in i8,
+         * -1.5 in u8) and values beyond every range */
         const double special[] = {0.0, -0.0, NAN, HUGE_VAL, -HUGE_VAL, d->max_finite, -d->max_finite,
-                                  ldexp(1.0, d->emin), ldexp(1.0, d->emin - d->prec + 1), 0.5, -0.25, 3.0};
+                                  ldexp(1.0, d->emin), ldexp(1.0, d->emin - d->prec + 1), 0.5, -0.25, 3.0,
+                                  300.0, -1.5, -129.75, 255.5, 256.0, 32767.0, 32768.0, -32768.0, -32769.0, 65535.9,
+                                  2147483647.0, 2147483648.0, -2147483648.0, -2147483649.0, 4294967296.5,
+                                  9223372036854775807.0, -9223372036854775808.0, 1e19, -1e19, 1e300, -1e300};
         for (size_t k = 0; k < sizeof special / sizeof *special; k++) {
             store(dt, special[k], b);
             double got = fh_decode(b, dt), want = ref_round(special[k], dt);

@@ -116,7 +116,7 @@ int main(int argc, char **argv)
     long long checked = 0, fragile = 0, bad = 0;
     for (int k = 0; k < n_out; k++)
         buf[n_in + k].resize(elems * fusec_dtype_size[chain_out[k].dtype] + 16);
-    std::vector<double> in(n_in + 1), ref(n_out + 1);
+    std::vector<FusecValue> in(n_in + 1), ref(n_out + 1); /* integers as long long */
     for (int version = 0; version < 2; version++)
         for (int scalar = 0; scalar < 2; scalar++) {
             void *b[256];
@@ -131,14 +131,20 @@ int main(int argc, char **argv)
                 return 1;
             }
             for (size_t i = 0; i < elems; i++) {
-                for (int k = 0; k < n_in; k++)
-                    in[k] = val[k][own_index(dims, chain_in[k].varies, i)];
+                for (int k = 0; k < n_in; k++) {
+                    double x = val[k][own_index(dims, chain_in[k].varies, i)];
+                    if (fusec_dtype[chain_in[k].dtype].kind == FX_KIND_INT)
+                        in[k].i = (long long)x;
+                    else
+                        in[k].f = x;
+                }
                 fusec_ref_fragile = 0;
                 fusec_ref_scale = 0;
                 chain_reference(version, in.data(), par, ref.data());
                 for (int k = 0; k < n_out; k++) {
                     int dt = chain_out[k].dtype, tol = chain_out[k].tol_dtype;
-                    double got = cc_load(b[n_in + k], i, dt), want = ref[k];
+                    double got = cc_load(b[n_in + k], i, dt);
+                    double want = fusec_dtype[dt].kind == FX_KIND_INT ? (double)ref[k].i : ref[k].f;
                     if (dt == FX_BOOL && ((const unsigned char *)b[n_in + k])[i] > 1) {
                         got = NAN; /* not written, or not 0 or 1 */
                     } else if (fusec_ref_fragile) {
