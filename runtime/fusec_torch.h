@@ -19,9 +19,10 @@ static inline const char *fx_torch_dtype(at::ScalarType t)
 }
 
 /* A shape or strides as a message shows it, "[4096, 2]", spelled with
- * std::to_string: streaming an IntArrayRef into a TORCH_CHECK message
- * crashed inside libstdc++ on the H200 machine (torch 2.11, g++ 13: a
- * segmentation fault in any extension, run 3 of session 2 of 2026-12-01). */
+ * std::to_string: streaming an integer (an IntArrayRef, an int) into a
+ * TORCH_CHECK message crashed inside libstdc++ on the H200 machine (torch
+ * 2.11, g++ 13: a segmentation fault in any extension, run 3 of session 2 of
+ * 2026-12-01), so every number in a message goes through std::to_string. */
 static inline std::string fx_torch_dims(at::IntArrayRef d)
 {
     std::string s = "[";
@@ -61,19 +62,19 @@ static inline void fx_torch_shape(const char *op, const at::Tensor &t, const cha
 {
     TORCH_CHECK_VALUE(t.device() == first.device(), op, ": ", name, " is on ", t.device(), " but ", first_name, " is on ",
                       first.device(), ": every tensor must be on one device");
-    TORCH_CHECK_VALUE(t.dim() == rank, op, ": ", name, " must have ", rank, " dim", rank == 1 ? "" : "s", " (", name, ": ",
+    TORCH_CHECK_VALUE(t.dim() == rank, op, ": ", name, " must have ", std::to_string(rank), " dim", rank == 1 ? "" : "s", " (", name, ": ",
                       shape_text, " in the .fuse file), but it has shape ", fx_torch_dims(t.sizes()));
     for (int j = 0; j < rank; j++) {
         const int d = shape[j];
         if (d < 0) {
-            TORCH_CHECK_VALUE(t.size(j) == 1, op, ": ", name, " must have size 1 in dim ", j, " (", name, ": ", shape_text,
+            TORCH_CHECK_VALUE(t.size(j) == 1, op, ": ", name, " must have size 1 in dim ", std::to_string(j), " (", name, ": ", shape_text,
                               " in the .fuse file), but it has shape ", fx_torch_dims(t.sizes()));
         } else if (!from[d]) {
             dims[d] = t.size(j);
             from[d] = name;
         } else {
-            TORCH_CHECK_VALUE(t.size(j) == dims[d], op, ": ", name, " has ", dim_names[d], " = ", t.size(j), " (dim ", j,
-                              " of its shape ", fx_torch_dims(t.sizes()), ") but ", from[d], " has ", dim_names[d], " = ", dims[d]);
+            TORCH_CHECK_VALUE(t.size(j) == dims[d], op, ": ", name, " has ", dim_names[d], " = ", std::to_string(t.size(j)), " (dim ", std::to_string(j),
+                              " of its shape ", fx_torch_dims(t.sizes()), ") but ", from[d], " has ", dim_names[d], " = ", std::to_string(dims[d]));
         }
     }
 }

@@ -538,12 +538,12 @@ def compare_eager(got, want, outliers, tol=None):
         frac = max(outliers, BOOL_FLIPS)
         return "" if bad <= got.numel() * frac else "%d of %d bool elements differ" % (bad, got.numel())
     rtol, atol = tol or TOL[str(got.dtype).replace("torch.", "")]
-    a, b = got.double(), want.to(got.dtype).double()
+    a, b = got.double().flatten(), want.to(got.dtype).double().expand_as(got).flatten()
     close = torch.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
     bad = int((~close).sum())
     if bad <= got.numel() * outliers:
         return ""
-    i = int((~close).nonzero()[0])
+    i = int((~close).flatten().nonzero()[0])  # shaped outputs: the first bad element in row-major order
     return "%d of %d elements outside rtol %g atol %g (first at %d: %r against eager's %r)" % (
         bad, got.numel(), rtol, atol, i, a[i].item(), b[i].item())
 
