@@ -1798,7 +1798,7 @@ static void emit_harness(Emitter *em)
         int d = p->sym[p->inputs[k]].dtype;
         fprintf(f, "%s{\"%s\", %s, %s", k ? ", " : "", p->sym[p->inputs[k]].name, dt_enum[d], dt_enum[d]);
         if (p->shaped)
-            fprintf(f, ", 0x%xu", varies_mask(p, &p->inst[p->sym[p->inputs[k]].value].shape));
+            fprintf(f, ", 0x%xu", varies_mask(p, input_shape(p, k)));
         fputc('}', f);
     }
     fprintf(f, "};\nstatic const FusecTensorArg %s_out[] = {", P);

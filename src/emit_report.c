@@ -60,7 +60,7 @@ static void print_args(FILE *f, const Program *p, const char *label, const int *
         int dt = s->kind == S_VAR ? p->inst[s->value].dtype : s->dtype;
         fprintf(f, "%s%s: %s", k ? ", " : "", s->name, fusec_dtype_name[dt]);
         if (p->shaped && s->kind != S_PARAM)
-            fprintf(f, "%s", shape_text(p, &p->inst[s->value].shape));
+            fprintf(f, "%s", shape_text(p, sym_shape(p, s)));
         if (s->kind == S_PARAM) {
             char v[32];
             out_num(v, sizeof v, s->pvalue);

@@ -192,7 +192,7 @@ static void shaped_checks(Torch *T)
     fprintf(f, "};\n    int64_t fx_dims[%d] = {0};\n    const char *fx_from[%d] = {NULL};\n", p->ndim, p->ndim);
     for (int k = 0; k < p->n_in; k++) {
         int dt = p->sym[p->inputs[k]].dtype;
-        const Shape *sh = &p->inst[p->sym[p->inputs[k]].value].shape;
+        const Shape *sh = input_shape(p, k);
         fprintf(f, "    fx_torch_check(fx_op, %s, \"%s\", %s, \"%s\", %s, \"%s\");\n", T->c_in[k], T->py_in[k],
                 torch_dtype[dt].aten, fusec_dtype_name[dt], T->c_in[k], T->py_in[k]);
         fprintf(f, "    {\n        static const int fx_at[] = {");
@@ -369,7 +369,7 @@ static void emit_module(FILE *f, const Chain *c)
     if (p->shaped) {
         fprintf(f, ".\nShapes, as the .fuse file declares them (row-major, contiguous):");
         for (int k = 0; k < p->n_in; k++)
-            fprintf(f, "%s %s %s", k ? "," : "", T.py_in[k], shape_text(p, &p->inst[p->sym[p->inputs[k]].value].shape));
+            fprintf(f, "%s %s %s", k ? "," : "", T.py_in[k], shape_text(p, input_shape(p, k)));
         fprintf(f, "; the dims come from the tensors and must agree, and the outputs are new\n"
                    "tensors of the chain's shape %s.\n", shape_text(p, &p->full));
         fprintf(f, "Params are Python floats, keywords or positional after the tensors, with the\n"

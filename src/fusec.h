@@ -249,6 +249,11 @@ Numel shape_numel(const Shape *s);
 const char *shape_text(const Program *p, const Shape *s);
 /* Whether operand shape s varies along position q of the full shape. */
 bool shape_varies(const Program *p, const Shape *s, int q);
+/* A tensor symbol's shape: its value's, or for an input no output uses (no
+ * value) its declared one, or the chain's shape when it declares none;
+ * input_shape(p, k) is input k's. */
+const Shape *sym_shape(const Program *p, const Sym *s);
+const Shape *input_shape(const Program *p, int k);
 
 /* lexer.re: bytes -> tokens. */
 typedef struct Lexer {

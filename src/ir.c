@@ -137,6 +137,15 @@ const char *shape_text(const Program *p, const Shape *s)
     return arena_printf(p->arena, "%s]", t);
 }
 
+const Shape *sym_shape(const Program *p, const Sym *sy)
+{
+    if (sy->value >= 0)
+        return &p->inst[sy->value].shape;
+    return sy->shape.rank > 0 ? &sy->shape : &p->full;
+}
+
+const Shape *input_shape(const Program *p, int k) { return sym_shape(p, &p->sym[p->inputs[k]]); }
+
 bool shape_varies(const Program *p, const Shape *s, int q)
 {
     int j = q - (p->full.rank - s->rank);
