@@ -324,6 +324,18 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
         snprintf(buf, len, "fx_%s(%s, %s, %s)", info->name, a[0], a[1], a[2]);
 }
 
+/* The dtype an unfused kernel rounds number operand j of in to first, or -1:
+ * eager's comparisons, remainder, and floor_divide but by a number, take a
+ * number as an f16 or bf16 tensor's dtype (scalar_t, not opmath). */
+static int eager_number_dtype(const Program *p, const Inst *in, int j)
+{
+    bool cmp = op_info[in->op].cls == K_CMP;
+    if (!cmp && in->op != O_REM && !(in->op == O_FLOORDIV && j == 0))
+        return -1;
+    int common = cmp ? p->inst[in->arg[1 - j]].dtype : in->dtype;
+    return common == FX_F16 || common == FX_BF16 ? common : -1;
+}
+
 /* The expression of a scalar operand (constant, param or host-computed
  * scalar) in compute type ct. */
 static void scalar_operand(Emitter *em, char *buf, size_t len, int x, int ct)
@@ -634,13 +646,8 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
         int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
         if (arg->scalar) {
             scalar_operand(em, a[j], sizeof a[j], x, want);
-            /* eager's comparisons, remainder, and floor_divide but by a
-             * number, take a number as the tensor's dtype (scalar_t, not
-             * opmath): rounded to f16 or bf16 first */
-            bool cmp = op_info[in->op].cls == K_CMP;
-            int common = cmp ? p->inst[in->arg[1 - j]].dtype : in->dtype;
-            bool half = common == FX_F16 || common == FX_BF16;
-            if (half && (cmp || in->op == O_REM || (in->op == O_FLOORDIV && j == 0))) {
+            int common = eager_number_dtype(p, in, j); /* rounded first, as eager takes it */
+            if (common >= 0) {
                 char num[640];
                 snprintf(num, sizeof num, "%s", a[j]);
                 if (arg->op == O_CONST) /* a literal rounded here, a param at run time */
@@ -1608,12 +1615,9 @@ static void emit_reference(Emitter *em)
                 int x = fused ? p->inst[in->arg[j]].canon : in->arg[j];
                 const Inst *arg = &p->inst[x];
                 int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
-                /* unfused: a number rounded to f16 or bf16 where eager's kernel
-                 * takes it so (the kernels' rule, above) */
-                bool cmp = op_info[in->op].cls == K_CMP;
-                int common = cmp ? p->inst[in->arg[1 - j]].dtype : in->dtype;
-                bool as_half = !fused && arg->scalar && (common == FX_F16 || common == FX_BF16) &&
-                               (cmp || in->op == O_REM || (in->op == O_FLOORDIV && j == 0));
+                /* unfused: the number rounded as its kernel rounds it */
+                int common = fused || !arg->scalar ? -1 : eager_number_dtype(p, in, j);
+                bool as_half = common >= 0;
                 if (arg->op == O_CONST && as_half)
                     constant(a[j], sizeof a[j], ref_round(arg->value, common), want == FX_F32 ? FX_F32 : FX_F64);
                 else if (arg->op == O_CONST)
