@@ -10,11 +10,15 @@
 # examples or golden chains), SIZES (default 2^12..2^28 in steps of 4x), REPS
 # (default 15), JOBS (parallel nvcc builds, default 16). Harnesses run one at
 # a time (they time the GPU); each has a limit of LIMIT seconds (default 120).
+# PHASE=build builds into FID_WORK (a folder) and stops; PHASE=run runs what
+# is built there (so that other, untimed GPU work can share the build phase).
 set -u
 out=$1 fusec=$2
 export PATH=/usr/local/cuda/bin:$PATH
-work=$(mktemp -d)
-mkdir -p "$work/src" "$out/fidelity"
+work=${FID_WORK:-$(mktemp -d)}
+phase=${PHASE:-all}
+mkdir -p "$work/src" "$out/fidelity/src"
+if [ "$phase" != run ]; then
 if [ "${ONLY_RANDOM:-0}" != 1 ]; then
   cp examples/*.fuse "$work/src/"
   for f in tests/golden/*.fuse; do cp "$f" "$work/src/golden_$(basename "$f")"; done
@@ -28,6 +32,9 @@ ls "$work"/src/*.fuse | xargs -P "${JOBS:-16}" -I{} sh -c '
   args=$(sed -n "1s/^# fusec-args: //p" "$f")
   "'"$fusec"'" -w $args "$f" -o "$b.cu" 2>"$b.err" && nvcc -O3 -arch=sm_90 "$b.cu" -o "$b.bin" 2>>"$b.err" ||
     echo "BUILD FAILED $f"'
+cp "$work"/src/*.fuse "$out/fidelity/src/"
+fi
+[ "$phase" = build ] && exit 0
 for b in "$work"/src/*.bin; do
   name=$(basename "${b%.bin}")
   # a shaped chain: its --dims (the harness sweeps its first dim over 2^12..2^28 elements)
