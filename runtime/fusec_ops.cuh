@@ -88,6 +88,11 @@ FX_OP double fx_rsqrt(double x)
 #endif
 }
 
+/* a / b for a divisor that is the literal 0 in the source (x / 0 is IEEE's
+ * +-inf or NaN, as torch.div): a call, as nvcc warns about the operator with
+ * a constant zero divisor (#39-D). */
+FX_OP float fx_div(float a, float b) { return a / b; }
+FX_OP double fx_div(double a, double b) { return a / b; }
 FX_OP float fx_reciprocal(float x) { return 1.0f / x; }
 FX_OP double fx_reciprocal(double x) { return 1.0 / x; }
 

@@ -308,6 +308,7 @@ static inline double ref_log1p(double x) { return log1p(x); }
 static inline double ref_sqrt(double x) { return sqrt(x); }
 static inline double ref_rsqrt(double x) { return 1.0 / sqrt(x); }
 static inline double ref_reciprocal(double x) { return 1.0 / x; }
+static inline double ref_div(double a, double b) { return a / b; } /* fx_div */
 
 static inline double ref_sin(double x) { return sin(x); }
 static inline double ref_cos(double x) { return cos(x); }

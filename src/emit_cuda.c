@@ -226,8 +226,18 @@ static void pow_expr(char *buf, size_t len, const Inst *in, char a[3][640], bool
     }
 }
 
+/* A division by a literal zero (`x / 0`, or `x / (1 - 1)` once folded):
+ * written as a call, fx_div or ref_div, since nvcc's front end warns about a
+ * division whose divisor is the constant 0 (#39-D, "division by zero"), which
+ * fails -Werror all-warnings. The value is IEEE's a / 0 all the same. */
+static bool divides_by_literal_zero(const Program *p, const Inst *in)
+{
+    const Inst *b = in->op == O_DIV ? &p->inst[in->arg[1]] : NULL;
+    return b && b->op == O_CONST && (is_int(b->dtype) ? b->ival == 0 : b->value == 0);
+}
+
 /* The expression of op over operand expressions a[] already in type ct. */
-static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640], bool fused)
+static void op_expr(char *buf, size_t len, const Program *p, const Inst *in, int ct, char a[3][640], bool fused)
 {
     Op op = (Op)in->op;
     const OpInfo *info = &op_info[op];
@@ -312,6 +322,8 @@ static void op_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640
     }
     if (op == O_COPY)
         snprintf(buf, len, "%s", a[0]);
+    else if (divides_by_literal_zero(p, in))
+        snprintf(buf, len, "fx_div(%s, %s)", a[0], a[1]);
     else if (op == O_NEGATE)
         snprintf(buf, len, "(-%s)", a[0]);
     else if (info->name[0] == 0)
@@ -602,7 +614,7 @@ static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
             convert(a[j], sizeof a[j], load, dtype_compute(arg->dtype), want);
         }
     }
-    op_expr(expr, sizeof expr, in, in->ct, a, false);
+    op_expr(expr, sizeof expr, p, in, in->ct, a, false);
     fprintf(f, "        r[i] = fx_to_%s(%s);\n    }\n}\n", fusec_dtype_name[in->dtype], expr);
 }
 
@@ -664,7 +676,7 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
             convert(a[j], sizeof a[j], load, dtype_compute(arg->dtype), want);
         }
     }
-    op_expr(expr, sizeof expr, in, ct, a, false);
+    op_expr(expr, sizeof expr, p, in, ct, a, false);
     fprintf(f, "            r_v[e] = fx_to_%s(%s);\n        }\n", fusec_dtype_name[in->dtype], expr);
     fprintf(f, "        fx_store<E>(r, i, n, full, r_v);\n    }\n}\n");
 }
@@ -740,7 +752,7 @@ static void emit_fused_values(Emitter *em, char *const *row_of, const char *inde
                 convert(a[j], sizeof a[j], v, dtype_compute(arg->dtype), want);
             }
         }
-        op_expr(expr, sizeof expr, in, ct, a, true);
+        op_expr(expr, sizeof expr, p, in, ct, a, true);
         int rt = dtype_compute(in->dtype);
         const char *name = em->stmt_name[i];
         if (name)
@@ -1109,7 +1121,7 @@ static void emit_host_scalars(Emitter *em, bool reference)
             else
                 snprintf(a[j], sizeof a[j], "(double)%s", em->cname[in->arg[j]]);
         }
-        op_expr(expr, sizeof expr, in, FX_F64, a, false);
+        op_expr(expr, sizeof expr, p, in, FX_F64, a, false);
         if (op_info[in->op].cls == K_CAST && in->dtype != FX_F64) { /* a cast of a scalar rounds it */
             if (reference)
                 snprintf(expr, sizeof expr, "ref_round(%s, %d)", a[0], in->dtype);
@@ -1660,11 +1672,13 @@ static void emit_reference(Emitter *em)
                 snprintf(expr, sizeof expr, "ref_where(%s, %s, %s)", a[0], a[1], a[2]);
             else if (info->cls == K_CAST || in->op == O_COPY)
                 snprintf(expr, sizeof expr, "%s", a[0]);
+            else if (divides_by_literal_zero(p, in))
+                snprintf(expr, sizeof expr, "ref_ovf(ref_div(%s, %s), %s, %s)", a[0], a[1], a[0], a[1]);
             else if (in->op >= O_ADD && in->op <= O_DIV) /* + - * /: watch for overflow */
                 snprintf(expr, sizeof expr, "ref_ovf(%s %s %s, %s, %s)", a[0], op_name((Op)in->op), a[1], a[0],
                          a[1]);
             else {
-                op_expr(expr, sizeof expr, in, FX_F64, a, false);
+                op_expr(expr, sizeof expr, p, in, FX_F64, a, false);
                 /* eager's sixth only where an unfused f64 kernel uses it */
                 if ((in->op == O_HARDSWISH || in->op == O_HARDSIGMOID) && (fused || in->dtype != FX_F64))
                     snprintf(expr, sizeof expr, "fx_%s(%s)", op_info[in->op].name, a[0]);
