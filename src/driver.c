@@ -75,7 +75,7 @@ static int resolve_dims(Chain *c, FILE *diag_out)
     for (int d = 0; d < p->ndim; d++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", d ? ", " : "", p->dim[d].name);
     bool given[LIMIT_DIMS] = {false, false, false, false};
-    for (const char *s = o->dims; s && *s;) {
+    for (const char *s = o->dims; s;) { /* each item, empty ones too (--dims=, C=4,) */
         size_t len = strcspn(s, ","), eq = strcspn(s, "=");
         char item[300];
         snprintf(item, sizeof item, "%.*s", (int)(len < 290 ? len : 290), s);
@@ -100,12 +100,12 @@ static int resolve_dims(Chain *c, FILE *diag_out)
         }
         if (sizes_parse(arena_strndup(p->arena, s + eq + 1, len - eq - 1), &one, err, sizeof err) < 0 ||
             one.n != 1) {
-            fprintf(diag_out, "fusec: --dims: bad size in '%s' (one size: N, 4K, 1M, 2^20)\n", item);
+            fprintf(diag_out, "fusec: --dims: bad size in '%s' (one size of 1 to 2^40: N, 4K, 1M, 2^20)\n", item);
             return 2;
         }
         given[d] = true;
         c->dimv[d] = one.v[0];
-        s += len + (s[len] == ',');
+        s = s[len] == ',' ? s + len + 1 : NULL;
     }
     c->sweep = 0;
     if (o->sweep) {

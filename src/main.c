@@ -45,6 +45,8 @@ static const char usage[] =
     "  -Werror              warnings are errors: exit 1 and no output\n"
     "  -h, --help           this text;  -V, --version: the version\n"
     "\n"
+    "An option given twice must have the same value both times.\n"
+    "\n"
     "Exit status: 0 success (warnings may have been printed), 1 an error in the program\n"
     "or in reading or writing a file (nothing written), 2 a usage error.\n"
     "\n"
@@ -91,6 +93,61 @@ static char *read_all(FILE *f, size_t *len)
     buf[n] = 0;
     *len = n;
     return buf;
+}
+
+/* An option that takes a value, given a second time: the same value is
+ * harmless, a different one a contradiction (as --predict beside --emit),
+ * never silently resolved by taking the last. */
+static const char *once(const char *before, const char *arg, int ch, const struct option *longopts)
+{
+    if (before && strcmp(before, arg) != 0) {
+        const char *name = "o";
+        for (const struct option *o = longopts; o->name; o++)
+            if (o->val == ch)
+                name = o->name;
+        static char msg[600];
+        snprintf(msg, sizeof msg, "%s%s given twice, as '%.200s' and '%.200s': give it once", ch == 'o' ? "-" : "--",
+                 name, before, arg);
+        usage_error("%s", msg);
+    }
+    return arg;
+}
+
+/* The message of an option getopt_long refused ('?' or ':'): word is the
+ * argument it was reading, when known (a long option's; a short option in a
+ * cluster such as -wx is named alone). */
+static NORETURN void bad_option(int ch, const char *word, const struct option *longopts)
+{
+    static char msg[600];
+    bool is_long = optopt == 0 || optopt > 255;
+    size_t len = is_long && word ? strcspn(word, "=") : 0;
+    if (is_long && !word)
+        word = "--";
+    if (is_long && len <= 2) /* --=x: the whole word */
+        len = strlen(word);
+    if (ch == ':' && !is_long && optopt == 'W')
+        usage_error("%s", "unknown option '-W' (-Werror is the one -W option)");
+    if (ch == ':' && !is_long)
+        snprintf(msg, sizeof msg, "option '-%c' needs a value (-o FILE)", optopt);
+    else if (ch == ':')
+        snprintf(msg, sizeof msg, "option '%.*s' needs a value (%.*s=...)", (int)len, word, (int)len, word);
+    else if (!is_long)
+        snprintf(msg, sizeof msg, "unknown option '-%c'", optopt);
+    else if (optopt != 0)
+        snprintf(msg, sizeof msg, "option '%.*s' takes no value", (int)len, word);
+    else {
+        int n = 0, at = snprintf(msg, sizeof msg, "unknown option '%.*s'", (int)len, word);
+        for (const struct option *o = longopts; o->name; o++)
+            n += len > 2 && strncmp(o->name, word + 2, len - 2) == 0;
+        if (n > 1) { /* an abbreviation of several: say which */
+            at = snprintf(msg, sizeof msg, "ambiguous option '%.*s' (", (int)len, word);
+            for (const struct option *o = longopts; o->name; o++)
+                if (strncmp(o->name, word + 2, len - 2) == 0 && at < (int)sizeof msg - 80)
+                    at += snprintf(msg + at, sizeof msg - (size_t)at, "%s--%s", msg[at - 1] == '(' ? "" : ", ", o->name);
+            snprintf(msg + at, sizeof msg - (size_t)at, ")");
+        }
+    }
+    usage_error("%s", msg);
 }
 
 static int pick(const char *arg, const char *const *names, int n, const char *what)
@@ -425,11 +482,21 @@ int main(int argc, char **argv)
     char err[512];
     int ch;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "o:wW:hV", longopts, NULL)) != -1) {
+    /* each option that takes a value, as given (once() refuses a second, different one) */
+    const char *given[OPT_SWEEP + 1] = {NULL};
+    while ((ch = getopt_long(argc, argv, ":o:wW:hV", longopts, NULL)) != -1) {
+        if (ch == 'o' || (ch >= OPT_EMIT && ch <= OPT_SWEEP && optarg))
+            given[ch] = once(given[ch], optarg, ch, longopts);
         switch (ch) {
-        case 'o': opt.output = optarg; break;
+        case 'o':
+            if (!*optarg)
+                usage_error("%s", "-o: the file name is empty");
+            opt.output = optarg;
+            break;
         case 'w': opt.no_warnings = true; break;
         case 'W':
+            if (optarg == argv[optind - 1])
+                optarg = ""; /* -W FILE: -W alone, not -W with the file as its value */
             if (strcmp(optarg, "error") != 0)
                 usage_error("unknown option '-W%s' (-Werror is the one -W option)", optarg);
             opt.werror = true;
@@ -470,8 +537,7 @@ int main(int argc, char **argv)
         case OPT_HELP: return write_stdout(usage, strlen(usage));
         case 'V':
         case OPT_VERSION: return write_stdout("fusec " FUSEC_VERSION "\n", strlen("fusec " FUSEC_VERSION "\n"));
-        default:
-            usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+        default: bad_option(ch, optind > 1 && optind <= argc ? argv[optind - 1] : NULL, longopts);
         }
     }
     /* --predict and --format choose the report; an --emit of something else

@@ -37,6 +37,53 @@ fi
 "$fusec" "$tmp/missing.fuse" 2>/dev/null; check "missing file" 1 $?
 "$fusec" -Wall "$seed" 2>/dev/null; check "-W other than -Werror" 2 $?
 
+# every refused option gets its own message (hostile round three): exit 2,
+# the message's first line exactly, nothing on standard output
+# usage NAME MESSAGE ARGS...
+usage() {
+  name=$1 want=$2
+  shift 2
+  "$fusec" "$@" >"$tmp/o" 2>"$tmp/e"
+  rc=$?
+  got=$(head -1 "$tmp/e")
+  if [ $rc != 2 ] || [ "$got" != "fusec: $want" ] || [ -s "$tmp/o" ]; then
+    echo "FAIL: $name: exit $rc, '$got', expected 'fusec: $want'"; fails=$((fails + 1))
+  else echo "ok: $name"; fi
+}
+w="(-Werror is the one -W option)"
+usage "-W FILE: -W alone, not -W with the file" "unknown option '-W' $w" -W "$seed"
+usage "-W at the end" "unknown option '-W' $w" "$seed" -W
+usage "-W error is not -Werror" "unknown option '-W' $w" -W error "$seed"
+usage "-Wall" "unknown option '-Wall' $w" -Wall "$seed"
+usage "-o at the end" "option '-o' needs a value (-o FILE)" "$seed" -o
+usage "-wo at the end" "option '-o' needs a value (-o FILE)" "$seed" -wo
+usage "an empty -o" "-o: the file name is empty" -o "" "$seed"
+usage "an unknown option in a cluster (-wx)" "unknown option '-x'" -wx "$seed"
+usage "an unknown option first in a cluster (-xw)" "unknown option '-x'" --predict -xw "$seed"
+usage "an unknown long option" "unknown option '--bogus'" --bogus=1 "$seed"
+usage "--=x" "unknown option '--=x'" --=x "$seed"
+usage "--emit at the end" "option '--emit' needs a value (--emit=...)" "$seed" --emit
+usage "--predict=1" "option '--predict' takes no value" --predict=1 "$seed"
+usage "--help=x" "option '--help' takes no value" --help=x
+usage "an ambiguous abbreviation" "ambiguous option '--s' (--sizes, --sweep)" --s=1 "$seed"
+usage "an ambiguous abbreviation of three" "ambiguous option '--d' (--dtype, --device, --dims)" --d "$seed"
+usage "-o twice" "-o given twice, as '$tmp/a.cu' and '$tmp/b.cu': give it once" -o "$tmp/a.cu" -o "$tmp/b.cu" "$seed"
+[ ! -e "$tmp/a.cu" ] && [ ! -e "$tmp/b.cu" ]; check "-o twice writes nothing" 0 $?
+usage "--emit twice" "--emit given twice, as 'cuda' and 'header': give it once" --emit=cuda --emit header "$seed"
+usage "--dtype twice" "--dtype given twice, as 'f16' and 'f32': give it once" --dtype=f16 --dtype=f32 "$seed"
+usage "--name twice" "--name given twice, as 'a' and 'b': give it once" --name=a --name=b "$seed"
+"$fusec" --dtype=f16 --dtype f16 -o - -o - "$seed" >/dev/null; check "an option twice with the same value" 0 $?
+usage "an empty --sizes" "--sizes: the size list is empty (write e.g. 4096,1M,2^20..2^28)" --predict --sizes= "$seed"
+usage "--sizes of 0" "--sizes: bad size list '0': a size of 0 (a size is 1 to 2^40), at '0'" --predict --sizes=0 "$seed"
+usage "--sizes with an empty item" "--sizes: bad size list '1,,2': an empty size, at ',2'" --predict --sizes=1,,2 "$seed"
+usage "--sizes ending in a comma" "--sizes: bad size list '1,2,': an empty size, at the end" --predict --sizes=1,2, "$seed"
+usage "--sizes above 2^40" "--sizes: bad size list '2^41': a size above 2^40, at '2^41'" --predict --sizes=2^41 "$seed"
+usage "--sizes of 23 digits" "--sizes: bad size list '99999999999999999999999': a size above 2^40, at '99999999999999999999'" \
+  --predict --sizes=99999999999999999999999 "$seed"
+usage "--sizes with a range down" "--sizes: bad size list '4096..1024': a range that ends below its start, at '4096..1024'" \
+  --predict --sizes=4096..1024 "$seed"
+usage "--sizes of 1e3" "--sizes: bad size list '1e3' near '1e3' (write e.g. 4096,1M,2^20..2^28)" --predict --sizes=1e3 "$seed"
+
 # --format chooses the report's form: alone it implies --predict; beside an
 # --emit of something else it is a usage error, never silently ignored
 "$fusec" --format=json "$seed" >"$tmp/f.json"; check "--format alone" 0 $?
@@ -57,6 +104,12 @@ grep -q "has no dim 'Q' (its dims: R, C)" "$tmp/e"; check "unknown dim: the mess
 "$fusec" --predict --dims=C=x "$ln" 2>/dev/null >/dev/null; check "bad dim size" 2 $?
 "$fusec" --predict --dims=C "$ln" 2>/dev/null >/dev/null; check "dim without a size" 2 $?
 "$fusec" --predict --dims=C=1,C=2 "$ln" 2>/dev/null >/dev/null; check "dim given twice" 2 $?
+usage "an empty --dims" "--dims: '' is not NAME=SIZE (write e.g. --dims=R=1024)" --predict --dims= "$ln"
+usage "--dims ending in a comma" "--dims: '' is not NAME=SIZE (write e.g. --dims=R=1024)" --predict --dims=C=64, "$ln"
+usage "--dims with an empty item" "--dims: '' is not NAME=SIZE (write e.g. --dims=R=1024)" --predict --dims=C=64,,R=2 "$ln"
+usage "--dims of 0" "--dims: bad size in 'C=0' (one size of 1 to 2^40: N, 4K, 1M, 2^20)" --predict --dims=C=0 "$ln"
+usage "--dims of a range" "--dims: bad size in 'C=1..4' (one size of 1 to 2^40: N, 4K, 1M, 2^20)" --predict --dims=C=1..4 "$ln"
+usage "--dims twice" "--dims given twice, as 'C=64' and 'C=32': give it once" --predict --dims=C=64 --dims=C=32 "$ln"
 "$fusec" --predict --dims=R=64 --sweep=C "$ln" >/dev/null; check "--sweep" 0 $?
 "$fusec" --predict --dims=C=64 --sweep=Z "$ln" 2>/dev/null >/dev/null; check "unknown --sweep" 2 $?
 "$fusec" --predict --dims=N=4 "$seed" 2>/dev/null >/dev/null; check "--dims on a chain without shapes" 2 $?
