@@ -1,7 +1,9 @@
 #!/bin/sh
 # nvcc's time on wide chains, up to the tensor limit (LIMIT_TENSORS in
 # src/fusec.h, docs/language.md): a chain of N inputs (y = x0 + x1 + ...), of
-# N outputs (y<k> = x * c) and of N - 1 params (y = x * p0 * p1 ...), each
+# N outputs (y<k> = x * c), of N - 1 params (y = x * p0 * p1 ...) and of N
+# ops in one line of statements (kind ops: * + relu tanh in turn, N kernels
+# unfused, the LIMIT_OPS of emitting CUDA), each
 # compiled as the library (-DFUSEC_NO_HARNESS -c) and as the harness, with
 # nvcc -O3 -arch=sm_90, one compile at a time. Prints wall and CPU seconds
 # (user + sys of nvcc and its children: what a loaded machine does not
@@ -25,6 +27,10 @@ gen() {
   out) awk -v n="$2" 'BEGIN { for (i = 0; i < n - 1; i++) printf "y%d = x * %d.5\n", i, i }' ;;
   par) awk -v n="$2" 'BEGIN { for (i = 0; i < n - 2; i++) printf "param p%d = %d.5\n", i, i;
          printf "y = x"; for (i = 0; i < n - 2; i++) printf " * p%d", i; print "" }' ;;
+  ops) awk -v n="$2" 'BEGIN { split("* 1.5;+ 0.25;relu;tanh", f, ";"); print "v0 = x"
+         for (i = 1; i <= n; i++) { k = (i - 1) % 4 + 1
+           if (k <= 2) printf "v%d = v%d %s\n", i, i - 1, f[k]; else printf "v%d = %s(v%d)\n", i, f[k], i - 1 }
+         printf "y = v%d\n", n }' ;;
   esac
 }
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $("$nvcc" --version | tail -1), $(date -u +%Y-%m-%dT%H:%MZ)"

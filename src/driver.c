@@ -156,6 +156,22 @@ static int resolve_dims(Chain *c, FILE *diag_out)
     return 0;
 }
 
+/* A chain emitted as CUDA has at most LIMIT_KERNELS unfused kernels: nvcc
+ * compiles each (twice: 32- and 64-bit indices), about 0.2 CPU s apiece, so
+ * 20,000 ops took an hour. The report, the dot graph and the header have no
+ * such limit. The error is at the op of the first kernel over it. */
+static void check_kernel_limit(const Chain *c)
+{
+    const Traffic *t = &c->traffic;
+    if ((c->opt->emit != E_CUDA && c->opt->emit != E_TORCH) || t->nkernels <= LIMIT_KERNELS)
+        return;
+    const Inst *in = &c->prog->inst[t->kernels[LIMIT_KERNELS].inst];
+    diag_error(c->prog->diag, in->off, in->len,
+               "this op makes unfused kernel %d; CUDA output is limited to %d unfused kernels (nvcc compiles each: "
+               "about 4 CPU minutes at the limit); --predict and --emit=header have no such limit",
+               LIMIT_KERNELS + 1, LIMIT_KERNELS);
+}
+
 /* The whole compilation, top to bottom. The backend writes to out, or each of
  * its parts to open(ctx, prefix + suffix). */
 static int compile(const Options *opt, const Source *src, FILE *out, OpenPart open, void *ctx, FILE *diag_out)
@@ -182,6 +198,7 @@ static int compile(const Options *opt, const Source *src, FILE *out, OpenPart op
         c.prefix = driver_prefix(a, opt->input, opt->name);
         c.sizes = &opt->sizes;
         traffic_build(p, &c.traffic); /* bytes and flops of both versions */
+        check_kernel_limit(&c);
         if ((rc = resolve_dims(&c, diag_out)) != 0)
             longjmp(bail, 1);
         if (p->shaped && c.dims_known)

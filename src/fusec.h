@@ -30,6 +30,7 @@
 #define LIMIT_PAREN_DEPTH 256
 #define LIMIT_STATEMENTS 1000000
 #define LIMIT_TENSORS 1024 /* inputs + outputs + params: the fused kernel's arguments */
+#define LIMIT_KERNELS 1024 /* unfused kernels of a chain emitted as CUDA: nvcc's time (docs/cuda.md) */
 #define LIMIT_SIZES 4096
 #define LIMIT_DIMS 4 /* dims of a shape, and so of the chain */
 

@@ -68,22 +68,43 @@ run 0 "1,000,000 statements among blank lines" -w --predict stmt_blank.fuse &&
   ok "1,000,000 statements among blank lines and empty statements compile"
 rm -f stmt_max.fuse stmt_over.fuse stmt_blank.fuse
 
-# ---- a 100,000-statement chain compiles, to every backend ----
+# ---- a 100,000-statement chain compiles, to every backend but CUDA ----
 awk 'BEGIN { print "v0 = x * 1.5"; for (i = 1; i < 100000; i++) printf "v%d = v%d * 0.5 + %d\n", i, i - 1, i % 7 }' >chain.fuse
-for emit in report json csv dot header cuda; do
+for emit in report json csv dot header; do
   run 0 "100,000-statement chain, --emit=$emit" -w --emit=$emit chain.fuse -o chain.$emit &&
     ok "100,000-statement chain, --emit=$emit"
 done
-# ... and so does a shaped one of 30,000 (hostile round two: the per-kernel byte
-# formulas of the .cu's comments took memory quadratic in the chain: 17 GB at
-# 3000 statements; now about 2 CPU seconds)
+# ---- unfused kernels of a chain emitted as CUDA: 1024, one more is a
+# located error at its op, --emit=cuda and torch alike (hostile round three:
+# nvcc took about an hour on 20,000 ops); the error comes in time on the
+# 100,000-statement chain, whose report and header stay ----
+run 1 "100,000-statement chain, --emit=cuda" -w --emit=cuda chain.fuse -o chain.cu &&
+  expect_err "100,000-statement chain, --emit=cuda: the kernel limit" "chain.fuse:513:19: error: this op makes unfused kernel 1025; CUDA output is limited to 1024 unfused kernels (nvcc compiles each: about 4 CPU minutes at the limit); --predict and --emit=header have no such limit"
+[ -e chain.cu ] && fail "over the kernel limit, chain.cu was written"
+awk 'BEGIN { print "v0 = x * 1.5"; for (i = 1; i < 1024; i++) printf "v%d = v%d * 0.5\n", i, i - 1 }' >kernels_max.fuse
+{ cat kernels_max.fuse; echo "y = relu(v1023)"; } >kernels_over.fuse
+for emit in cuda torch; do
+  run 0 "1024 unfused kernels, --emit=$emit" -w --emit=$emit kernels_max.fuse -o kernels_max.$emit &&
+    ok "1024 unfused kernels, --emit=$emit"
+  run 1 "1025 unfused kernels, --emit=$emit" -w --emit=$emit kernels_over.fuse -o kernels_over.$emit &&
+    expect_err "1025 unfused kernels, --emit=$emit: a located error" "kernels_over.fuse:1025:5: error: this op makes unfused kernel 1025; CUDA output is limited to 1024 unfused kernels (nvcc compiles each: about 4 CPU minutes at the limit); --predict and --emit=header have no such limit"
+done
+run 0 "1025 unfused kernels, --emit=header" -w --emit=header kernels_over.fuse -o kernels_over.h &&
+  ok "1025 unfused kernels, --emit=header: no limit"
+rm -rf kernels_*
+# ... and a shaped one of 30,000 (hostile round two: the per-kernel byte
+# formulas took memory quadratic in the chain: 17 GB at 3000 statements; now
+# about 2 CPU seconds), and of 512 statements (1024 kernels) to CUDA
 awk 'BEGIN { print "in x: f32[A, B, C, D]"; print "in b: f32[B, 1, D]"; print "v0 = x * b";
   for (i = 1; i < 30000; i++) printf "v%d = v%d * b + x\n", i, i - 1 }' >shaped.fuse
-for emit in header cuda torch; do
+head -n 514 shaped.fuse >shaped_cu.fuse
+run 0 "30,000-statement shaped chain, --emit=header" -w --emit=header shaped.fuse -o shaped.h &&
+  ok "30,000-statement shaped chain, --emit=header"
+for emit in cuda torch; do
   out=shaped.$emit
   [ $emit = torch ] && out=shaped_torch
-  run 0 "30,000-statement shaped chain, --emit=$emit" -w --emit=$emit shaped.fuse -o $out &&
-    ok "30,000-statement shaped chain, --emit=$emit"
+  run 0 "512-statement shaped chain, --emit=$emit" -w --emit=$emit shaped_cu.fuse -o $out &&
+    ok "512-statement shaped chain (1023 kernels), --emit=$emit"
 done
 run 0 "30,000-statement shaped chain, --predict" -w --predict --dims=B=2,C=3,D=4 shaped.fuse &&
   ok "30,000-statement shaped chain, --predict"
@@ -99,9 +120,15 @@ awk 'BEGIN { printf "in a0"; for (i = 1; i < 1000; i++) printf ", a%d", i; print
   for (i = 0; i < 20; i++) printf "param p%d = %d.5\n", i, i;
   print "v0 = a0 * p0"; for (i = 1; i < 20000; i++) printf "v%d = v%d * 0.5 + a%d\n", i, i - 1, i % 1000;
   for (k = 0; k < 4; k++) printf "y%d = v%d + 1\n", k, 19999 - k }' >tensors_max.fuse
-for emit in report dot header cuda; do
+for emit in report dot header; do
   run 0 "1024 tensors, --emit=$emit" -w --emit=$emit tensors_max.fuse -o tensors.$emit && ok "1024 inputs, outputs and params, --emit=$emit"
 done
+# to CUDA, in 1023 unfused kernels: 999 adds, 20 multiplies, 4 outputs
+awk 'BEGIN { printf "in a0"; for (i = 1; i < 1000; i++) printf ", a%d", i; print ": f16";
+  for (i = 0; i < 20; i++) printf "param p%d = %d.5\n", i, i;
+  printf "s = (a0"; for (i = 1; i < 1000; i++) printf " + a%d", i; printf ")"; for (i = 0; i < 20; i++) printf " * p%d", i; print "";
+  for (k = 0; k < 4; k++) printf "y%d = s + %d\n", k, k; print "out y0, y1, y2, y3" }' >tensors_cu.fuse
+run 0 "1024 tensors, --emit=cuda" -w --emit=cuda tensors_cu.fuse -o tensors.cu && ok "1024 inputs, outputs and params, --emit=cuda"
 { cat tensors_max.fuse; echo "param one_more = 1"; } >tensors_over.fuse
 run 1 "1025 tensors" -w --predict tensors_over.fuse &&
   expect_err "1025 inputs, outputs and params are a located error" "tensors_over.fuse:20026:7: error: 'one_more' makes 1025 inputs, outputs and params; the limit is 1024 (the fused kernel takes each as an argument)"
