@@ -122,6 +122,10 @@ Token lex_next(Lexer *L)
         [0-9.] [0-9a-zA-Z_.]* {
             if (L->cur - s == 1 && *s == '.')
                 diag_error(L->diag, (size_t)(s - L->start), 1, "character '.' is not part of the language");
+            if (*s == '.' && (s[1] == '_' || ((s[1] | 32) >= 'a' && (s[1] | 32) <= 'z')))
+                diag_error(L->diag, (size_t)(s - L->start), 1,
+                           "'.' is not part of an expression: fusec has no attributes or methods ('.%.*s'); "
+                           "builtins are functions: relu(x)", (int)(L->cur - s - 1), (const char *)s + 1);
             diag_error(L->diag, (size_t)(s - L->start), (size_t)(L->cur - s), "malformed number '%.*s'",
                        (int)(L->cur - s), (const char *)s);
         }

@@ -297,7 +297,7 @@ static void json_args(FILE *f, const Program *p, const char *key, const int *sym
         json_str(f, s->name);
         fprintf(f, ", \"dtype\": \"%s\"", fusec_dtype_name[dt]);
         if (p->shaped && s->kind != S_PARAM)
-            json_shape(f, p, &p->inst[s->value].shape);
+            json_shape(f, p, sym_shape(p, s));
         if (s->kind == S_PARAM) {
             fprintf(f, ", \"value\": ");
             json_num(f, s->pvalue);

@@ -276,6 +276,13 @@ static void fold(Program *p, Inst *in, int dt)
             diag_error(diag(p), in->off, in->len, "division by zero in a constant expression");
         if (in->op == O_REM && v[1] == 0)
             diag_error(diag(p), in->off, in->len, "modulo by zero in a constant expression");
+        /* Python's ** of numbers: 0 ** -1 raises ZeroDivisionError, (-8) ** 0.5 is complex */
+        if (in->op == O_POW && v[0] == 0 && v[1] < 0)
+            diag_error(diag(p), in->off, in->len, "zero to a negative power in a constant expression");
+        if (in->op == O_POW && v[0] < 0 && isfinite(v[0]) && isfinite(v[1]) && v[1] != floor(v[1]))
+            diag_error(diag(p), in->off, in->len,
+                       "a negative number to a fractional power in a constant expression (Python makes it a "
+                       "complex number; fusec has none)");
         in->value = op_fold((Op)in->op, v);
     }
     in->op = O_CONST;
@@ -336,9 +343,10 @@ static void type_inst(Program *p, int i, const int *use)
     }
     else if (info->ints == I_NONE && is_int(in->op == O_POW || tensor_dt < 0 ? dt : tensor_dt))
         diag_error(diag(p), in->off, in->len,
-                   in->op == O_POW ? "'%s' on integers is not supported yet; cast to a float first: %s(f32(q), 2)"
+                   in->op == O_POW ? "'%s' on integers is not supported yet; cast to a float first, as in "
+                                     "%s(f32(q), 2)"
                                    : "'%s' is not defined on integers (PyTorch has no integer kernel for it); cast to "
-                                     "a float first: %s(f32(q)%s)",
+                                     "a float first, as in %s(f32(q)%s)",
                    op_name((Op)in->op), in->op == O_POW ? "pow" : op_name((Op)in->op),
                    in->op == O_POW ? "" : in->nargs > 1 ? ", ..." : "");
     if (info->ints == I_FLOAT && fusec_dtype[dt].kind != FX_KIND_FLOAT)

@@ -302,11 +302,15 @@ DimDecl parse_dims(Parser *P, const DimDecl *list, Token dim)
         d = *list;
     if (d.n == LIMIT_DIMS)
         diag_error(diag(P), dim.off, dim.len, "a shape has at most %d dims", LIMIT_DIMS);
-    if (dim.kind == TK_NUMBER && !(dim.len == 1 && text(P, dim)[0] == '1'))
+    if (dim.kind == TK_NUMBER && !(dim.len == 1 && text(P, dim)[0] == '1')) {
+        /* the hint repeats the number only when it is a size --dims takes (not 0, 1.0, 1e3) */
+        const char *t = text(P, dim);
+        bool size = strspn(t, "0123456789") == dim.len && strspn(t, "0") < dim.len && dim.len <= 12;
         diag_error(diag(P), dim.off, dim.len,
                    "'%.*s' is not a dim: a dim is a name or 1 (the sizes are given when the chain runs: the "
                    "API's dims, or --dims=N=%.*s)",
-                   (int)dim.len, text(P, dim), (int)dim.len, text(P, dim));
+                   (int)dim.len, t, size ? (int)dim.len : 4, size ? t : "1024");
+    }
     d.dim[d.n++] = dim;
     return d;
 }
