@@ -151,7 +151,16 @@ static void size_lists(void **state)
     assert_int_equal(sizes_parse("3^5", &s, err, sizeof err), -1);
     assert_int_equal(sizes_parse("2^3K", &s, err, sizeof err), -1);
     assert_int_equal(sizes_parse("99999999999999999999999", &s, err, sizeof err), -1);
-    assert_non_null(strstr(err, "near '99999"));
+    assert_non_null(strstr(err, "a size above 2^40, at '99999"));
+    /* each fault said (hostile round three); others show the grammar's example */
+    assert_int_equal(sizes_parse("0", &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a size of 0 (a size is 1 to 2^40)"));
+    assert_int_equal(sizes_parse("8..4", &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a range that ends below its start"));
+    assert_int_equal(sizes_parse("1,", &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "an empty size, at the end"));
+    assert_int_equal(sizes_parse("1x", &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "near '1x' (write e.g. 4096,1M,2^20..2^28)"));
     assert_int_equal(sizes_parse("1..2^40,1..2^40,1", &s, err, sizeof err), 0);
     assert_int_equal(s.n, 83);
     sizes_default(&s);
