@@ -96,6 +96,17 @@ static void copy_utf8(char *dst, size_t size, const char *s)
     dst[n] = 0;
 }
 
+/* A profile's name and note print on one line of the report and in its CSV
+ * and JSON: the character that keeps s from being one (a control character,
+ * 0 when none). */
+static int control_char(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7F)
+            return (unsigned char)*s;
+    return 0;
+}
+
 static int load_file(const char *path, FusecProfile *p, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
@@ -123,6 +134,13 @@ static int load_file(const char *path, FusecProfile *p, char *err, size_t errlen
         snprintf(err, errlen, "%s: a device profile is a JSON object", path);
     else if (!json_is_string(name))
         snprintf(err, errlen, "%s: missing string key \"name\"", path);
+    else if (!*json_string_value(name))
+        snprintf(err, errlen, "%s: key \"name\" is empty", path);
+    else if (control_char(json_string_value(name)) || (json_is_string(note) && control_char(json_string_value(note))))
+        snprintf(err, errlen, "%s: key \"%s\" holds a control character (U+%04X): it is one line of text", path,
+                 control_char(json_string_value(name)) ? "name" : "note",
+                 control_char(json_string_value(name)) ? control_char(json_string_value(name))
+                                                        : control_char(json_string_value(note)));
     else {
         copy_utf8(p->name, sizeof p->name, json_string_value(name));
         copy_utf8(p->note, sizeof p->note, json_is_string(note) ? json_string_value(note) : path);

@@ -84,6 +84,34 @@ grep -q 'the fused kernel is never (not even at n = 1) overhead-bound' out && ! 
 # ... and so does the crossover line, not "fused at n = 0" (hostile round two)
 grep -q '^Crossover (overhead- to memory- or compute-bound): unfused at n = [1-9][0-9]*, fused: never (not even at n = 1)$' out &&
   ok "the crossover line says never" || fail "crossover line for a crossover of 0: $(grep '^Crossover' out)"
+# hostile round three: odd profiles, each a usage error that says why; a name
+# or note with a control character broke the report's lines and its CSV (a
+# newline, a CR and a tab printed raw: exit 0), and an empty name printed
+# "device   : FILE"
+fields='"hbm_gbps": 4247, "l2_gbps": 9000, "l2_bytes": 62914560, "graph_node_us": 2, "fp32_gflops": 67000, "fp64_gflops": 34000, "sfu_gops": 4181, "eager_op_us": 12.5, "compiled_call_us": 65'
+# odd NAME MESSAGE JSON: the profile JSON is refused with MESSAGE
+odd() {
+  printf '%s' "$3" >"$1.json"
+  expect "profile $1" 2 "$2" --predict --device="$1.json" "$seed"
+}
+odd name_newline 'name_newline.json: key "name" holds a control character (U+000A): it is one line of text' \
+  "{\"name\": \"a\\nb\", $fields, \"launch_us\": 4}"
+odd name_tab 'name_tab.json: key "name" holds a control character (U+0009)' "{\"name\": \"a\\tb\", $fields, \"launch_us\": 4}"
+odd note_del 'note_del.json: key "note" holds a control character (U+007F)' \
+  "{\"name\": \"g\", \"note\": \"x\\u007f\", $fields, \"launch_us\": 4}"
+odd name_empty 'name_empty.json: key "name" is empty' "{\"name\": \"\", $fields, \"launch_us\": 4}"
+odd nan "nan.json:1:" "{\"name\": \"g\", $fields, \"launch_us\": NaN}"
+odd infinity "infinity.json:1:" "{\"name\": \"g\", $fields, \"launch_us\": Infinity}"
+odd exp400 "real number overflow near '1e400'" "{\"name\": \"g\", $fields, \"launch_us\": 1e400}"
+odd dup_key "duplicate object key near '\"launch_us\"'" "{\"name\": \"g\", $fields, \"launch_us\": 4, \"launch_us\": 5}"
+odd string_number 'missing or non-numeric key "launch_us"' "{\"name\": \"g\", $fields, \"launch_us\": \"4\"}"
+odd trailing "end of file expected near 'x'" "{\"name\": \"g\", $fields, \"launch_us\": 4} x"
+odd deep "maximum parsing depth reached" "$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "["; for (i = 0; i < 5000; i++) printf "]" }')"
+odd array "array.json: a device profile is a JSON object" "[1, 2]"
+printf '{"name": "a \\"quoted\\" */ ??/ name", %s, "launch_us": 4}' "$fields" >quoted.json
+expect "a device name with quotes, a comment end and a trigraph" 0 "" --predict --format=csv --device=quoted.json "$seed"
+[ "$(wc -l <out)" = 18 ] && ok "the CSV of a quoted device name has its 18 lines" || fail "quoted device name: CSV of $(wc -l <out) lines"
+
 # ---- 15.13: the JSON report is valid UTF-8 ----
 json_ok() { python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$1" 2>/dev/null; }
 name70=$(awk 'BEGIN { for (i = 0; i < 35; i++) printf "\303\251" }') # 35 e-acute: 70 bytes, cut at 63
