@@ -73,6 +73,12 @@ usage "--emit twice" "--emit given twice, as 'cuda' and 'header': give it once" 
 usage "--dtype twice" "--dtype given twice, as 'f16' and 'f32': give it once" --dtype=f16 --dtype=f32 "$seed"
 usage "--name twice" "--name given twice, as 'a' and 'b': give it once" --name=a --name=b "$seed"
 "$fusec" --dtype=f16 --dtype f16 -o - -o - "$seed" >/dev/null; check "an option twice with the same value" 0 $?
+# -- ends the options: a file named like an option is a file
+cp "$seed" "$tmp/-x.fuse"
+(cd "$tmp" && "$fusec" -w -- -x.fuse) >"$tmp/o" 2>"$tmp/e"; check "-- then a file named -x.fuse" 0 $?
+grep -q '^__global__' "$tmp/o"; check "-- then a file named -x.fuse: its CUDA" 0 $?
+(cd "$tmp" && "$fusec" -- -y.fuse) 2>"$tmp/e"; check "-- then a missing -y.fuse" 1 $?
+grep -q "cannot read '-y.fuse'" "$tmp/e"; check "-- then a missing -y.fuse: the message" 0 $?
 usage "an empty --sizes" "--sizes: the size list is empty (write e.g. 4096,1M,2^20..2^28)" --predict --sizes= "$seed"
 usage "--sizes of 0" "--sizes: bad size list '0': a size of 0 (a size is 1 to 2^40), at '0'" --predict --sizes=0 "$seed"
 usage "--sizes with an empty item" "--sizes: bad size list '1,,2': an empty size, at ',2'" --predict --sizes=1,,2 "$seed"
