@@ -31,11 +31,12 @@
  *   aten, torch PyTorch's names of the dtype, in C++ (at::ScalarType) and in
  *               Python: the ops of --emit=torch check and allocate with them
  *   via         integers: the bytes of the signed type a float converts
- *               through, saturating (NaN gives 0), before the bits are cut
- *               to the dtype's: c10::convert on CUDA is a static_cast, which
- *               nvcc compiles to cvt.rzi.s16 for i8 and i16 (PTX has no
- *               8-bit registers), cvt.rzi.s32 and .s64 for i32 and i64, and
- *               which c10 routes through int64_t for u8
+ *               through, saturating, before the bits are cut to the
+ *               dtype's (NaN gives 0 through 4 bytes, the minimum through
+ *               8): c10::convert on CUDA is a static_cast, which nvcc
+ *               compiles to cvt.rzi.s32 for i8, i16 and i32 (PTX has no
+ *               8-bit registers; i16(inf) is -1 in eager) and .s64 for
+ *               i64, and which c10 routes through int64_t for u8
  *               (static_cast_with_inter_type); 0 for the others
  * Columns that are tokens (name, store, api, ctype, aten, torch) are stringized (#name)
  * by the compiler and pasted (fx_to_##name) by the CUDA side.
@@ -54,8 +55,8 @@ enum { FX_KIND_BOOL, FX_KIND_FLOAT, FX_KIND_INT };
     X(F32,  f32,  4,   float,         float,    float,  F32,    FX_KIND_FLOAT, 24,   -126,  127,  3.4028234663852886e38,  9.5367431640625e-7 /* 2^-20 */, 1e-5,   1e-5,   at::kFloat,    torch.float32,  0) \
     X(F64,  f64,  8,   double,        double,   double, F64,    FX_KIND_FLOAT, 53,   -1022, 1023, 1.7976931348623157e308, 3.552713678800501e-15 /* 2^-48 */, 1e-9, 1e-9,   at::kDouble,   torch.float64,  0) \
     X(U8,   u8,   1,   uint8_t,       uint8_t,  uint8_t, U8,    FX_KIND_INT,   8,    0,     0,    255.0,                  0.0,                           0.0,    0.0,    at::kByte,     torch.uint8,    8) \
-    X(I8,   i8,   1,   int8_t,        int8_t,   int8_t, I8,     FX_KIND_INT,   7,    0,     0,    127.0,                  0.0,                           0.0,    0.0,    at::kChar,     torch.int8,     2) \
-    X(I16,  i16,  2,   int16_t,       int16_t,  int16_t, I16,   FX_KIND_INT,   15,   0,     0,    32767.0,                0.0,                           0.0,    0.0,    at::kShort,    torch.int16,    2) \
+    X(I8,   i8,   1,   int8_t,        int8_t,   int8_t, I8,     FX_KIND_INT,   7,    0,     0,    127.0,                  0.0,                           0.0,    0.0,    at::kChar,     torch.int8,     4) \
+    X(I16,  i16,  2,   int16_t,       int16_t,  int16_t, I16,   FX_KIND_INT,   15,   0,     0,    32767.0,                0.0,                           0.0,    0.0,    at::kShort,    torch.int16,    4) \
     X(I32,  i32,  4,   int32_t,       int32_t,  int32_t, I32,   FX_KIND_INT,   31,   0,     0,    2147483647.0,           0.0,                           0.0,    0.0,    at::kInt,      torch.int32,    4) \
     X(I64,  i64,  8,   int64_t,       int64_t,  int64_t, I64,   FX_KIND_INT,   63,   0,     0,    9223372036854775807.0,  0.0,                           0.0,    0.0,    at::kLong,     torch.int64,    8)
 /* clang-format on */

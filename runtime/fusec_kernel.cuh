@@ -59,7 +59,8 @@ template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ double
 
 /* Float -> integer, as eager on CUDA: toward zero through the signed type W
  * of the dtype's "via" column (fusec_dtype.h), saturating at W's range, NaN
- * giving 0 (the cvt.rzi instruction), then the low bits; no undefined
+ * giving 0 for 32 bits and the minimum for 64 (the cvt.rzi instruction, as
+ * measured on the H200), then the low bits; no undefined
  * behaviour on any input. The W of each FX_TO_INT line below is that column
  * (this file comes before the table in a .cu): tests/hostmath/dtypes.cu
  * checks the two against each other through ref_round. */
@@ -67,7 +68,7 @@ template <typename W, typename F> __host__ __device__ __forceinline__ W fx_float
 {
     const F top = (F)((double)((unsigned long long)1 << (8 * sizeof(W) - 1))); /* 2^(bits-1), exact */
     if (v != v)
-        return 0;
+        return sizeof(W) == 8 ? (W)(0 - ((unsigned long long)1 << 63)) : (W)0;
     if (v >= top)
         return (W)(((unsigned long long)1 << (8 * sizeof(W) - 1)) - 1);
     if (v < -top)
@@ -80,8 +81,8 @@ template <typename W, typename F> __host__ __device__ __forceinline__ W fx_float
     __host__ __device__ __forceinline__ T fx_to_##name(double v) { return (T)fx_float_to_int<W>(v); }          \
     template <typename I, FX_INTEGRAL(I)> __host__ __device__ __forceinline__ T fx_to_##name(I v) { return (T)v; }
 FX_TO_INT(u8, uint8_t, int64_t)
-FX_TO_INT(i8, int8_t, int16_t)
-FX_TO_INT(i16, int16_t, int16_t)
+FX_TO_INT(i8, int8_t, int32_t)
+FX_TO_INT(i16, int16_t, int32_t)
 FX_TO_INT(i32, int32_t, int32_t)
 FX_TO_INT(i64, int64_t, int64_t)
 #undef FX_TO_INT

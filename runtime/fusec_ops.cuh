@@ -368,13 +368,20 @@ template <typename T> FX_OP T fx_int_clamp(T x, T lo, T hi) { return fx_int_min(
  * floor (the divisor's sign for %). a / 0, a % 0 and MIN / -1 are undefined
  * in C++; PyTorch 2.11's kernels run them unguarded and NVIDIA's division
  * routines answer: for types of up to 32 bits (u8, i8 and i16 divide as int)
- * all ones for a / 0 and a % 0 (-1; 255 in u8); for 64 bits 0xFFFFFFFF when
- * a >= 0 and all ones when a < 0; MIN / -1 = MIN and MIN % -1 = 0. Written
- * out here with no undefined operation (fx_int_div0), so a // 0 is -1 for
- * a >= 0 and -2 for a < 0 (the fix-up subtracts one), and a % 0 is -1
- * (2^32 - 1 for an i64 a >= 0). docs/language.md lists them; the GPU check
- * (bench/torch_check.py) compares them with eager's. */
-template <typename T> FX_OP T fx_int_div0(T a) { return sizeof(T) == 8 && !fx_int_is_neg(a) ? (T)0xFFFFFFFFll : (T)-1; }
+ * all ones for a / 0 and a % 0 (-1; 255 in u8); for 64 bits the routine
+ * takes a 32-bit path when both operands' high words are zero, whose all
+ * ones is 0xFFFFFFFF (so for 0 <= a < 2^32), and otherwise answers all ones
+ * (-1: a >= 2^32 and every a < 0); MIN / -1 = MIN and MIN % -1 = 0 (on
+ * the H200, bench/torch_check.py's int_corners: an i64 a >= 2^32 by 0 gave
+ * -1, and only those differed from 0xFFFFFFFF for every a >= 0). Written out
+ * here with no undefined operation (fx_int_div0), so a // 0 is -1 for a >= 0
+ * and -2 for a < 0 (the fix-up subtracts one), and a % 0 is -1, except
+ * 2^32 - 1 for both when an i64 a is in [0, 2^32). docs/language.md lists
+ * them; tests/hostmath/ints.cu holds the measured cases. */
+template <typename T> FX_OP T fx_int_div0(T a)
+{
+    return sizeof(T) == 8 && (unsigned long long)a <= 0xFFFFFFFFull ? (T)0xFFFFFFFFll : (T)-1;
+}
 template <typename T> FX_OP T fx_int_tdiv(T a, T b)
 {
     return b == 0 ? fx_int_div0(a) : std::is_signed<T>::value && b == (T)-1 ? fx_int_neg(a) : (T)(a / b);

@@ -176,7 +176,8 @@ static inline long long ref_wrap(unsigned long long v, int dtype)
 static inline int ref_int_signed(int dtype) { return fusec_dtype[dtype].prec < 8 * fusec_dtype[dtype].size; }
 
 /* A float stored as integer dtype: toward zero through the signed type of
- * the dtype's "via" bytes, saturating there (NaN: 0), then the low bits. The
+ * the dtype's "via" bytes, saturating there (NaN: 0 through 4 bytes, the
+ * minimum through 8), then the low bits. The
  * conversion jumps at every integer: a value next to one (mark_jumps) may be
  * on the other side of it on the device. */
 static inline long long ref_float_to_int(double v, int dtype, int mark_jumps)
@@ -185,7 +186,7 @@ static inline long long ref_float_to_int(double v, int dtype, int mark_jumps)
     double top = ldexp(1.0, via - 1), t;
     unsigned long long u;
     if (v != v)
-        return 0;
+        return via == 64 ? ref_wrap(1ull << 63, dtype) : 0;
     if (mark_jumps && fabs(v) < top)
         ref_mark_jump(v, nearbyint(v));
     if (v >= top)
@@ -240,7 +241,7 @@ static inline long long ref_int_not(long long a, int dt) { return ref_wrap(~(uns
  * unguarded kernels (fusec_ops.cuh, fx_int_div0, says which). */
 static inline long long ref_int_div0(long long a, int dt)
 {
-    return fusec_dtype[dt].size == 8 && a >= 0 ? 0xFFFFFFFFll : ref_wrap(~0ull, dt);
+    return fusec_dtype[dt].size == 8 && a >= 0 && a <= 0xFFFFFFFFll ? 0xFFFFFFFFll : ref_wrap(~0ull, dt);
 }
 static inline long long ref_int_tdiv(long long a, long long b, int dt)
 {

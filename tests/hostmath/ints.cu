@@ -92,8 +92,93 @@ template <typename T> static void check_type(int dt)
             check_pair<T>(dt, v[i], v[j]);
 }
 
+/* What eager (torch 2.11 on an H200) gave where fusec's first rules were
+ * guesses (bench/torch_check.py's int_corners; docs/language.md, "Integers"):
+ * the kernels' functions and the reference must both give it. "measured":
+ * printed by the GPU run; "matched": the run's mismatch counts show these
+ * agreed (15590 of the i64 a // 0 differed: the count of a >= 2^32 among its
+ * zero divisors; 5 of f32 -> i8 and 31 of f32 -> i16: the specials where a
+ * 16-bit and a 32-bit saturation differ in the low bits). */
+static void eager_int(const char *op, int dt, long long a, long long b, long long want)
+{
+    long long got = 0, ref = 0;
+    if (dt == FX_I64) {
+        got = op[0] == '/' ? fx_int_floor_divide((int64_t)a, (int64_t)b) : fx_int_remainder((int64_t)a, (int64_t)b);
+    } else {
+        got = op[0] == '/' ? fx_int_floor_divide((int32_t)a, (int32_t)b) : fx_int_remainder((int32_t)a, (int32_t)b);
+    }
+    ref = op[0] == '/' ? ref_int_floor_divide(a, b, dt) : ref_int_remainder(a, b, dt);
+    expect(op, dt, a, b, got, want);
+    expect(op, dt, a, b, ref, want);
+}
+
+/* v stored as from (f32 or f16), converted to dt by the kernels and by the reference. */
+static void eager_cast(int from, int dt, double v, long long want)
+{
+    float f = from == FX_F16 ? fx_widen(fx_to_f16(v)) : (float)v;
+    long long got = 0;
+    switch (dt) {
+    case FX_U8: got = fx_to_u8(f); break;
+    case FX_I8: got = fx_to_i8(f); break;
+    case FX_I16: got = fx_to_i16(f); break;
+    case FX_I32: got = fx_to_i32(f); break;
+    case FX_I64: got = fx_to_i64(f); break;
+    }
+    const char *what = from == FX_F16 ? "cast from f16" : "cast from f32";
+    checked++;
+    if (got != want && failures++ < 20)
+        printf("FAIL %s %s(%g): got %lld want %lld (eager)\n", what, fusec_dtype_name[dt], v, got, want);
+    long long ref = ref_float_to_int((double)f, dt, 0);
+    checked++;
+    if (ref != want && failures++ < 20)
+        printf("FAIL %s, reference %s(%g): got %lld want %lld (eager)\n", what, fusec_dtype_name[dt], v, ref, want);
+}
+
+static void check_eager(void)
+{
+    const long long big = 3318128437312466532ll;
+    eager_int("//", FX_I64, big, 0, -1); /* measured */
+    eager_int("%", FX_I64, big, 0, -1);  /* measured */
+    eager_int("//", FX_I64, 1ll << 32, 0, -1);
+    eager_int("%", FX_I64, 1ll << 32, 0, -1);
+    eager_int("//", FX_I64, 9, 0, 4294967295ll); /* matched: the 32-bit path */
+    eager_int("%", FX_I64, 9, 0, 4294967295ll);
+    eager_int("//", FX_I64, 0xFFFFFFFFll, 0, 4294967295ll);
+    eager_int("//", FX_I64, -9, 0, -2); /* matched */
+    eager_int("%", FX_I64, -9, 0, -1);
+    eager_int("//", FX_I64, -big, 0, -2);
+    eager_int("//", FX_I64, INT64_MIN, -1, INT64_MIN);
+    eager_int("//", FX_I32, 9, 0, -1); /* matched */
+    eager_int("%", FX_I32, 9, 0, -1);
+    eager_int("//", FX_I32, -9, 0, -2);
+    const double inf = HUGE_VAL, nan = NAN;
+    eager_cast(FX_F32, FX_I8, 32768.5, 0);  /* measured: through int32, then the low byte */
+    eager_cast(FX_F16, FX_I8, 32768.0, 0);  /* measured */
+    eager_cast(FX_F16, FX_I8, 32767.5, 0);  /* f16 rounds it to 32768 */
+    eager_cast(FX_F32, FX_I16, inf, -1);    /* measured: 2^31 - 1, low 16 bits */
+    eager_cast(FX_F32, FX_I64, nan, INT64_MIN); /* measured */
+    eager_cast(FX_F16, FX_I64, nan, INT64_MIN);
+    eager_cast(FX_F32, FX_I8, -32769.5, -1);
+    eager_cast(FX_F32, FX_I8, 65536.5, 0);
+    eager_cast(FX_F32, FX_I16, -inf, 0);
+    eager_cast(FX_F32, FX_I16, 65536.5, 0);
+    eager_cast(FX_F32, FX_I8, 300.0, 44); /* matched */
+    eager_cast(FX_F32, FX_I8, inf, -1);
+    eager_cast(FX_F32, FX_I8, nan, 0);
+    eager_cast(FX_F32, FX_I16, nan, 0);
+    eager_cast(FX_F32, FX_I32, nan, 0);
+    eager_cast(FX_F32, FX_I32, inf, 2147483647);
+    eager_cast(FX_F32, FX_I64, inf, INT64_MAX);
+    eager_cast(FX_F32, FX_I64, -inf, INT64_MIN);
+    eager_cast(FX_F32, FX_U8, nan, 0);
+    eager_cast(FX_F32, FX_U8, inf, 255);
+    eager_cast(FX_F32, FX_U8, -inf, 0);
+    eager_cast(FX_F32, FX_U8, -1.5, 255);
+}
+
 int main(void)
 {
+    check_eager();
     check_type<uint8_t>(FX_U8);
     check_type<int8_t>(FX_I8);
     check_type<int16_t>(FX_I16);
