@@ -294,6 +294,11 @@ template <typename S, typename T> FX_OP T fx_floor_divide_by(T a, T b)
     return b == T(0) ? a * inv : fx_floor_divide_from<S>(b, m, (a - m) * inv, a * inv);
 }
 template <typename T> FX_OP T fx_floor_divide(T a, T b) { return fx_floor_divide<T, T>(a, b); }
+/* a / b by a number or a param, as eager's div_true_kernel_cuda runs it (the
+ * divisor a CPU scalar): a times b's reciprocal, both in the compute type,
+ * which differs from a / b in the last bit of some elements (x / 3.7f and
+ * x * (1 / 3.7f)). The unfused kernels' form; the fused kernel divides. */
+template <typename T> FX_OP T fx_div_by(T a, T b) { return a * (T(1) / b); }
 template <typename T> FX_OP T fx_floor_divide_by(T a, T b) { return fx_floor_divide_by<T, T>(a, b); }
 
 /* torch.clamp(x, lo, hi): a NaN in x (or in a bound) is the result; otherwise

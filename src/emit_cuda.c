@@ -291,6 +291,10 @@ static void op_expr(char *buf, size_t len, const Program *p, const Inst *in, int
             snprintf(buf, len, "fx_int_%s(%s, %s, %s)", f, a[0], a[1], a[2]);
         return;
     }
+    if (op == O_DIV && !fused && in->uform) { /* unfused as eager: by a number as a multiply */
+        snprintf(buf, len, "fx_div_by(%s, %s)", a[0], a[1]);
+        return;
+    }
     /* Ops whose result is f16 or bf16 use the fast float forms
      * (runtime/fusec_ops.cuh says why). */
     bool fast = ct == FX_F32 && (in->dtype == FX_F16 || in->dtype == FX_BF16);

@@ -644,7 +644,7 @@ void ir_build(Program *p)
                 in->form = (uint8_t)op_pow_form(c->value, c->value);
                 in->uform = (uint8_t)op_pow_form(c->value, ref_round(c->value, in->dtype));
             }
-            if (in->op == O_FLOORDIV && !in->scalar)
+            if ((in->op == O_FLOORDIV || in->op == O_DIV) && !in->scalar)
                 in->uform = p->inst[in->arg[1]].scalar && !is_int(in->ct);
             /* floor, round, ... of an integer is the integer (eager copies it) */
             if (op_info[in->op].ints == I_NOOP && !in->scalar && is_int(p->inst[in->arg[0]].dtype))

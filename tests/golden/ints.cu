@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k5_div(con
         float r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(((float)fx_widen(a0_v[e]) / 2.0f));
+            r_v[e] = fx_to_f32(fx_div_by((float)fx_widen(a0_v[e]), 2.0f));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -1058,7 +1058,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k50_div(co
         float r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) / (float)scale_u));
+            r_v[e] = fx_to_f32(fx_div_by(fx_widen(a0_v[e]), (float)scale_u));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
