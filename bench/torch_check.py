@@ -226,6 +226,24 @@ def t_div_by_number(x, h, hf, d, s):
     return x / 3.7, x / s, h / s, hf / 3.7, d / 3.7
 
 
+# A number divided by a tensor: eager's Tensor.__rtruediv__ is
+# x.reciprocal() * number (two kernels, the reciprocal rounded to x's dtype
+# between them); fusec's unfused kernel divides once (docs/language.md: a
+# known difference, not yet matched).
+NUMBER_BY_TENSOR = """# a number / a tensor (bench/torch_check.py)
+in x: f32
+in h: bf16
+in q: i32
+y = 2.5 / x
+z = 3 / h
+w = 2 / q
+"""
+
+
+def t_number_by_tensor(x, h, q):
+    return 2.5 / x, 3 / h, 2 / q
+
+
 def t_quantize_i8(x, s):
     return torch.clamp(torch.round(x / s), -128, 127).to(torch.int8)
 
@@ -248,6 +266,7 @@ CHAINS = {  # name -> (.fuse path or text, torch function[, special inputs])
     "int_literals": (INT_LITERALS, t_int_literals),
     "float_casts": (FLOAT_CASTS, t_float_casts, True),
     "div_by_number": (DIV_BY_NUMBER, t_div_by_number),
+    "number_by_tensor": (NUMBER_BY_TENSOR, t_number_by_tensor),
     "quantize_i8": (os.path.join(ROOT, "examples/quantize_i8.fuse"), t_quantize_i8),
     "dequantize_i8": (os.path.join(ROOT, "examples/dequantize_i8.fuse"), t_dequantize_i8),
 }
