@@ -4,9 +4,11 @@
  *
  * Storage dtypes in kernels: bool -> bool (one byte, 0 or 1, as torch.bool),
  * f16 -> __half, bf16 -> __nv_bfloat16, f32 -> float, f64 -> double, and
- * the integers u8 i8 i16 i32 i64 -> uint8_t int8_t int16_t int32_t int64_t.
- * Compute types: bool -> bool, f16/bf16/f32 -> float, f64 -> double, an
- * integer -> itself (its + - * wrap: fusec_ops.cuh).
+ * the integers u8 i8 i16 i32 i64 -> uint8_t int8_t int16_t int32_t int64_t,
+ * f8e4m3 and f8e5m2 -> FxF8e4m3 and FxF8e5m2 (the byte's bits in a struct
+ * of their own, so that each has its conversions).
+ * Compute types: bool -> bool, f16/bf16/f32 and the fp8s -> float, f64 ->
+ * double, an integer -> itself (its + - * wrap: fusec_ops.cuh).
  */
 #ifndef FUSEC_KERNEL_CUH
 #define FUSEC_KERNEL_CUH
@@ -15,7 +17,19 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <stdint.h>
+#include <string.h>
 #include <type_traits>
+
+/* fp8 (torch.float8_e4m3fn, torch.float8_e5m2): one byte, sign, exponent,
+ * mantissa. e4m3: 4 exponent bits (bias 7), 3 mantissa bits, no infinity:
+ * the top exponent holds 256..448 and NaN (S.1111.111). e5m2: 5 exponent
+ * bits (bias 15), 2 mantissa bits, IEEE-like (inf S.11111.00, NaN above). */
+struct FxF8e4m3 {
+    uint8_t bits;
+};
+struct FxF8e5m2 {
+    uint8_t bits;
+};
 
 /* Storage -> compute. */
 __host__ __device__ __forceinline__ bool fx_widen(bool v) { return v; }
@@ -29,6 +43,43 @@ __host__ __device__ __forceinline__ int16_t fx_widen(int16_t v) { return v; }
 __host__ __device__ __forceinline__ int32_t fx_widen(int32_t v) { return v; }
 __host__ __device__ __forceinline__ int64_t fx_widen(int64_t v) { return v; }
 
+/* A float's bits and back, on the host and the device. */
+__host__ __device__ __forceinline__ uint32_t fx_float_bits(float v)
+{
+#ifdef __CUDA_ARCH__
+    return __float_as_uint(v);
+#else
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+#endif
+}
+__host__ __device__ __forceinline__ float fx_bits_float(uint32_t u)
+{
+#ifdef __CUDA_ARCH__
+    return __uint_as_float(u);
+#else
+    float v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+#endif
+}
+
+/* fp8 -> float, exactly: M mantissa bits, exponent bias B, INF when the top
+ * exponent is inf and NaN (e5m2) rather than numbers and one NaN (e4m3). */
+template <int M, int B, bool INF> __host__ __device__ __forceinline__ float fx_f8_to_float(uint8_t b)
+{
+    const uint32_t top = (1u << (7 - M)) - 1, e = (b >> M) & top, m = b & ((1u << M) - 1);
+    const uint32_t sign = (uint32_t)(b & 0x80) << 24;
+    if (e == top && (INF || m == (1u << M) - 1))
+        return fx_bits_float(sign | (INF && m == 0 ? 0x7f800000u : 0x7fc00000u));
+    if (e == 0) /* subnormal: m * 2^(1 - B - M), exact in float */
+        return fx_bits_float(sign | fx_float_bits((float)m * fx_bits_float((uint32_t)(127 + 1 - B - M) << 23)));
+    return fx_bits_float(sign | (e + 127 - B) << 23 | m << (23 - M));
+}
+__host__ __device__ __forceinline__ float fx_widen(FxF8e4m3 v) { return fx_f8_to_float<3, 7, false>(v.bits); }
+__host__ __device__ __forceinline__ float fx_widen(FxF8e5m2 v) { return fx_f8_to_float<2, 15, true>(v.bits); }
+
 /* Compute -> storage, rounding to nearest even. A bool becomes 0 or 1; a
  * number stored as bool is "!= 0", as tensor.to(torch.bool). */
 __host__ __device__ __forceinline__ bool fx_to_bool(double v) { return v != 0; }
@@ -39,6 +90,43 @@ __host__ __device__ __forceinline__ __nv_bfloat16 fx_to_bf16(double v) { return 
 __host__ __device__ __forceinline__ float fx_to_f32(float v) { return v; }
 __host__ __device__ __forceinline__ float fx_to_f32(double v) { return (float)v; }
 __host__ __device__ __forceinline__ double fx_to_f64(double v) { return v; }
+
+/* float -> fp8 as c10 converts it (fp8e4m3fn_from_fp32_value,
+ * fp8e5m2_from_fp32_value; PyTorch's .to() on CUDA): to nearest even, in
+ * integers. |v| at or above the threshold T, halfway between max_finite and
+ * the next code up, overflows: e5m2 to inf (a tie at 61440 rounds to the even
+ * code, inf), e4m3 to NaN, which it has instead of inf, only above T (464:
+ * the tie goes to 448, whose mantissa is even); inf does the same and NaN
+ * stays NaN, with v's sign. TBITS: T's float bits. */
+template <int M, int B, bool INF, uint32_t TBITS> __host__ __device__ __forceinline__ uint8_t fx_float_to_f8(float v)
+{
+    const uint32_t u = fx_float_bits(v), a = u & 0x7fffffffu;
+    const uint8_t sign = (uint8_t)(u >> 24 & 0x80);
+    const int emin = 1 - B;                      /* the smallest normal exponent */
+    if (a > 0x7f800000u)                         /* NaN */
+        return sign | 0x7f;
+    if (INF ? a >= TBITS : a > TBITS)            /* overflow, inf included */
+        return sign | (INF ? (0x1f << 2) : 0x7f);
+    if (a < 0x00800000u)                         /* 0 and float subnormals, far below fp8's */
+        return sign;
+    const int e = (int)(a >> 23) - 127;          /* a = s * 2^(e - 23) */
+    const uint32_t s = (a & 0x7fffffu) | 0x800000u;
+    const int r = (e > emin ? e : emin) - M - (e - 23); /* bits of s below fp8's spacing there */
+    if (r > 24)
+        return sign;                             /* below half the smallest subnormal */
+    const uint32_t n = s >> r, rest = s & ((1u << r) - 1), half = 1u << (r - 1);
+    const uint32_t q = n + (rest > half || (rest == half && (n & 1)));
+    /* normals: the exponent field above emin, plus q, whose implicit bit
+     * adds the one; a rounding up to the next power of two carries into it */
+    return sign | (uint8_t)(((uint32_t)((e > emin ? e : emin) - emin) << M) + q);
+}
+#define FX_TO_F8(name, T, M, B, INF, TBITS)                                                                    \
+    __host__ __device__ __forceinline__ T fx_to_##name(float v) { return T{fx_float_to_f8<M, B, INF, TBITS>(v)}; } \
+    /* a double through float first, as c10's constructor takes a float */                                  \
+    __host__ __device__ __forceinline__ T fx_to_##name(double v) { return fx_to_##name((float)v); }
+FX_TO_F8(f8e4m3, FxF8e4m3, 3, 7, false, 0x43e80000u) /* 464.0f */
+FX_TO_F8(f8e5m2, FxF8e5m2, 2, 15, true, 0x47700000u) /* 61440.0f */
+#undef FX_TO_F8
 
 /* Integer (or bool) -> float, as c10::convert: a static_cast, to nearest
  * even; f16 and bf16 through float (c10::Half and c10::BFloat16 are built
@@ -56,6 +144,14 @@ template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ __nv_b
 }
 template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ float fx_to_f32(T v) { return (float)v; }
 template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ double fx_to_f64(T v) { return (double)v; }
+template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e4m3 fx_to_f8e4m3(T v)
+{
+    return fx_to_f8e4m3((float)v);
+}
+template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e5m2 fx_to_f8e5m2(T v)
+{
+    return fx_to_f8e5m2((float)v);
+}
 
 /* Float -> integer, as eager on CUDA: toward zero through the signed type W
  * of the dtype's "via" column (fusec_dtype.h), saturating at W's range, NaN

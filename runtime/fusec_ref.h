@@ -72,7 +72,8 @@ static inline void ref_mark_jump(double x, double j)
 
 /* v rounded to nearest even in a binary format of p significant bits,
  * smallest normal exponent emin and largest finite value max_finite, with
- * subnormals and overflow to +-inf. The spacing of representable values
+ * subnormals and overflow to +-inf (inf 0: to NaN, for a format without an
+ * infinity whose code above max_finite is NaN). The spacing of representable values
  * around |v| is 2^(e - p) where 2^(e-1) <= |v| < 2^e (fixed at
  * 2^(emin + 1 - p) below the normal range); |v| / spacing is exact, so
  * nearbyint does the one rounding. */
@@ -83,7 +84,7 @@ static inline double ref_pow2(int k) /* 2^k for -1022 <= k <= 1023, exactly */
     memcpy(&d, &b, sizeof d);
     return d;
 }
-static inline double ref_round_format(double v, int p, int emin, int emax, double max_finite)
+static inline double ref_round_format(double v, int p, int emin, int emax, double max_finite, int inf)
 {
     /* Written with bit extraction and one exact add/subtract rather than
      * frexp/ldexp/nearbyint: compiled by nvcc with gcc 13 at -O3, the libm
@@ -95,14 +96,17 @@ static inline double ref_round_format(double v, int p, int emin, int emax, doubl
     int e;
     if (!(a > 0) || a > DBL_MAX)
         return v; /* NaN, +-0, +-inf */
-    /* Overflow threshold: halfway between max_finite and the next power of
-     * two; a value at it rounds to the even side, which is infinity. */
+    /* Overflow threshold: halfway between max_finite and the next code up.
+     * With an infinity (max_finite's mantissa all ones, odd) a value at it
+     * rounds to the even side, which is infinity; f8e4m3's max_finite 448
+     * has the even mantissa 110, so 464 rounds to it and only values above
+     * overflow, to NaN (the next code, 480's, is NaN). */
     top = max_finite + ref_pow2(emax - p);
     if (fabs(a - top) <= fusec_ref_eps * top)
         fusec_ref_fragile = 1;
-    if (a >= top) {
+    if (inf ? a >= top : a > top) {
         fusec_ref_fragile = 1; /* a finite value overflowed in the rounding */
-        return v < 0 ? -HUGE_VAL : HUGE_VAL;
+        return inf ? (v < 0 ? -HUGE_VAL : HUGE_VAL) : NAN;
     }
     memcpy(&bits, &a, sizeof bits);
     e = (int)(bits >> 52) - 1023; /* floor(log2 a); double subnormals give -1023 */
@@ -130,6 +134,41 @@ static inline double ref_ovf(double r, double a, double b)
     return r;
 }
 static inline long long ref_float_to_int(double v, int dtype, int mark_jumps); /* integers, below */
+static inline double ref_round(double v, int dtype);
+/* A value stored as fp8, as c10 converts it: to float first (a double
+ * rounds twice, as PyTorch's .to() does on CUDA: c10's constructor takes a
+ * float), then to the format, to nearest even, overflow as the row's inf
+ * column says (infinity and NaN: fp8's own). An element whose float lies
+ * within fusec_ref_eps of a rounding boundary of the format (a halfway point
+ * between two codes, the overflow threshold) may round the other way on the
+ * device, from a float a few ulps away: it is fragile, so that an fp8 value
+ * is exact wherever it is compared, and everything computed from it too;
+ * an exact tie is not (below). */
+static inline double ref_round_fp8(double v, int dtype)
+{
+    const FusecDtype *d = &fusec_dtype[dtype];
+    double f = ref_round(v, FX_F32), r, lo, hi;
+    int fragile = fusec_ref_fragile, tie;
+    if (isnan(f))
+        return f;
+    if (isinf(f))
+        return d->inf ? f : NAN;
+    r = ref_round_format(f, d->prec, d->emin, d->emax, d->max_finite, d->inf);
+    lo = ref_round_format(f * (1 - fusec_ref_eps), d->prec, d->emin, d->emax, d->max_finite, d->inf);
+    hi = ref_round_format(f * (1 + fusec_ref_eps), d->prec, d->emin, d->emax, d->max_finite, d->inf);
+    /* an exact tie (a value of prec + 1 bits, not of prec) rounds the same
+     * on the device, which computes it exactly too: a tie comes from short
+     * values (an input, a product of inputs), not from rounded arithmetic */
+    tie = r != f && ref_round_format(f, d->prec + 1, d->emin, 1023, DBL_MAX, 1) == f;
+    /* the neighbours' own rounding must not mark it (their overflow, their
+     * underflow): only a different result does */
+    fusec_ref_fragile = fragile;
+    if (!tie && (!(lo == r || (isnan(lo) && isnan(r))) || !(hi == r || (isnan(hi) && isnan(r)))))
+        fusec_ref_fragile = 1;
+    if (r == 0 && f != 0)
+        fusec_ref_fragile = 1; /* underflow to zero: a jump (0 * inf) */
+    return r;
+}
 static inline double ref_round(double v, int dtype)
 {
     if (isfinite(v) && fabs(v) > fusec_ref_scale)
@@ -150,7 +189,9 @@ static inline double ref_round(double v, int dtype)
             fusec_ref_fragile = 1; /* underflow to zero */
         return (double)(float)v;
     }
-    return ref_round_format(v, d->prec, d->emin, d->emax, d->max_finite);
+    if (FX_IS_FP8(dtype))
+        return ref_round_fp8(v, dtype);
+    return ref_round_format(v, d->prec, d->emin, d->emax, d->max_finite, d->inf);
 }
 
 /* ---- integers: exact, in long long, which holds every integer dtype ----

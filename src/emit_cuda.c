@@ -1536,7 +1536,7 @@ static void c_string(FILE *f, const char *s, size_t len)
 
 /* Whether a value is an integer wherever it is computed, so that a
  * conversion of it to an integer dtype is exact on both sides (no jump to
- * watch): floor, ceil, round, trunc, integers, and clamp, min, max, where ...
+ * watch): floor, ceil, round, trunc, integers, fp8 values, and clamp, min, max, where ...
  * of those and of integer-valued literals. ok[] holds the answer of every
  * earlier instruction. */
 static bool integral_valued(const Program *p, int i, const bool *ok)
@@ -1544,8 +1544,10 @@ static bool integral_valued(const Program *p, int i, const bool *ok)
     const Inst *in = &p->inst[i];
     if (in->op == O_CONST)
         return in->value == nearbyint(in->value);
+    /* an fp8 value is the same on both sides too: the reference marks the
+     * elements next to its rounding's boundaries */
     if (is_int(in->dtype) || in->dtype == FX_BOOL || in->op == O_FLOOR || in->op == O_CEIL || in->op == O_ROUND ||
-        in->op == O_TRUNC)
+        in->op == O_TRUNC || FX_IS_FP8(in->dtype))
         return true;
     switch (in->op) {
     case O_CLAMP: case O_MIN: case O_MAX: case O_RELU: case O_ABS: case O_NEG: case O_NEGATE: case O_WHERE:
@@ -1727,7 +1729,12 @@ static void emit_reference(Emitter *em)
 
 /* The significant bits of a float dtype, for choosing the least precise;
  * other dtypes carry no rounding error of their own. */
-static int tol_bits(int dt) { return fusec_dtype[dt].kind == FX_KIND_FLOAT ? fusec_dtype[dt].prec : 1 << 20; }
+static int tol_bits(int dt)
+{
+    /* an fp8 value is exact (the reference marks its rounding's boundaries):
+     * it makes nothing less precise */
+    return fusec_dtype[dt].kind == FX_KIND_FLOAT && !FX_IS_FP8(dt) ? fusec_dtype[dt].prec : 1 << 20;
+}
 
 /* Bit q set: shape sh varies along position q of the chain's shape. */
 static unsigned varies_mask(const Program *p, const Shape *sh)
@@ -2093,12 +2100,18 @@ static void emit_h(FILE *f, const Chain *c)
     Emitter em;
     emitter_init(&em, f, c);
     banner(&em, "h");
-    bool ints = false;
-    for (int k = 0; k < c->prog->n_in; k++)
-        ints |= is_int(c->prog->sym[c->prog->inputs[k]].dtype);
-    for (int k = 0; k < c->prog->n_out; k++)
-        ints |= is_int(c->prog->inst[c->prog->sym[c->prog->outputs[k]].value].dtype);
-    const char *int_note = ints ? "; integer tensors as their <stdint.h> types (u8 is uint8_t, i8 int8_t, ...)" : "";
+    bool ints = false, fp8 = false;
+    for (int k = 0; k < c->prog->n_in + c->prog->n_out; k++) {
+        int dt = k < c->prog->n_in ? c->prog->sym[c->prog->inputs[k]].dtype
+                                   : c->prog->inst[c->prog->sym[c->prog->outputs[k - c->prog->n_in]].value].dtype;
+        ints |= is_int(dt);
+        fp8 |= FX_IS_FP8(dt);
+    }
+    const char *int_note = arena_printf(
+        c->prog->arena, "%s%s", ints ? "; integer tensors as their <stdint.h> types (u8 is uint8_t, i8 int8_t, ...)" : "",
+        fp8 ? ";\n * f8e4m3 and f8e5m2 tensors as uint8_t pointers holding their bits (torch.float8_e4m3fn,\n"
+              " * torch.float8_e5m2)"
+            : "");
     if (c->prog->shaped)
         fprintf(f, " *\n * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *\n"
                    " * or __nv_bfloat16 * converts with a cast); bool tensors as uint8_t (0 or 1, like\n"

@@ -294,12 +294,41 @@ static void fold(Program *p, Inst *in, int dt)
     in->ct = (uint8_t)dtype_compute(in->dtype);
 }
 
+/* PyTorch has no arithmetic on its Float8 types ("Promotion for Float8
+ * Types is not supported", "... not implemented for 'Float8_e4m3fn'"): an
+ * fp8 operand of anything but a cast is a located error that says to cast it
+ * first. Its name, when it has one, makes the example. */
+static void check_no_fp8(Program *p, const Inst *in, const int *use)
+{
+    const OpInfo *info = &op_info[in->op];
+    if (info->cls == K_CAST)
+        return;
+    for (int a = 0; a < in->nargs; a++) {
+        int dt = p->inst[in->arg[a]].dtype;
+        if (!FX_IS_FP8(dt))
+            continue;
+        const Inst *w = &p->inst[use[a]];
+        const char *q = w->sym >= 0 ? p->sym[w->sym].name : "q";
+        const char *what = info->cls == K_CMP       ? "a comparison"
+                           : op_is_builtin(in->op) ? arena_printf(p->arena, "'%s'", op_name((Op)in->op))
+                                                    : "arithmetic";
+        if (info->cls == K_WHERE) /* PyTorch's where selects bytes, of any dtype: fusec's computes */
+            diag_error(diag(p), in->off, in->len,
+                       "where on %s is not supported yet (PyTorch's where copies fp8 bytes; fusec's selects in "
+                       "the compute type): cast it first, e.g. f32(%s)", fusec_dtype_name[dt], q);
+        diag_error(diag(p), in->off, in->len,
+                   "%s on %s is not supported (as in PyTorch): cast it first, e.g. f32(%s)", what,
+                   fusec_dtype_name[dt], q);
+    }
+}
+
 /* Types instruction i (its operands are typed) and folds it when every
  * operand is a literal. */
 static void type_inst(Program *p, int i, const int *use)
 {
     Inst *in = &p->inst[i];
     const OpInfo *info = &op_info[in->op];
+    check_no_fp8(p, in, use);
     int tensor_dt = -1, scalar_dt = -1, lit_cat = -1, ntensor = 0;
     bool all_const = true;
     for (int a = 0; a < in->nargs; a++) {

@@ -506,8 +506,9 @@ int main(int argc, char **argv)
         case OPT_FORMAT: format = pick(optarg, formats, 3, "--format"); break;
         case OPT_DTYPE:
             opt.dtype = pick(optarg, fusec_dtype_name, FX_NDTYPES, "--dtype");
-            if (fusec_dtype[opt.dtype].kind != FX_KIND_FLOAT)
-                usage_error("--dtype %s: the default dtype must be a float type", optarg);
+            if (fusec_dtype[opt.dtype].kind != FX_KIND_FLOAT || FX_IS_FP8(opt.dtype))
+                usage_error("--dtype %s: the default dtype must be a float type other than fp8 (fp8 has no "
+                            "arithmetic)", optarg);
             break;
         case OPT_DEVICE:
             if (device_load(optarg, &opt.device, err, sizeof err) < 0)

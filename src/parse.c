@@ -34,17 +34,6 @@ static void check_not_reserved(Parser *P, Token t, const char *what)
         diag_error(diag(P), t.off, t.len, "'%.*s' is a dtype; it cannot be %s", (int)t.len, text(P, t), what);
 }
 
-/* PyTorch dtypes fusec does not have yet (issue 16): naming one says so,
- * rather than suggesting a dtype one letter away. */
-static bool dtype_not_yet(const char *s, size_t len)
-{
-    static const char *const later[] = {"f8e4m3", "f8e5m2"};
-    for (size_t i = 0; i < ARRAY_LEN(later); i++)
-        if (strlen(later[i]) == len && memcmp(later[i], s, len) == 0)
-            return true;
-    return false;
-}
-
 static Inst leaf(Parser *P, Op op, Token t)
 {
     Inst in;
@@ -159,9 +148,6 @@ int parse_call(Parser *P, Token name, const ArgList *args)
                        "'%s' is a reduction, not an elementwise operation: fusec fuses elementwise chains only "
                        "(compute it before the chain and pass the result in as an input)",
                        reductions[i]);
-    if (op < 0 && dtype_not_yet(text(P, name), name.len))
-        diag_error(diag(P), name.off, name.len, "'%.*s' would be a cast, but dtype '%.*s' is not supported yet",
-                   (int)name.len, text(P, name), (int)name.len, text(P, name));
     if (op < 0) {
         const char *names[O_COUNT + 1];
         int n = 0;
@@ -241,13 +227,13 @@ static NameList *in_source_order(NameList *list)
     return rev;
 }
 
-/* The dtypes a declaration may name (a param: a float dtype), listed for
+/* The dtypes a declaration may name (a param: a float dtype, not fp8), listed for
  * messages as "f16, bf16, f32 and f64"; their names in names[]. */
 static int dtype_choices(bool allow_all, const char **names, char *list, size_t len)
 {
     int n = 0;
     for (int i = 0; i < FX_NDTYPES; i++)
-        if (allow_all || fusec_dtype[i].kind == FX_KIND_FLOAT)
+        if (allow_all || (fusec_dtype[i].kind == FX_KIND_FLOAT && !FX_IS_FP8(i)))
             names[n++] = fusec_dtype_name[i];
     list[0] = 0;
     for (int i = 0; i < n; i++) {
@@ -271,9 +257,9 @@ static int declared_dtype(Parser *P, Token t, int def, bool allow_bool)
     if (dt >= 0 && fusec_dtype[dt].kind == FX_KIND_INT && !allow_bool)
         diag_error(diag(P), t.off, t.len, "a param cannot be an integer yet (the param dtypes are %s; an integer "
                    "literal in the chain is exact)", list);
-    if (dt < 0 && dtype_not_yet(text(P, t), t.len))
-        diag_error(diag(P), t.off, t.len, "dtype '%.*s' is not supported yet (the dtypes are %s)", (int)t.len,
-                   text(P, t), list);
+    if (dt >= 0 && FX_IS_FP8(dt) && !allow_bool)
+        diag_error(diag(P), t.off, t.len, "a param cannot be %s (the param dtypes are %s; an fp8 value has no "
+                   "arithmetic: a scale is an f32 param)", fusec_dtype_name[dt], list);
     if (dt < 0) {
         const char *hint = diag_suggest(text(P, t), t.len, names, n);
         if (hint)

@@ -56,9 +56,9 @@ static __host__ __device__ inline long long fh_gen_int(const FhGen *g, unsigned 
 
 /* Input value at index i, exactly representable in g->dtype by construction
  * (p significant bits): a bool is a random 0 or 1; an integer is
- * fh_gen_int's; a float is, 7 times in 8, uniform in [-4, 4) on a grid of p
- * bits (never 0), else of magnitude [2^-12, 2^-1) with p random bits and a
- * random sign. */
+ * fh_gen_int's; an fp8 is a random code of the 256, decoded; a float is, 7
+ * times in 8, uniform in [-4, 4) on a grid of p bits (never 0), else of
+ * magnitude [2^-12, 2^-1) with p random bits and a random sign. */
 static __host__ __device__ inline double fh_gen_value(const FhGen *g, unsigned long long i)
 {
     unsigned long long h = fh_mix(g->seed ^ fh_mix(i));
@@ -74,6 +74,10 @@ static __host__ __device__ inline double fh_gen_value(const FhGen *g, unsigned l
     }
     if (g->dtype == FX_BOOL)
         return (double)(h >> 63);
+    if (g->dtype == FX_F8E4M3) /* every code: NaN, 448, the subnormals */
+        return fx_widen(FxF8e4m3{(uint8_t)(h >> 56)});
+    if (g->dtype == FX_F8E5M2) /* every code: inf, NaN, 57344, the subnormals */
+        return fx_widen(FxF8e5m2{(uint8_t)(h >> 56)});
     if ((h & 7) == 0) {
         int e = -12 + (int)(((h >> 3) & 31) % 11);
         unsigned long long f = (h >> 8) & ((1ull << (p - 1)) - 1);
@@ -135,6 +139,9 @@ static FhGen fh_make_gen(const FusecChain *c, int k, size_t n, unsigned long lon
                                   -0.0,     sub_min,     -(min_normal - sub_min), fusec_dtype[dt].max_finite,
                                   -fusec_dtype[dt].max_finite, min_normal, 1.0,        -0.5};
         memcpy(g.special, sp, sizeof sp);
+        if (FX_IS_FP8(dt)) /* as the dtype holds them: f8e4m3 has NaN for inf */
+            for (j = 0; j < FH_NSPECIAL; j++)
+                g.special[j] = ref_round(sp[j], dt);
     }
     return g;
 }

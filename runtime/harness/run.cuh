@@ -79,7 +79,8 @@ static void fh_setup_reference(FhRun *R)
     /* fragility is judged at the least precise dtype of the chain */
     fusec_ref_eps = fusec_dtype[FX_F64].frag_eps;
     for (k = 0; k < nd; k++) {
-        if (fusec_dtype[dts[k]].kind != FX_KIND_FLOAT)
+        /* an fp8 value comes from f32 arithmetic, exact from there on */
+        if (fusec_dtype[dts[k]].kind != FX_KIND_FLOAT || FX_IS_FP8(dts[k]))
             continue;
         if (fusec_dtype[dts[k]].frag_eps > fusec_ref_eps)
             fusec_ref_eps = fusec_dtype[dts[k]].frag_eps;
@@ -93,10 +94,12 @@ static void fh_setup_reference(FhRun *R)
     R->io_bytes = 0;
     for (k = 0; k < c->n_out; k++) {
         int dt = c->out[k].dtype, tol = c->out[k].tol_dtype;
-        /* An f64 output computed from f32 values is as precise as f32. */
-        if (dt != FX_BOOL && fusec_dtype[tol].rtol > fusec_dtype[dt].rtol)
+        /* An f64 output computed from f32 values is as precise as f32. An
+         * fp8 output is exact: the reference marks the elements next to
+         * its rounding boundaries fragile (fusec_ref.h, ref_round_fp8). */
+        if (dt != FX_BOOL && !FX_IS_FP8(dt) && fusec_dtype[tol].rtol > fusec_dtype[dt].rtol)
             dt = tol;
-        R->cancel[k] = fusec_dtype[dt].kind != FX_KIND_FLOAT ? 0 : ldexp(2.0, 1 - fusec_dtype[dt].prec);
+        R->cancel[k] = fusec_dtype[dt].kind != FX_KIND_FLOAT || FX_IS_FP8(dt) ? 0 : ldexp(2.0, 1 - fusec_dtype[dt].prec);
         R->rtol[k] = R->o.rtol >= 0 ? R->o.rtol : fusec_dtype[dt].rtol;
         R->atol[k] = R->o.atol >= 0 ? R->o.atol : fusec_dtype[dt].atol;
         dt = c->out[k].dtype;

@@ -97,7 +97,9 @@ static unsigned long long fh_bits(const unsigned char *p, int size)
  * integer as its value, rounded beyond 2^53: fh_decode_int is exact). A
  * float is decoded from its bits by its row of fusec_dtype.h: a sign bit,
  * then 8 * size - prec exponent bits (bias 1 - emin), then prec - 1 bits of
- * fraction; the top exponent is inf (fraction 0) or NaN. */
+ * fraction; the top exponent is inf (fraction 0) or NaN, or, in a format
+ * without inf (the row's inf column 0: f8e4m3), numbers but for the
+ * all-ones fraction, NaN. */
 /* A stored integer, exactly: its bytes, sign-extended when signed. */
 static long long fh_decode_int(const unsigned char *p, int dtype)
 {
@@ -119,8 +121,8 @@ static double fh_decode(const unsigned char *p, int dtype)
     ebits = 8 * d->size - d->prec;
     e = (int)((b >> fbits) & ((1ull << ebits) - 1));
     frac = b & ((1ull << fbits) - 1);
-    if (e == (1 << ebits) - 1)
-        v = frac ? NAN : HUGE_VAL;
+    if (e == (1 << ebits) - 1 && (d->inf || frac == (1ull << fbits) - 1))
+        v = d->inf && !frac ? HUGE_VAL : NAN;
     else if (e)
         v = ldexp((double)(frac | 1ull << fbits), e + d->emin - 1 - fbits);
     else
