@@ -107,7 +107,7 @@ for phase in "$@"; do
     # EXAMPLES (default: all) names the harnesses: an example's name, or NAME_f16 /
     # NAME_bf16 for it built with --dtype. seed comes first: its calibration
     # becomes the profile the others are predicted with.
-    ex=${EXAMPLES:-seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed softplus_f64 mask_combine quantize_i8 dequantize_i8}
+    ex=${EXAMPLES:-seed seed_f16 seed_bf16 swiglu swiglu_bf16 gelu_tanh two_out mixed softplus_f64 mask_combine quantize_i8 dequantize_i8 fp8_quantize fp8_dequantize}
     log "building the examples: $ex"
     for n in $ex; do
       build_example "$n" &

@@ -5,14 +5,15 @@
 # 1. builds fusec (build/), unless FUSEC names a built one (the GPU machine may
 #    have no re2c or lemon: build here, carry the binary);
 # 2. bench/device.sh with EXAMPLES="seed mask_combine bias_gelu layernorm_affine
-#    rmsnorm_scale quantize_i8 dequantize_i8" and RANDOM_N=250: each new
+#    rmsnorm_scale quantize_i8 dequantize_i8 fp8_quantize fp8_dequantize" and RANDOM_N=250: each new
 #    example's harness verifies both versions and times them (its fused
 #    kernel's % of the copy rate; the shaped ones at their --dims, C = 4096, R
 #    swept), every test chain (tests/golden/operators.fuse, shapes.fuse,
-#    layernorm.fuse, ints.fuse among them) verifies at four sizes, and 250
+#    layernorm.fuse, ints.fuse, fp8.fuse among them) verifies at four sizes, and 250
 #    random programs of tests/randgen.py (every new operator, bool casts, about
 #    a third with shapes, integer inputs and casts in and out of every integer
-#    dtype) verify against the reference (integers exactly):
+#    dtype, fp8 inputs and casts) verify against the reference (integers and fp8
+#    outputs exactly):
 #    OUT/device/results.tar.gz;
 # 3. bench/torch_check.py: both versions against PyTorch eager on the same
 #    inputs (unfused bit for bit), the shaped examples and a 3-D chain at two
@@ -20,8 +21,10 @@
 #    examples, int_corners (// and % by zero, shifts by negative and too large
 #    counts, float -> integer of NaN, inf and out-of-range values, integer ->
 #    float past 2^24 and 2^53: one output per rule, so a FAIL line names the
-#    rule) and int_literals (a Python int out of the tensor's range):
-#    OUT/torch_check.txt;
+#    rule) and int_literals (a Python int out of the tensor's range), and the
+#    fp8 chains: fp8.fuse, the two fp8 examples and fp8_corners (each path
+#    into and out of f8e4m3 and f8e5m2 on 448, 464, 480, 57344, 61440, inf,
+#    NaN, subnormals, -0 and every code): OUT/torch_check.txt;
 # 4. bench/torch_bench.py --chain mask_combine: eager and torch.compile timed,
 #    the compiled outputs checked against eager: OUT/torch_mask_combine.csv;
 # 5. tests/torch/gpu_check.py --random GPU_CHECK_N (default 50): every example
@@ -44,7 +47,7 @@ fi
 steps=${STEPS:-device torch_check torch_bench gpu_check}
 s1=- s2=- s3=- s4=-
 case " $steps " in *" device "*)
-  EXAMPLES="seed mask_combine bias_gelu layernorm_affine rmsnorm_scale quantize_i8 dequantize_i8" \
+  EXAMPLES="seed mask_combine bias_gelu layernorm_affine rmsnorm_scale quantize_i8 dequantize_i8 fp8_quantize fp8_dequantize" \
     RANDOM_N=${RANDOM_N:-250} bench/device.sh "$out/device" "$fusec" examples tests random
   s1=$? ;;
 esac

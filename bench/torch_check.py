@@ -40,10 +40,11 @@ TOL = {  # output dtype -> (rtol, atol) of fused against eager (torch_bench.py's
 }
 TORCH_DTYPE = {"bool": torch.bool, "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
                "f64": torch.float64, "u8": torch.uint8, "i8": torch.int8, "i16": torch.int16, "i32": torch.int32,
-               "i64": torch.int64}
+               "i64": torch.int64, "f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
 BITS = {torch.float16: torch.int16, torch.bfloat16: torch.int16, torch.float32: torch.int32,
-        torch.float64: torch.int64}
+        torch.float64: torch.int64, torch.float8_e4m3fn: torch.uint8, torch.float8_e5m2: torch.uint8}
 INTS = ("u8", "i8", "i16", "i32", "i64")
+FP8 = ("f8e4m3", "f8e5m2")
 
 
 def t_operators(x, h, m, k, s):
@@ -224,6 +225,61 @@ d_lit = d / 3.7
 
 def t_div_by_number(x, h, hf, d, s):
     return x / 3.7, x / s, h / s, hf / 3.7, d / 3.7
+E4M3, E5M2 = torch.float8_e4m3fn, torch.float8_e5m2
+
+
+def t_fp8(x, h, d, s, q, r, inv_scale):
+    """tests/golden/fp8.fuse, as a PyTorch user writes it."""
+    return ((x.float() * inv_scale).to(E4M3), (h.float() * 16000.0).to(E5M2), (d * 100.0).to(E4M3),
+            q.float() * s + r.float(), q.to(E5M2), q.to(torch.int8), r.bool() | q.bool(), q.clone(), h.to(E4M3))
+
+
+# The corners of the fp8 conversions, one output per (source dtype, format),
+# so that a mismatch names the path: from f32, bf16, f16 and f64 (c10's
+# Float8 constructors, the f64 one through float) and back from each format.
+# The float inputs start with FP8_SPECIALS (make_input, special="fp8": after FLOAT_SPECIALS), the
+# fp8 inputs with the codes of FP8_CODES, then random codes.
+FP8_CORNERS = """# the corners of the fp8 conversions (bench/torch_check.py)
+in f: f32
+in b: bf16
+in h: f16
+in d: f64
+in q: f8e4m3
+in r: f8e5m2
+e4_f32 = f8e4m3(f)
+e5_f32 = f8e5m2(f)
+e4_bf16 = f8e4m3(b)
+e5_bf16 = f8e5m2(b)
+e4_f16 = f8e4m3(h)
+e5_f16 = f8e5m2(h)
+e4_f64 = f8e4m3(d)
+e5_f64 = f8e5m2(d)
+e4_f32_back = f32(q)
+e5_f32_back = f32(r)
+e4_bf16_back = bf16(q)
+e5_f16_back = f16(r)
+e4_f64_back = f64(q)
+e4_to_e5 = f8e5m2(q)
+e5_to_e4 = f8e4m3(r)
+e4_i16 = i16(q)
+e5_i32 = i32(r)
+e4_bool = bool(q)
+e5_copy = r
+"""
+
+
+def t_fp8_corners(f, b, h, d, q, r):
+    return (f.to(E4M3), f.to(E5M2), b.to(E4M3), b.to(E5M2), h.to(E4M3), h.to(E5M2), d.to(E4M3), d.to(E5M2),
+            q.float(), r.float(), q.to(torch.bfloat16), r.half(), q.double(), q.to(E5M2), r.to(E4M3),
+            q.to(torch.int16), r.to(torch.int32), q.bool(), r.clone())
+
+
+def t_fp8_quantize(x, inv_scale):
+    return (x.float() * inv_scale).clamp(-448, 448).to(E4M3)
+
+
+def t_fp8_dequantize(q, scale):
+    return (q.float() * scale).to(torch.bfloat16)
 
 
 # A number divided by a tensor: eager's Tensor.__rtruediv__ is
@@ -269,6 +325,10 @@ CHAINS = {  # name -> (.fuse path or text, torch function[, special inputs])
     "number_by_tensor": (NUMBER_BY_TENSOR, t_number_by_tensor),
     "quantize_i8": (os.path.join(ROOT, "examples/quantize_i8.fuse"), t_quantize_i8),
     "dequantize_i8": (os.path.join(ROOT, "examples/dequantize_i8.fuse"), t_dequantize_i8),
+    "fp8": (os.path.join(ROOT, "tests/golden/fp8.fuse"), t_fp8),
+    "fp8_corners": (FP8_CORNERS, t_fp8_corners, "fp8"),
+    "fp8_quantize": (os.path.join(ROOT, "examples/fp8_quantize.fuse"), t_fp8_quantize, "fp8"),
+    "fp8_dequantize": (os.path.join(ROOT, "examples/fp8_dequantize.fuse"), t_fp8_dequantize),
 }
 # A shaped chain runs at two sets of dims: rows of whole vectors, and odd sizes
 # that leave every row a scalar tail (a dim not named here: 3).
@@ -302,6 +362,18 @@ def build(fusec, name, src, out, arch, dims=None):
     return ctypes.CDLL(so), desc
 
 
+# Around fp8's boundaries: e4m3's largest value 448, the tie 464 that rounds
+# to it, values just above (NaN), 480; e5m2's 57344, the tie 61440 (inf) and
+# below it; the subnormals and the ties below them; a double just above a
+# halfway point of e4m3 (1 + 2^-4 + 2^-40: through float it ties to even, 1).
+FP8_SPECIALS = [448.0, -448.0, 464.0, -464.0, 464.03125, -464.0625, 465.0, 479.9, 480.0, 500.0, 1e4,
+                57344.0, -57344.0, 61439.0, 61440.0, -61440.0, 61441.0, 65504.0, 1e5, 2.0 ** -9, 2.0 ** -10,
+                1.5 * 2.0 ** -10, -2.0 ** -10, 2.0 ** -16, 2.0 ** -17, 1.5 * 2.0 ** -17, 2.0 ** -6, 1.0625, 1.125,
+                1.0625 + 2.0 ** -40, 1.1875, 3.0 * 2.0 ** -10]
+# The fp8 codes an fp8 input starts with: +-0, the smallest subnormal, the
+# largest, NaN (e4m3: 0x7f; e5m2: inf 0x7c and the NaNs 0x7d..0x7f), 1.
+FP8_CODES = [0x00, 0x80, 0x01, 0x81, 0x7e, 0xfe, 0x7f, 0xff, 0x7c, 0xfc, 0x7d, 0x38, 0x3c, 0x07, 0x08]
+
 FLOAT_SPECIALS = [float("nan"), float("inf"), float("-inf"), 0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 127.9, 128.5,
                   -128.5, -129.5, 255.9, 256.5, 300.5, -300.5, 32767.5, 32768.5, -32769.5, 65535.5, 65536.5,
                   2.0 ** 31, -2.0 ** 31 - 256, 2.0 ** 32, 2.0 ** 62, 2.0 ** 63, -2.0 ** 63, 1e19, -1e19, 1e30, -1e30]
@@ -311,13 +383,18 @@ def make_input(dtype, n, seed, special=False):
     """Seeded inputs; n: an element count, or a shaped input's sizes (a tuple).
     Floats: N(0, 9). Integers: a quarter small ([-9, 9]: divisors with zeros, shift
     counts), a quarter in [-70, 70] (shift counts past every width), half every bit
-    random, and the range's edges (MIN, MAX, 0, -1, 1) first. special: floats start
-    with FLOAT_SPECIALS (NaN, infinities, out of every range)."""
+    random, and the range's edges (MIN, MAX, 0, -1, 1) first. fp8: random codes,
+    FP8_CODES first. special: floats start with FLOAT_SPECIALS (NaN, infinities,
+    out of every range); special "fp8": then FP8_SPECIALS."""
     shape = n if isinstance(n, tuple) else (n,)
     g = torch.Generator(device="cuda")
     g.manual_seed(seed)
     if dtype == "bool":
         return torch.rand(n, generator=g, device="cuda") < 0.5
+    if dtype in FP8:  # random codes, every one of the 256; FP8_CODES first
+        v = torch.randint(0, 256, shape, generator=g, device="cuda", dtype=torch.int32).to(torch.uint8)
+        v.view(-1)[:len(FP8_CODES)] = torch.tensor(FP8_CODES, dtype=torch.uint8)
+        return v.view(TORCH_DTYPE[dtype])
     if dtype in INTS:
         info = torch.iinfo(TORCH_DTYPE[dtype])
         wide = torch.randint(-2 ** 63, 2 ** 63 - 1, shape, generator=g, device="cuda", dtype=torch.int64)
@@ -330,7 +407,8 @@ def make_input(dtype, n, seed, special=False):
         return v.to(TORCH_DTYPE[dtype])  # the low bits: two's complement wrapping
     v = torch.randn(n, generator=g, device="cuda", dtype=TORCH_DTYPE[dtype]) * 3
     if special:  # (an unshaped input, of at least twice as many elements)
-        sp = torch.tensor(FLOAT_SPECIALS, dtype=torch.float64).to(TORCH_DTYPE[dtype])
+        sp = torch.tensor(FLOAT_SPECIALS + (FP8_SPECIALS if special == "fp8" else []),
+                          dtype=torch.float64).to(TORCH_DTYPE[dtype])
         v[:len(sp)] = sp
         v[len(sp):2 * len(sp)] = -sp
     return v
@@ -355,10 +433,26 @@ def run(lib, name, version, ins, outs, params, dims=None):
 
 
 def same_bits(a, b):
-    """Elementwise: the same value bit for bit, or both NaN."""
+    """Elementwise: the same value bit for bit, or both NaN (of any sign and
+    payload: an e5m2 NaN code copied through float comes back as 0x7f)."""
     if a.dtype == torch.bool or a.dtype in [TORCH_DTYPE[i] for i in INTS]:
         return a == b
-    return (a.view(BITS[a.dtype]) == b.view(BITS[b.dtype])) | (torch.isnan(a) & torch.isnan(b))
+    return (a.view(BITS[a.dtype]) == b.view(BITS[b.dtype])) | (torch.isnan(a.float()) & torch.isnan(b.float()))
+
+
+def item(t):
+    """A one-element tensor's value (an fp8 one through float)."""
+    return t.float().item() if t.dtype in (torch.float8_e4m3fn, torch.float8_e5m2) else t.item()
+
+
+def fp8_hint(got, ref):
+    """Why an f8e4m3 output may differ from eager: a PyTorch built with CUDA
+    13.2 or later converts f32 with the hardware's saturating conversion
+    (Copy.cu's AT_USE_NV_CVT_INTRINSICS): +-448 where c10's rule gives NaN."""
+    g, r = got.float(), ref.float()
+    sat = int((torch.isnan(g) & (r.abs() == 448)).sum())
+    return "; %d are NaN here and +-448 in eager: this PyTorch saturates (the hardware's conversion)" % sat \
+        if sat else ""
 
 
 def check_chain(fusec, name, out, n, arch, log):
@@ -408,7 +502,9 @@ def check_at(fusec, name, src, fn, out, n, arch, log, dims, special=False):
         log("%s at %s (%d elements)" % (name, ", ".join("%s = %d" % kv for kv in dims.items()), n))
     ok = True
     for version in ("unfused", "fused"):
-        outs = [torch.full(size(o) if dims else (n,), 77, device="cuda", dtype=TORCH_DTYPE[o["dtype"]])
+        outs = [torch.full(size(o) if dims else (n,), 77, device="cuda", dtype=torch.uint8).view(
+                    TORCH_DTYPE[o["dtype"]]) if o["dtype"] in FP8 else
+                torch.full(size(o) if dims else (n,), 77, device="cuda", dtype=TORCH_DTYPE[o["dtype"]])
                 for o in desc["outputs"]]
         run(lib, name, version, ins, outs, params, api_dims)
         for o, got, ref, r64 in zip(desc["outputs"], outs, want, exact64):
@@ -421,7 +517,14 @@ def check_at(fusec, name, src, fn, out, n, arch, log, dims, special=False):
             exact = same_bits(got, ref)
             bad = int((~exact).sum())
             wrong = ~exact  # the elements outside the verdict's rule
-            if version == "fused" and o["dtype"] in INTS:
+            if version == "fused" and o["dtype"] in FP8:
+                # fused keeps an f16 or bf16 intermediate in f32 that eager rounds: its
+                # fp8 value may be the neighbouring code (the same sign), never further
+                gc, rc = got.view(torch.uint8).long(), ref.view(torch.uint8).long()
+                wrong = ~exact & (((gc - rc).abs() > 1) | ((gc ^ rc) & 0x80 != 0))
+                verdict = int(wrong.sum()) == 0
+                how = "each within 1 code: %d further" % int(wrong.sum())
+            elif version == "fused" and o["dtype"] in INTS:
                 # an integer made from floats that eager rounds to f16 or bf16 between
                 # ops and the fused kernel keeps in f32 may round to the next integer
                 # (compared without a subtraction, which wraps: 0 - INT64_MIN)
@@ -443,6 +546,8 @@ def check_at(fusec, name, src, fn, out, n, arch, log, dims, special=False):
                 bad = int(wrong.sum())
                 verdict = bad <= int(n * MAX_FLIP_FRAC)
                 how = "rtol %g atol %g, or as close to float64 as eager" % (rtol, atol)
+            if not verdict and o["dtype"] == "f8e4m3":
+                how += fp8_hint(got, ref)
             log("%s %s %s %s (%s): %d of %d elements differ (%s)"
                 % ("ok  " if verdict else "FAIL", name, version, o["name"], o["dtype"], bad, n, how))
             if not verdict:
@@ -457,11 +562,12 @@ def log_wrong(log, wrong, got, ref, ins, desc, dims, shown=3, pairs=6):
     among the first 100,000 of them: enough to tell a rule from the counts."""
     idx = wrong.nonzero().flatten()
     for i in idx[:shown].tolist():
-        where = [t[i].item() for t in ins] if not dims else "element %d of %s" % (
+        where = [item(t[i]) for t in ins] if not dims else "element %d of %s" % (
             i, tuple(sizes_of(desc["shape"]["shape"], dims)))
-        log("     at %d: got %r, eager %r; inputs %s" % (i, got[i].item(), ref[i].item(), where))
+        log("     at %d: got %r, eager %r; inputs %s" % (i, item(got[i]), item(ref[i]), where))
     tally = {}
-    for gv, rv in zip(got[idx[:100000]].tolist(), ref[idx[:100000]].tolist()):
+    plain = lambda t: t.float() if t.dtype in (torch.float8_e4m3fn, torch.float8_e5m2) else t  # noqa: E731
+    for gv, rv in zip(plain(got[idx[:100000]]).tolist(), plain(ref[idx[:100000]]).tolist()):
         key = (repr(gv), repr(rv))
         tally[key] = tally.get(key, 0) + 1
     common = sorted(tally.items(), key=lambda kv: -kv[1])[:pairs]

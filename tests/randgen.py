@@ -11,7 +11,9 @@ every builtin of src/ops.def, every infix operator and every dtype appears
 
 What a program can hold: inputs of every dtype (f16, bf16, f32, f64 declared
 with "in a: f16", undeclared ones take the default f32, bool masks with
-"in m: bool"), params of every float dtype ("param s: f32 = 0.3"), several
+"in m: bool", fp8 inputs "in p: f8e4m3" that the chain casts to a float
+before using: fp8 has no arithmetic), fp8 casts of float subexpressions
+(cast back to a float, or a statement's fp8 value, an output), params of every float dtype ("param s: f32 = 0.3"), several
 statements and outputs (implicit, or an "out" declaration), casts, where,
 comparisons, literal-only subexpressions (folded by fusec), param-only
 subexpressions (computed on the host), repeated subexpressions (shared by
@@ -50,6 +52,8 @@ BIG = 64.0  # operands above this magnitude are squashed before use
 
 DTYPES = ["f16", "bf16", "f32", "f64"]
 INT_DTYPES = ["u8", "i8", "i16", "i32", "i64"]
+FP8_DTYPES = ["f8e4m3", "f8e5m2"]
+FP8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
 
 # builtin -> arity (must match src/ops.def; --ops-def checks it)
 BUILTINS = {
@@ -58,7 +62,7 @@ BUILTINS = {
     "erf": 1, "floor": 1, "ceil": 1, "round": 1, "trunc": 1, "sign": 1, "gelu": 1, "gelu_tanh": 1,
     "silu": 1, "softplus": 1, "mish": 1, "leaky_relu": 2, "hardsigmoid": 1, "hardswish": 1, "min": 2,
     "max": 2, "pow": 2, "clamp": 3, "where": 3, "bool": 1, "f16": 1, "bf16": 1, "f32": 1, "f64": 1,
-    "u8": 1, "i8": 1, "i16": 1, "i32": 1, "i64": 1,
+    "u8": 1, "i8": 1, "i16": 1, "i32": 1, "i64": 1, "f8e4m3": 1, "f8e5m2": 1,
 }
 INFIX = ["+", "-", "*", "/", "neg_infix", "<", "<=", ">", ">=", "==", "!=", "**", "%", "//", "&", "|", "^", "~",
          "<<", ">>"]
@@ -195,6 +199,8 @@ class Program:
         elif self.temps and r.random() < 0.45:
             e = r.choice(self.temps)
             self.used_names.add(e.text)
+            if e.kind == "fp8":
+                return self.fp8_to_num(e)
             return self.int_to_num(e) if e.kind == "int" else e
         else:
             nm, dt, e = r.choice(self.inputs)
@@ -362,6 +368,23 @@ class Program:
             return E("%s(%s & 15)" % (dt, ie.op()), "num", 0, 15, ie.tensor, atom=True, depth=ie.depth + 2)
         self.used_ops.add("%")
         return E("(%s %% 7) * 0.5" % ie.op(), "num", 0, 3, ie.tensor, depth=ie.depth + 2)
+
+    # ---- fp8: casts only (no arithmetic on fp8, as in PyTorch) ----
+    def fp8_to_num(self, e):
+        """An fp8 value (an input or a statement) cast to a float dtype: exact."""
+        dt = self.rng.choice(DTYPES)
+        self.used_ops.add(dt)
+        return E("%s(%s)" % (dt, e.text), "num", e.lo, e.hi, e.tensor, atom=True, depth=e.depth + 1, exact=e.exact)
+
+    def to_fp8(self, f, a):
+        """An fp8 cast of float subexpression a (squashed: far from fp8's
+        overflow), of kind fp8; its interval allows fp8's rounding (an eighth,
+        and a flush to 0 below e4m3's normals)."""
+        self.used_ops.add(f)
+        widen = lambda v: min(v * 0.875, v * 1.125, 0.0 if abs(v) < 0.02 else v * 0.875)  # noqa: E731
+        lo, hi = widen(a.lo), -widen(-a.hi)
+        return E("%s(%s)" % (f, a.text), "fp8", lo, hi, a.tensor, const=a.const, atom=True, depth=a.depth + 1,
+                 exact=a.exact)
 
     def int_call(self, f, args):
         self.used_ops.add(f)
@@ -631,6 +654,8 @@ class Program:
             if r.random() < 0.5:
                 return self.int_to_num(self.num_to_int(sub(), f))
             return self.int_to_num(self.int_call(f, [self.int_expr(depth - 1, need_tensor)]))
+        if f in FP8_DTYPES:  # a float through fp8 and back
+            return self.fp8_to_num(self.to_fp8(f, self.squash(sub())))
         if f in DTYPES:
             a = self.squash(sub())
             if r.random() < 0.3:
@@ -722,6 +747,11 @@ class Program:
             e = E(nm, "int", 0, 0, True, atom=True)
             e.idt = dt
             self.ints.append((nm, dt, e))
+        for _ in range(r.choice([0, 0, 0, 1])):  # fp8 inputs: every code, NaN and the largest included
+            nm = self.fresh("p")
+            dt = r.choice(FP8_DTYPES)
+            e = E(nm, "fp8", -FP8_MAX[dt], FP8_MAX[dt], True, atom=True, exact=True)
+            self.inputs.append((nm, dt, self.fp8_to_num(e)))
         for _ in range(r.choice([0, 0, 1, 2])):
             nm = self.fresh("m")
             e = E(nm, "bool", 0, 1, True, atom=True)
@@ -792,6 +822,8 @@ class Program:
                 e = self.compare(2)  # a bool value
             elif x < 0.3:
                 e = self.int_expr(r.randint(1, 2), True)  # an integer value
+            elif x < 0.36:  # an fp8 value
+                e = self.to_fp8(r.choice(FP8_DTYPES), self.squash(self.full_shaped(self.num(r.randint(1, 3), True))))
             else:
                 e = self.num(r.randint(2, 4), True)
             e = self.full_shaped(e)
