@@ -92,33 +92,33 @@ __host__ __device__ __forceinline__ float fx_to_f32(double v) { return (float)v;
 __host__ __device__ __forceinline__ double fx_to_f64(double v) { return v; }
 
 /* float -> fp8 as c10 converts it (fp8e4m3fn_from_fp32_value,
- * fp8e5m2_from_fp32_value; PyTorch's .to() on CUDA): to nearest even, in
- * integers. |v| at or above the threshold T, halfway between max_finite and
- * the next code up, overflows: e5m2 to inf (a tie at 61440 rounds to the even
- * code, inf), e4m3 to NaN, which it has instead of inf, only above T (464:
- * the tie goes to 448, whose mantissa is even); inf does the same and NaN
- * stays NaN, with v's sign. TBITS: T's float bits. */
+ * fp8e5m2_from_fp32_value; PyTorch's .to() on CUDA), to nearest even,
+ * without branches (a fused kernel that stores fp8 has about a dozen
+ * instructions an element to spend before it stops being memory-bound):
+ * - normals of fp8: the float's bits with the exponent rebiased, plus half of
+ *   the S = 23 - M bits dropped, less one, plus the last kept bit (so that a
+ *   tie goes to the even code), shifted right by S; a carry out of the
+ *   mantissa moves to the next exponent, as rounding up should;
+ * - below fp8's smallest normal 2^(1 - B): the float add of 2^(24 - B - M),
+ *   whose ulp is fp8's subnormal spacing, rounds to nearest even in the
+ *   adder; the sum's bits less the constant's are the code (2^(1 - B) itself
+ *   when it rounds up);
+ * - |v| at or above the threshold T, halfway between max_finite and the next
+ *   code up, overflows: e5m2 to inf (a tie at 61440 rounds to the even code,
+ *   inf's), e4m3 to NaN, which it has instead of inf, only above T (464:
+ *   the tie goes to 448, whose mantissa is even); inf does the same and NaN
+ *   stays NaN; the sign is v's (-0 too). TBITS: T's float bits. */
 template <int M, int B, bool INF, uint32_t TBITS> __host__ __device__ __forceinline__ uint8_t fx_float_to_f8(float v)
 {
+    constexpr int S = 23 - M;
     const uint32_t u = fx_float_bits(v), a = u & 0x7fffffffu;
-    const uint8_t sign = (uint8_t)(u >> 24 & 0x80);
-    const int emin = 1 - B;                      /* the smallest normal exponent */
-    if (a > 0x7f800000u)                         /* NaN */
-        return sign | 0x7f;
-    if (INF ? a >= TBITS : a > TBITS)            /* overflow, inf included */
-        return sign | (INF ? (0x1f << 2) : 0x7f);
-    if (a < 0x00800000u)                         /* 0 and float subnormals, far below fp8's */
-        return sign;
-    const int e = (int)(a >> 23) - 127;          /* a = s * 2^(e - 23) */
-    const uint32_t s = (a & 0x7fffffu) | 0x800000u;
-    const int r = (e > emin ? e : emin) - M - (e - 23); /* bits of s below fp8's spacing there */
-    if (r > 24)
-        return sign;                             /* below half the smallest subnormal */
-    const uint32_t n = s >> r, rest = s & ((1u << r) - 1), half = 1u << (r - 1);
-    const uint32_t q = n + (rest > half || (rest == half && (n & 1)));
-    /* normals: the exponent field above emin, plus q, whose implicit bit
-     * adds the one; a rounding up to the next power of two carries into it */
-    return sign | (uint8_t)(((uint32_t)((e > emin ? e : emin) - emin) << M) + q);
+    const uint32_t nrm = (a + ((uint32_t)(B - 127) << 23) + ((1u << (S - 1)) - 1) + (a >> S & 1)) >> S;
+    const float magic = fx_bits_float((uint32_t)(127 + 24 - B - M) << 23);
+    const uint32_t sub = fx_float_bits(fx_bits_float(a) + magic) - fx_float_bits(magic);
+    uint32_t code = a < ((uint32_t)(127 + 1 - B) << 23) ? sub : nrm;
+    if (INF ? a >= TBITS : a > TBITS) /* overflow, inf, NaN */
+        code = INF && a <= 0x7f800000u ? 0x7cu : 0x7fu;
+    return (uint8_t)(code | (u >> 24 & 0x80));
 }
 #define FX_TO_F8(name, T, M, B, INF, TBITS)                                                                    \
     __host__ __device__ __forceinline__ T fx_to_##name(float v) { return T{fx_float_to_f8<M, B, INF, TBITS>(v)}; } \

@@ -152,6 +152,19 @@ static void constant(char *buf, size_t len, double v, int ct)
 
 static bool is_int(int dt) { return fusec_dtype[dt].kind == FX_KIND_INT; }
 
+/* The v<n> a fused version converts to store output value v: v's own, or for
+ * an fp8 output that is a cast to its dtype the cast's operand, so that the
+ * conversion runs once (converting the widened fp8 value again gives the same
+ * code, at twice the cost: a software conversion of a dozen instructions,
+ * which a memory-bound kernel cannot spend twice). */
+static int stored_vnum(const Emitter *em, int v)
+{
+    const Inst *in = &em->p->inst[em->p->inst[v].canon];
+    if (FX_IS_FP8(in->dtype) && op_info[in->op].cls == K_CAST)
+        return em->vnum[em->p->inst[in->arg[0]].canon];
+    return em->vnum[in->canon];
+}
+
 /* An integer literal converted to integer compute type ct (the low bits, as
  * eager's static_cast of a scalar), spelled in C with ct's type (the fx_int_
  * templates take both operands of one type; int32_t is int): (int8_t)-1,
@@ -987,7 +1000,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nout; k++) {
         int v = store[k];
         fprintf(m, "            %s_v[e] = fx_to_%s(v%d);\n", em->cname[v], fusec_dtype_name[p->inst[v].dtype],
-                em->vnum[p->inst[v].canon]);
+                stored_vnum(em, v));
     }
     fclose(m);
     em->f = f;
@@ -1076,7 +1089,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nout; k++) {
         int v = store[k];
         fprintf(f, "            %s_v[e] = fx_to_%s(v%d);\n", snames[k], fusec_dtype_name[p->inst[v].dtype],
-                em->vnum[p->inst[v].canon]);
+                stored_vnum(em, v));
     }
     fprintf(f, "        }\n");
     for (int k = 0; k < nout; k++)
@@ -1469,7 +1482,7 @@ static void emit_cub(Emitter *em, const int *sc, int nsc)
     fprintf(f, "        return %s", nout == 1 ? "" : "cuda::std::make_tuple(");
     for (int k = 0; k < nout; k++) {
         int v = p->sym[p->outputs[k]].value;
-        fprintf(f, "%sfx_to_%s(v%d)", k ? ", " : "", fusec_dtype_name[p->inst[v].dtype], em->vnum[p->inst[v].canon]);
+        fprintf(f, "%sfx_to_%s(v%d)", k ? ", " : "", fusec_dtype_name[p->inst[v].dtype], stored_vnum(em, v));
     }
     fprintf(f, "%s;\n    }\n};\n", nout == 1 ? "" : ")");
 

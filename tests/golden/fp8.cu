@@ -497,15 +497,15 @@ __global__ void __launch_bounds__(FX_THREADS) fp8_fused_kernel(const fp8_fused_a
                 const bool v22 = (v20 | v21); /* m */
                 const float v23 = fx_widen(fx_to_f8e4m3(v4)); /* bh */
                 const float v24 = v11;
-                a_u_v[e] = fx_to_f8e4m3(v3);
-                b_u_v[e] = fx_to_f8e5m2(v7);
-                c_u_v[e] = fx_to_f8e4m3(v10);
+                a_u_v[e] = fx_to_f8e4m3(v2);
+                b_u_v[e] = fx_to_f8e5m2(v6);
+                c_u_v[e] = fx_to_f8e4m3(v9);
                 e_u_v[e] = fx_to_f32(v17);
-                g_u_v[e] = fx_to_f8e5m2(v18);
+                g_u_v[e] = fx_to_f8e5m2(v11);
                 k_u_v[e] = fx_to_i8(v19);
                 m_u_v[e] = fx_to_bool(v22);
                 w_u_v[e] = fx_to_f8e4m3(v24);
-                bh_u_v[e] = fx_to_f8e4m3(v23);
+                bh_u_v[e] = fx_to_f8e4m3(v4);
             }
             fx_store<E>(a_u_p, j, cols, full, a_u_v);
             fx_store<E>(b_u_p, j, cols, full, b_u_v);

@@ -107,20 +107,9 @@ static double nearest(const Fmt *f, float x)
     return copysign(best, x);
 }
 
-static double to_fp8(const Fmt *f, float x)
-{
-    unsigned char b;
-    if (f->dt == FX_F8E4M3) {
-        FxF8e4m3 q = fx_to_f8e4m3(x);
-        memcpy(&b, &q, 1);
-    } else {
-        FxF8e5m2 q = fx_to_f8e5m2(x);
-        memcpy(&b, &q, 1);
-    }
-    return fh_decode(&b, f->dt);
-}
-
-static double to_fp8_d(const Fmt *f, double x)
+/* x (a float, a double or an integer) stored by the kernels' conversion,
+ * decoded by the harness. */
+template <typename T> static double to_fp8(const Fmt *f, T x)
 {
     unsigned char b;
     if (f->dt == FX_F8E4M3) {
@@ -150,7 +139,7 @@ static void check_float(const Fmt *f, float x)
     check(f, "fx_to_ (float)", x, to_fp8(f, x), want);
     fusec_ref_fragile = 0;
     check(f, "ref_round", x, ref_round((double)x, f->dt), want);
-    check(f, "fx_to_ (double, exactly a float)", x, to_fp8_d(f, (double)x), want);
+    check(f, "fx_to_ (double, exactly a float)", x, to_fp8(f, (double)x), want);
 }
 
 /* Floats from lo towards hi, k steps each way around each. */
@@ -221,27 +210,18 @@ static void test_format(Fmt *f)
      * up. 1 + 2^-(mbits+1) is halfway between 1 and 1 + 2^-mbits. */
     double half = 1.0 + ldexp(1.0, -(f->mbits + 1)), just_above = half + ldexp(1.0, -40);
     check(f, "a double rounds to float first (double rounding, as PyTorch)", just_above,
-          to_fp8_d(f, just_above), 1.0);
+          to_fp8(f, just_above), 1.0);
     fusec_ref_fragile = 0;
     check(f, "ref_round of a double: through float first", just_above, ref_round(just_above, f->dt), 1.0);
     if (nearest(f, (float)just_above) != 1.0 || (float)just_above != (float)half)
         fail(f, "the double-rounding case is not one", just_above, nearest(f, (float)just_above), 1.0);
     /* beyond float's range a double is inf as a float: NaN in e4m3, inf in e5m2 */
-    check(f, "a double beyond float's range", 1e300, to_fp8_d(f, 1e300), f->has_inf ? HUGE_VAL : NAN);
+    check(f, "a double beyond float's range", 1e300, to_fp8(f, 1e300), f->has_inf ? HUGE_VAL : NAN);
     check(f, "ref_round of a double beyond float's range", 1e300, ref_round(1e300, f->dt),
           f->has_inf ? HUGE_VAL : NAN);
     /* integers convert through float too (i64 rounds there first) */
-    for (long long i = -70000; i <= 70000; i += 37) {
-        unsigned char b;
-        if (f->dt == FX_F8E4M3) {
-            FxF8e4m3 q = fx_to_f8e4m3(i);
-            memcpy(&b, &q, 1);
-        } else {
-            FxF8e5m2 q = fx_to_f8e5m2(i);
-            memcpy(&b, &q, 1);
-        }
-        check(f, "an integer", (double)i, fh_decode(&b, f->dt), nearest(f, (float)i));
-    }
+    for (long long i = -70000; i <= 70000; i += 37)
+        check(f, "an integer", (double)i, to_fp8(f, i), nearest(f, (float)i));
     /* an element next to a halfway point is fragile for the reference; the
      * halfway point itself (an exact tie) and a value far from one are not */
     fusec_ref_eps = ldexp(1.0, -20);
