@@ -24,7 +24,8 @@
 #    rule) and int_literals (a Python int out of the tensor's range), and the
 #    fp8 chains: fp8.fuse, the two fp8 examples and fp8_corners (each path
 #    into and out of f8e4m3 and f8e5m2 on 448, 464, 480, 57344, 61440, inf,
-#    NaN, subnormals, -0 and every code): OUT/torch_check.txt;
+#    NaN, subnormals, -0 and every code) and fp8_all_floats (all 2^32 f32
+#    bit patterns into both formats, bit for bit): OUT/torch_check.txt;
 # 4. bench/torch_bench.py --chain mask_combine: eager and torch.compile timed,
 #    the compiled outputs checked against eager: OUT/torch_mask_combine.csv;
 # 5. tests/torch/gpu_check.py --random GPU_CHECK_N (default 50): every example

@@ -274,6 +274,20 @@ def t_fp8_corners(f, b, h, d, q, r):
             q.to(torch.int16), r.to(torch.int32), q.bool(), r.clone())
 
 
+# Every f32 bit pattern (all 2^32: the boundaries, the subnormals of both
+# formats and of f32, every NaN payload, +-inf) into both fp8 formats, both
+# versions against eager's .to(), in chunks (check_all_floats).
+FP8_ALL_FLOATS = """# every f32 into f8e4m3 and f8e5m2 (bench/torch_check.py)
+in f: f32
+e4 = f8e4m3(f)
+e5 = f8e5m2(f)
+"""
+
+
+def t_fp8_all_floats(f):
+    return f.to(E4M3), f.to(E5M2)
+
+
 def t_fp8_quantize(x, inv_scale):
     return (x.float() * inv_scale).clamp(-448, 448).to(E4M3)
 
@@ -329,6 +343,7 @@ CHAINS = {  # name -> (.fuse path or text, torch function[, special inputs])
     "fp8_corners": (FP8_CORNERS, t_fp8_corners, "fp8"),
     "fp8_quantize": (os.path.join(ROOT, "examples/fp8_quantize.fuse"), t_fp8_quantize, "fp8"),
     "fp8_dequantize": (os.path.join(ROOT, "examples/fp8_dequantize.fuse"), t_fp8_dequantize),
+    "fp8_all_floats": (FP8_ALL_FLOATS, t_fp8_all_floats, "all"),
 }
 # A shaped chain runs at two sets of dims: rows of whole vectors, and odd sizes
 # that leave every row a scalar tail (a dim not named here: 3).
@@ -455,9 +470,44 @@ def fp8_hint(got, ref):
         if sat else ""
 
 
+def check_all_floats(fusec, name, src, fn, out, arch, log):
+    """A chain of one f32 input on every f32 bit pattern, 2^28 at a time: each
+    output of both versions bit for bit against eager (NaN with NaN)."""
+    lib, desc = build(fusec, name, src, out, arch)
+    chunk, bad, first = 1 << 28, {}, {}
+    for start in range(0, 1 << 32, chunk):
+        b = torch.arange(start, start + chunk, device="cuda", dtype=torch.int64)
+        f = (b - (b >= 1 << 31).long() * (1 << 32)).to(torch.int32).view(torch.float32)
+        del b
+        want = fn(f)
+        for version in ("unfused", "fused"):
+            outs = [torch.empty(chunk, device="cuda", dtype=torch.uint8).view(TORCH_DTYPE[o["dtype"]])
+                    for o in desc["outputs"]]
+            run(lib, name, version, [f], outs, [])
+            for o, got, ref in zip(desc["outputs"], outs, want):
+                diff = ~same_bits(got, ref)
+                key = (version, o["name"], o["dtype"])
+                bad[key] = bad.get(key, 0) + int(diff.sum())
+                if key not in first and bool(diff.any()):
+                    i = int(diff.nonzero()[0])
+                    first[key] = "first at f = %r (bits 0x%08x): got 0x%02x, eager 0x%02x%s" % (
+                        f[i].item(), (start + i) & 0xffffffff, got[i:i + 1].view(torch.uint8).item(),
+                        ref[i:i + 1].view(torch.uint8).item(), fp8_hint(got, ref) if o["dtype"] == "f8e4m3" else "")
+    ok = True
+    for key, count in bad.items():
+        log("%s %s %s %s (%s): %d of 2^32 floats differ (bit-exact)" % ("ok  " if count == 0 else "FAIL", name, *key,
+                                                                         count))
+        if count:
+            log("     " + first[key])
+        ok &= count == 0
+    return ok
+
+
 def check_chain(fusec, name, out, n, arch, log):
     src, fn = CHAINS[name][:2]
     special = len(CHAINS[name]) > 2 and CHAINS[name][2]
+    if special == "all":
+        return check_all_floats(fusec, name, src, fn, out, arch, log)
     names = chain_dims(src)
     if not names:
         return check_at(fusec, name, src, fn, out, n, arch, log, None, special)
