@@ -55,7 +55,7 @@ static void fh_usage(FILE *f, const char *prog)
             "  --atol X           absolute tolerance for every output. Defaults (rtol = atol) by the\n"
             "                     least precise dtype the output depends on: f64 1e-9, f32 1e-5,\n"
             "                     f16 2e-3, bf16 1.6e-2, plus 2 of its ulps of the largest value\n"
-            "                     the element passed through (cancellation); bool exact; NaN must\n"
+            "                     the element passed through (cancellation); bool, fp8 exact; NaN must\n"
             "                     match NaN, infinities must match exactly\n"
             "  --seed N           seed of the random inputs and sampled indices (default: from the\n"
             "                     clock; printed, so a run can be repeated)\n"
