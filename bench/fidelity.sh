@@ -10,6 +10,7 @@
 # examples or golden chains), SIZES (default 2^12..2^28 in steps of 4x), REPS
 # (default 15), JOBS (parallel nvcc builds, default 16). Harnesses run one at
 # a time (they time the GPU); each has a limit of LIMIT seconds (default 120).
+# ONLY="name ..." keeps only those chains (golden_seed, rand_rand_4242_0003, ...).
 # PHASE=build builds into FID_WORK (a folder) and stops; PHASE=run runs what
 # is built there (so that other, untimed GPU work can share the build phase).
 set -u
@@ -26,6 +27,11 @@ fi
 if [ "${RANDOM_N:-100}" -gt 0 ]; then
   python3 tests/randgen.py --seed "${RANDOM_SEED:-4242}" --count "${RANDOM_N:-100}" --out "$work/rand" >/dev/null
   for f in "$work"/rand/*.fuse; do cp "$f" "$work/src/rand_$(basename "$f")"; done
+fi
+if [ -n "${ONLY:-}" ]; then
+  for f in "$work"/src/*.fuse; do
+    case " $ONLY " in *" $(basename "$f" .fuse) "*) ;; *) rm -f "$f" ;; esac
+  done
 fi
 ls "$work"/src/*.fuse | xargs -P "${JOBS:-16}" -I{} sh -c '
   f={}; b=${f%.fuse}

@@ -218,6 +218,16 @@ int main()
     RUN32("pow", true, fx_pow(x, 1.37f));
     RUN64("pow", true, fx_pow(x, 1.37));
     RUN32("pow_rt", true, (fx_pow_scalar<float, float>)(x, 0.5f));
+    /* % and // (fmod: its time grows with the quotient's exponent), by a
+     * number and by a tensor of the harness's range */
+    RUN32("remainder", false, fx_remainder(x, 0.75f));
+    RUN64("remainder", false, fx_remainder(x, 0.75));
+    RUN32("remainder_t", false, fx_remainder(2.5f, x));
+    RUN64("remainder_t", false, fx_remainder(2.5, x));
+    RUN32("floor_divide", false, (fx_floor_divide_by<float, float>)(x, 0.75f));
+    RUN64("floor_divide", false, (fx_floor_divide_by<double, double>)(x, 0.75));
+    RUN32("floor_divide_t", false, (fx_floor_divide<float, float>)(7.0f, x));
+    RUN64("floor_divide_t", false, (fx_floor_divide<double, double>)(7.0, x));
     RUN32("cube", false, x * x * x);
     RUN32("where", false, fx_where(x > 0.0f, x, 0.5f));
     RUN32("to_f16", false, fx_widen(fx_to_f16(x)));

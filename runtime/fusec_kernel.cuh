@@ -260,6 +260,23 @@ static inline unsigned fx_blocks(size_t n, int e)
     return (unsigned)(b == 0 ? 1 : b > 0x7fffffffu ? 0x7fffffffu : b);
 }
 
+/* A shaped chain's fused grid along the rows: gx blocks cover a row, and
+ * the rows get blocks up to FX_ROW_BLOCKS in all (at most 65535), so that
+ * each block takes rows/y rows with the same columns: an input that varies
+ * only along the last dim ([C]) is loaded once a block, not once a row
+ * (re-read from L2 every row, a bias and a weight in f32 beside bf16 data
+ * took more L2 bandwidth than the data took HBM: docs/cuda.md). */
+#ifndef FX_ROW_BLOCKS /* tests/shapes/cpu.sh makes it small, so blocks take several rows */
+#define FX_ROW_BLOCKS 4096
+#endif
+static inline __attribute__((unused)) unsigned fx_row_blocks(size_t rows, unsigned gx)
+{
+    size_t y = (FX_ROW_BLOCKS + (size_t)gx - 1) / gx;
+    y = y > rows ? rows : y;
+    y = y > 65535 ? 65535 : y;
+    return (unsigned)(y ? y : 1);
+}
+
 /* When true, every kernel takes its scalar path, the one misaligned
  * pointers and the tail take (the fused kernel's TAIL instance for all of
  * n): the harness verifies each version both ways.
@@ -276,20 +293,48 @@ static inline bool fx_aligned(const void *p, int e, int size)
  * sees it: the result's sizes, innermost first, and the operand's strides in
  * elements (0 along a dim it is broadcast on). Each element's offset takes a
  * divide and a multiply per dim (TensorIterator's OffsetCalculator), which is
- * why eager runs broadcast operands on its slower, non-vectorized path. */
+ * why eager runs broadcast operands on its slower, non-vectorized path. As
+ * there (IntDivider), a 32-bit index divides by a multiply and a shift:
+ * q = (umulhi(i, mul) + i) >> shift, exact for i and the size below 2^31,
+ * with shift the smallest s such that 2^s >= size and mul = 2^32 (2^s - size)
+ * / size + 1 (fx_bcast_magic fills them on the host); a 64-bit index divides. */
 typedef struct FxBcast {
     int rank;
     unsigned long long size[4], stride[4];
+    unsigned mul[4], shift[4];
 } FxBcast;
 
+static inline __attribute__((unused)) void fx_bcast_magic(FxBcast *b)
+{
+    for (int d = 0; d < b->rank; d++) {
+        unsigned s = 0;
+        while (s < 31 && (1ull << s) < b->size[d])
+            s++;
+        b->shift[d] = s;
+        b->mul[d] = b->size[d] > 0 && b->size[d] < (1ull << 31)
+                        ? (unsigned)(((1ull << 32) * ((1ull << s) - b->size[d])) / b->size[d] + 1)
+                        : 0; /* the 64-bit index then, which divides */
+    }
+}
+
+__host__ __device__ __forceinline__ unsigned fx_bcast_div(const FxBcast &b, int d, unsigned i)
+{
+#ifdef __CUDA_ARCH__
+    return (__umulhi(i, b.mul[d]) + i) >> b.shift[d];
+#else
+    return ((unsigned)(((unsigned long long)i * b.mul[d]) >> 32) + i) >> b.shift[d];
+#endif
+}
+__host__ __device__ __forceinline__ size_t fx_bcast_div(const FxBcast &b, int d, size_t i) { return i / b.size[d]; }
+
 template <typename I>
-__device__ __forceinline__ I fx_bcast_offset(const FxBcast &b, I i)
+__host__ __device__ __forceinline__ I fx_bcast_offset(const FxBcast &b, I i)
 {
     I off = 0;
 #pragma unroll
     for (int d = 0; d < 4; d++)
         if (d < b.rank) {
-            const I q = i / (I)b.size[d];
+            const I q = fx_bcast_div(b, d, i);
             off += (i - q * (I)b.size[d]) * (I)b.stride[d];
             i = q;
         }

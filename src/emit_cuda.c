@@ -589,8 +589,12 @@ static bool kernel_broadcasts(const Emitter *em, int k)
 }
 
 /* An unfused kernel with a broadcast operand, as eager runs it: TensorIterator
- * cannot vectorize it, so each thread takes one element a step and finds each
- * broadcast operand's element by its offset calculator (fx_bcast_offset). */
+ * cannot vectorize it, so it takes its legacy path (elementwise_kernel of
+ * ATen's CUDALoops.cuh): FX_BCAST_E elements a thread, FX_THREADS apart, each
+ * broadcast operand's element found by its offset calculator
+ * (fx_bcast_offset); every load of the thread's elements is issued before
+ * the first store, so the loads of all of them are in flight together. */
+#define FX_BCAST_E 4
 static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
 {
     FILE *f = em->f;
@@ -600,7 +604,7 @@ static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
     int sc[3];
     int nsc = kernel_scalars(em, &kr->inst, 1, false, sc, em->seen);
     kernel_comment(em, k, text);
-    em->elems[k] = 1;
+    em->elems[k] = FX_BCAST_E;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(FX_THREADS) %s(", unfused_name(em, k));
     for (int r = 0; r < kr->nread; r++)
         fprintf(f, "const %s *__restrict__ a%d, ", store_t[p->inst[kr->read[r]].dtype], r);
@@ -611,7 +615,19 @@ static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
     for (int r = 0; r < kr->nread; r++)
         if (!same_layout(p, &p->inst[kr->read[r]].shape, &in->shape))
             fprintf(f, ", FxBcast b%d", r);
-    fprintf(f, ")\n{\n    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {\n");
+    fprintf(f, ")\n{\n    constexpr int E = %d; /* elements a thread, FX_THREADS apart */\n", FX_BCAST_E);
+    fprintf(f, "    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {\n");
+    for (int r = 0; r < kr->nread; r++)
+        fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[kr->read[r]].dtype], r);
+    fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n"
+               "            const I i = base + (I)e * FX_THREADS;\n            if (i < n) {\n");
+    for (int r = 0; r < kr->nread; r++) {
+        if (same_layout(p, &p->inst[kr->read[r]].shape, &in->shape))
+            fprintf(f, "                a%d_v[e] = a%d[i];\n", r, r);
+        else
+            fprintf(f, "                a%d_v[e] = a%d[fx_bcast_offset(b%d, i)];\n", r, r, r);
+    }
+    fprintf(f, "            }\n        }\n");
     char a[3][640], expr[2200];
     for (int j = 0; j < in->nargs; j++) {
         int x = in->arg[j];
@@ -624,15 +640,15 @@ static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
             while (kr->read[r] != x)
                 r++;
             char load[64];
-            if (same_layout(p, &arg->shape, &in->shape))
-                snprintf(load, sizeof load, "fx_widen(a%d[i])", r);
-            else
-                snprintf(load, sizeof load, "fx_widen(a%d[fx_bcast_offset(b%d, i)])", r, r);
+            snprintf(load, sizeof load, "fx_widen(a%d_v[e])", r);
             convert(a[j], sizeof a[j], load, dtype_compute(arg->dtype), want);
         }
     }
     op_expr(expr, sizeof expr, p, in, in->ct, a, false);
-    fprintf(f, "        r[i] = fx_to_%s(%s);\n    }\n}\n", fusec_dtype_name[in->dtype], expr);
+    fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n"
+               "            const I i = base + (I)e * FX_THREADS;\n"
+               "            if (i < n)\n                r[i] = fx_to_%s(%s);\n        }\n    }\n}\n",
+            fusec_dtype_name[in->dtype], expr);
 }
 
 static void emit_unfused_kernel(Emitter *em, int k, const char *text)
@@ -933,22 +949,38 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     }
     for (int k = 0; k < nout; k++)
         store[k] = p->sym[p->outputs[k]].value;
+    /* Elements per thread from the arrays of the chain's whole shape: they stream from memory,
+     * while a broadcast one ([C] beside [R, C]) is re-read from the cache each row, so its width
+     * must not halve the bytes in flight of the others (an f32 [C] bias beside bf16 data). */
+    int *whole = arena_alloc(p->arena, sizeof(int) * (size_t)(nc + 1));
+    int nw = 0;
+    for (int k = 0; k < nc; k++)
+        if (same_layout(p, &p->inst[cols[k]].shape, &p->full))
+            whole[nw++] = cols[k];
     char why[160];
     double heavy;
-    int e = fused_elems(em, cols, nc, store, nout, why, sizeof why, &heavy);
+    int e = fused_elems(em, whole, nw, store, nout, why, sizeof why, &heavy);
+    char *w = strstr(why, "widest array");
+    if (nw < nc && w) { /* "... of the widest array of the chain's shape ..." */
+        w += strlen("widest array");
+        char rest[160];
+        snprintf(rest, sizeof rest, "%s", w);
+        snprintf(w, sizeof why - (size_t)(w - why), " of the chain's shape%s", rest);
+    }
     fputc('\n', f);
     part(em, "the fused kernel: the whole chain in one kernel");
     fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
     fprintf(f, "/* Over %s, row-major: reads %s B and writes %s B, each input's own elements once\n"
-               " * (a broadcast one is re-read from the cache, not from memory); every intermediate stays\n"
-               " * in registers. %d distinct op%s.\n"
-               " * Grid: blockIdx.y walks the rows (every dim but the last: %s), x the last dim\n"
-               " * (cols), E = %d elements per thread (%s). vec: cols is a multiple of E and\n"
-               " * every pointer is aligned, so each row's chunks take vector accesses. */\n",
+               " * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every\n"
+               " * intermediate stays in registers. %d distinct op%s.\n"
+               " * Grid: x covers the last dim (cols), E = %d elements per thread (%s), and\n"
+               " * blockIdx.y walks the rows (every dim but the last: %s), several a block\n"
+               " * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols\n"
+               " * is a multiple of E and every pointer is aligned: vector accesses. */\n",
             comment_safe(em, shape_text(p, &p->full)),
             comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_IN)),
             comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_OUT, FUSEC_OUT)), t->nfused_ops,
-            t->nfused_ops == 1 ? "" : "s", comment_safe(em, rows_expr(em)), e, why);
+            t->nfused_ops == 1 ? "" : "s", e, why, comment_safe(em, rows_expr(em)));
     fused_args_struct(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "template <typename I, int E>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, ",
             launch_bounds(thread_bytes(p, e, cols, nc, store, nout), t->fcost.fp64), em->c->prefix, em->c->prefix);
@@ -957,6 +989,20 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
         fprintf(f, "I s%d, ", q);
     fprintf(f, "bool vec)\n{\n");
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
+    /* A thread's columns are the same in every row it takes (the grid's x
+     * covers a row), so an input that varies only along the last dim ([C])
+     * is loaded once, before the rows, and kept in registers. */
+    fprintf(f, "    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */\n"
+               "    if (j >= cols)\n        return;\n    const bool full = vec && cols - j >= (I)E;\n");
+    for (int k = 0; k < nc; k++) {
+        int v = cols[k];
+        if (row_kind(p, &p->inst[v].shape) != ROW_NONE)
+            continue;
+        fprintf(f, "    %s %s_v[E]; /* %s: the same columns in every row */\n", store_t[p->inst[v].dtype], em->cname[v],
+                comment_safe(em, arena_printf(p->arena, "%s: %s", p->sym[p->inst[v].sym].name,
+                                              shape_text(p, &p->inst[v].shape))));
+        fprintf(f, "    fx_load<E>(%s_v, %s, j, cols, full);\n", em->cname[v], em->cname[v]);
+    }
     fprintf(f, "    for (I row = blockIdx.y; row < rows; row += gridDim.y) {\n");
     if (some) {
         fprintf(f, "        /* the row's coordinates in the dims before the last */\n        I rest = row;\n");
@@ -970,6 +1016,8 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nl; k++) {
         int v = load[k];
         const Shape *sh = &p->inst[v].shape;
+        if (!row_of[v] && row_kind(p, sh) == ROW_NONE)
+            continue; /* loaded before the rows */
         const char *what = comment_safe(em, arena_printf(p->arena, "%s: %s", p->sym[p->inst[v].sym].name,
                                                           shape_text(p, sh)));
         if (row_of[v])
@@ -982,9 +1030,10 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nout; k++)
         fprintf(f, "        %s *__restrict__ %s_p = %s + row * cols;\n", store_t[p->inst[store[k]].dtype],
                 em->cname[store[k]], em->cname[store[k]]);
-    fprintf(f, "        for (I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; j < cols; j += (I)gridDim.x * FX_THREADS * E) {\n");
-    fprintf(f, "            const bool full = vec && cols - j >= (I)E;\n");
+    fprintf(f, "        {\n");
     for (int k = 0; k < nc; k++) {
+        if (row_kind(p, &p->inst[cols[k]].shape) == ROW_NONE)
+            continue;
         fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[cols[k]].dtype], em->cname[cols[k]]);
         fprintf(f, "            fx_load<E>(%s_v, %s_p, j, cols, full);\n", em->cname[cols[k]], em->cname[cols[k]]);
     }
@@ -1183,7 +1232,7 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
     fclose(fg);
     fprintf(f, "    const bool vec = %s;\n", align);
     fused_args_init(em, fsc, nfsc);
-    fprintf(f, "    const dim3 grid(fx_blocks(cols, %d), rows < 65535 ? (unsigned)rows : 65535u);\n", e);
+    fprintf(f, "    const dim3 grid(fx_blocks(cols, %d), fx_row_blocks(rows, fx_blocks(cols, %d)));\n", e, e);
     char *sizes = arena_printf(p->arena, "%s", ""), *sizes32 = arena_printf(p->arena, "%s", "");
     for (int q = 0; some && q + 1 < p->full.rank; q++) {
         sizes = arena_printf(p->arena, "%s(size_t)%s, ", sizes, pos_size(em, q));
@@ -1200,13 +1249,14 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
 
 /* A shaped chain's unfused kernel k: its elements, and for each broadcast
  * operand the FxBcast that finds its elements (TensorIterator's strides). */
-/* A broadcast kernel (emit_broadcast_kernel): one element a thread; its
- * FxBcast arguments (extra, ", k1_b0, ...") follow n. */
+/* A broadcast kernel (emit_broadcast_kernel): FX_BCAST_E elements a thread;
+ * its FxBcast arguments (extra, ", k1_b0, ...") follow n. */
 static void launch_broadcast(Emitter *em, const char *kernel, const char *args, const char *extra)
 {
-    fprintf(em->f, "    if (n <= 0x7fffffffu)\n        %s<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>(%s(unsigned)n%s);\n",
-            kernel, args, extra);
-    fprintf(em->f, "    else\n        %s<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>(%sn%s);\n", kernel, args, extra);
+    fprintf(em->f, "    if (n <= 0x7fffffffu)\n        %s<unsigned><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n%s);\n",
+            kernel, FX_BCAST_E, args, extra);
+    fprintf(em->f, "    else\n        %s<size_t><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn%s);\n", kernel, FX_BCAST_E,
+            args, extra);
 }
 
 static void emit_kernel_shape(Emitter *em, int k)
@@ -1232,7 +1282,8 @@ static void emit_kernel_shape(Emitter *em, int k)
             if (d != DIM_ONE)
                 own = strcmp(own, "1") == 0 ? em->dim_name[d] : arena_printf(p->arena, "%s * %s", own, em->dim_name[d]);
         }
-        fprintf(f, "    const FxBcast k%d_b%d = {%d, {%s}, {%s}};\n", k + 1, r, rs->rank, size, stride);
+        fprintf(f, "    FxBcast k%d_b%d = {%d, {%s}, {%s}, {0}, {0}};\n    fx_bcast_magic(&k%d_b%d);\n", k + 1, r, rs->rank,
+                size, stride, k + 1, r);
     }
 }
 

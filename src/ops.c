@@ -224,10 +224,26 @@ void op_cost(const Inst *in, int *flops, int *trans)
     *trans = special ? pow_costs[in->form].trans : op_info[in->op].trans;
 }
 
-double op_slots_of(const Inst *in, int form, bool fp64)
+/* % and // of floats: fmod, whose time grows with the exponent of the
+ * quotient, so a divisor from the harness's range ([-4, 4)) costs more than
+ * a number; by a tensor and by a number (bench/opcost.cu's rows remainder_t,
+ * remainder, floor_divide_t, floor_divide, run 10 of 2026-12-01; f64 times
+ * 1.25 as in opcost.def). Integer % and // cost their flops. */
+static const struct {
+    double s32, s64;
+} fmod_costs[2][2] = {
+    {{31.3, 81.2}, {25.2, 81.6}},  /* REM: by a tensor, by a number */
+    {{60.9, 134.7}, {38.9, 89.9}}, /* FLOORDIV */
+};
+
+double op_slots_of(const Inst *in, int form, bool fp64, bool by_number)
 {
     if (in->op == O_POW && form >= POW_SQUARE && form <= POW_RSQRT)
         return fp64 ? pow_costs[form].s64 : pow_costs[form].s32;
+    if ((in->op == O_REM || in->op == O_FLOORDIV) && fusec_dtype[in->ct].kind == FX_KIND_FLOAT) {
+        int op = in->op == O_FLOORDIV, by = by_number;
+        return fp64 ? fmod_costs[op][by].s64 : fmod_costs[op][by].s32;
+    }
     const double *row = &op_slots[in->op].s32;
     if (row[0] == 0) /* no measurement: flops, and 25 per transcendental */
         return op_info[in->op].flops + 25.0 * op_info[in->op].trans;

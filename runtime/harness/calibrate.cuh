@@ -141,7 +141,7 @@ static double fh_l2_gbps(size_t bytes, int sms, cudaStream_t s)
 /* The launch terms, timed as the harness times a chain (timing.cuh), on
  * chains of k = 1..FH_CAL_K tiny kernels like a small chain's (each a
  * 4096-element copy over 8 blocks of 128 threads, reading what the one
- * before wrote): cold (L2 flushed, one call between two events), hot (calls
+ * before wrote, each a kernel of its own): cold (L2 flushed, one call between two events), hot (calls
  * back to back, an event between consecutive calls) and graph (the chain
  * captured once, replays back to back, an event between them). Then one
  * copy kernel of fusec's shape, cold, from 2^16 to 2^26 floats: what it
@@ -156,12 +156,36 @@ typedef struct FhLaunchCal {
     cudaEvent_t ev[33];
 } FhLaunchCal;
 
+/* The chain's kernels: FH_CAL_K copies that are distinct functions, each
+ * with its own code as each unfused kernel of a chain has, so that a cold
+ * call fetches every kernel's instructions after the flush as a chain's call
+ * does (with one kernel launched k times, only the first fetched its code,
+ * and the launch terms came out 0.2-0.5 us a kernel under the chains' own),
+ * each shaped like an emitted unfused kernel (fx_load and fx_store of 4
+ * floats, the vector and the scalar path, a grid-stride loop). */
+template <int K> static __global__ void fh_cal_kernel(const float *__restrict__ a, float *__restrict__ b, unsigned n, bool vec)
+{
+    constexpr int E = 4;
+    for (unsigned i = (blockIdx.x * blockDim.x + threadIdx.x) * E; i < n; i += gridDim.x * blockDim.x * E) {
+        const bool full = vec && n - i >= (unsigned)E;
+        float v[E];
+        fx_load<E>(v, a, i, n, full);
+        if (n == 0x7fffff00u + K) /* never: makes each kernel's code its own */
+            v[0] += 1.0f;
+        fx_store<E>(b, i, n, full, v);
+    }
+}
+static void (*const fh_cal_kernels[])(const float *, float *, unsigned, bool) = {
+    fh_cal_kernel<0>, fh_cal_kernel<1>, fh_cal_kernel<2>, fh_cal_kernel<3>,
+    fh_cal_kernel<4>, fh_cal_kernel<5>, fh_cal_kernel<6>, fh_cal_kernel<7>};
+static_assert(sizeof fh_cal_kernels / sizeof fh_cal_kernels[0] == FH_CAL_K, "one kernel per chain position");
+
 /* k launches as the emitted C API makes them: each followed by
  * cudaGetLastError, which the host pays between one launch and the next. */
 static void fh_cal_chain(const FhLaunchCal *L, int k)
 {
     for (int i = 0; i < k; i++) {
-        fh_l2_copy_kernel<<<8, 128, 0, L->s>>>(L->buf + (i & 1) * 1024, L->buf + (~i & 1) * 1024, 1024, 1);
+        fh_cal_kernels[i]<<<8, 128, 0, L->s>>>((const float *)(L->buf + (i & 1) * 1024), (float *)(L->buf + (~i & 1) * 1024), 4096u, true);
         FH_CHECK(cudaGetLastError());
     }
 }

@@ -40,19 +40,36 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) bcast_only_k1_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) + fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        float a0_v[E];
+        float a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
+        }
     }
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
 
 /* Over [R, C], row-major: reads 4*R*C + 4*C B and writes 4*R*C B, each input's own elements once
- * (a broadcast one is re-read from the cache, not from memory); every intermediate stays
- * in registers. 1 distinct op.
- * Grid: blockIdx.y walks the rows (every dim but the last: dim_R), x the last dim
- * (cols), E = 4 elements per thread (16 bytes of the widest array). vec: cols is a multiple of E and
- * every pointer is aligned, so each row's chunks take vector accesses. */
+ * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every
+ * intermediate stays in registers. 1 distinct op.
+ * Grid: x covers the last dim (cols), E = 4 elements per thread (16 bytes of the widest array of the chain's shape), and
+ * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
+ * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols
+ * is a multiple of E and every pointer is aligned: vector accesses. */
 struct bcast_only_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *x_u;
     const float *b_u;
@@ -66,16 +83,18 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fuse
     const float *__restrict__ x_u = a.x_u;
     const float *__restrict__ b_u = a.b_u;
     float *__restrict__ y_u = a.y_u;
+    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */
+    if (j >= cols)
+        return;
+    const bool full = vec && cols - j >= (I)E;
+    float b_u_v[E]; /* b: [C]: the same columns in every row */
+    fx_load<E>(b_u_v, b_u, j, cols, full);
     for (I row = blockIdx.y; row < rows; row += gridDim.y) {
         const float *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
-        const float *__restrict__ b_u_p = b_u + 0; /* b: [C] */
         float *__restrict__ y_u_p = y_u + row * cols;
-        for (I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; j < cols; j += (I)gridDim.x * FX_THREADS * E) {
-            const bool full = vec && cols - j >= (I)E;
+        {
             float x_u_v[E];
             fx_load<E>(x_u_v, x_u_p, j, cols, full);
-            float b_u_v[E];
-            fx_load<E>(b_u_v, b_u_p, j, cols, full);
             float y_u_v[E];
 #pragma unroll
             for (int e = 0; e < E; e++) {
@@ -99,7 +118,7 @@ extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, floa
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const bcast_only_fused_args args = {(const float *)x_u, (const float *)b_u, (float *)y_u};
-    const dim3 grid(fx_blocks(cols, 4), rows < 65535 ? (unsigned)rows : 65535u);
+    const dim3 grid(fx_blocks(cols, 4), fx_row_blocks(rows, fx_blocks(cols, 4)));
     if (rows * cols <= 0x7fffffffu)
         bcast_only_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
     else
@@ -123,11 +142,12 @@ extern "C" cudaError_t bcast_only_unfused(const float *x_u, const float *b_u, fl
     cudaError_t err;
     /* k1 */
     n = dim_R * dim_C;
-    const FxBcast k1_b1 = {2, {dim_C, dim_R}, {1, 0}};
+    FxBcast k1_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
+    fx_bcast_magic(&k1_b1);
     if (n <= 0x7fffffffu)
-        bcast_only_k1_add<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)x_u, (const float *)b_u, (float *)y_u, (unsigned)n, k1_b1);
+        bcast_only_k1_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (const float *)b_u, (float *)y_u, (unsigned)n, k1_b1);
     else
-        bcast_only_k1_add<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)x_u, (const float *)b_u, (float *)y_u, n, k1_b1);
+        bcast_only_k1_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (const float *)b_u, (float *)y_u, n, k1_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

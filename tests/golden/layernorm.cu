@@ -44,8 +44,24 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) layernorm_k1_sub(const __nv_bfloat16 *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) - fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        __nv_bfloat16 a0_v[E];
+        float a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) - fx_widen(a1_v[e])));
+        }
     }
 }
 
@@ -54,8 +70,24 @@ __global__ void __launch_bounds__(FX_THREADS) layernorm_k1_sub(const __nv_bfloat
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) layernorm_k2_mul(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) * fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        float a0_v[E];
+        float a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) * fx_widen(a1_v[e])));
+        }
     }
 }
 
@@ -64,8 +96,24 @@ __global__ void __launch_bounds__(FX_THREADS) layernorm_k2_mul(const float *__re
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) layernorm_k3_mul(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) * fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        float a0_v[E];
+        float a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) * fx_widen(a1_v[e])));
+        }
     }
 }
 
@@ -74,8 +122,24 @@ __global__ void __launch_bounds__(FX_THREADS) layernorm_k3_mul(const float *__re
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) layernorm_k4_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) + fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        float a0_v[E];
+        float a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
+        }
     }
 }
 
@@ -101,11 +165,12 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
 /* ==== the fused kernel: the whole chain in one kernel ==== */
 
 /* Over [R, C], row-major: reads 2*R*C + 8*R + 8*C B and writes 2*R*C B, each input's own elements once
- * (a broadcast one is re-read from the cache, not from memory); every intermediate stays
- * in registers. 5 distinct ops.
- * Grid: blockIdx.y walks the rows (every dim but the last: dim_R), x the last dim
- * (cols), E = 4 elements per thread (16 bytes of the widest array). vec: cols is a multiple of E and
- * every pointer is aligned, so each row's chunks take vector accesses. */
+ * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every
+ * intermediate stays in registers. 5 distinct ops.
+ * Grid: x covers the last dim (cols), E = 16 elements per thread (32 bytes of the widest array of the chain's shape: its issue slots take 0.62 of its bytes' time, so two vectors a thread keep loads in flight while it computes), and
+ * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
+ * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols
+ * is a multiple of E and every pointer is aligned: vector accesses. */
 struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const float *mean_u;
@@ -116,7 +181,7 @@ struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument *
 };
 
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I rows, I cols, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I rows, I cols, bool vec)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
@@ -125,21 +190,22 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_fused
     const float *__restrict__ weight_u = a.weight_u;
     const float *__restrict__ bias_u = a.bias_u;
     __nv_bfloat16 *__restrict__ y_u = a.y_u;
+    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */
+    if (j >= cols)
+        return;
+    const bool full = vec && cols - j >= (I)E;
+    float weight_u_v[E]; /* weight: [C]: the same columns in every row */
+    fx_load<E>(weight_u_v, weight_u, j, cols, full);
+    float bias_u_v[E]; /* bias: [C]: the same columns in every row */
+    fx_load<E>(bias_u_v, bias_u, j, cols, full);
     for (I row = blockIdx.y; row < rows; row += gridDim.y) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         const float mean_u_r = fx_widen(mean_u[row]); /* mean: [R, 1], one element a row */
         const float rstd_u_r = fx_widen(rstd_u[row]); /* rstd: [R, 1], one element a row */
-        const float *__restrict__ weight_u_p = weight_u + 0; /* weight: [C] */
-        const float *__restrict__ bias_u_p = bias_u + 0; /* bias: [C] */
         __nv_bfloat16 *__restrict__ y_u_p = y_u + row * cols;
-        for (I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; j < cols; j += (I)gridDim.x * FX_THREADS * E) {
-            const bool full = vec && cols - j >= (I)E;
+        {
             __nv_bfloat16 x_u_v[E];
             fx_load<E>(x_u_v, x_u_p, j, cols, full);
-            float weight_u_v[E];
-            fx_load<E>(weight_u_v, weight_u_p, j, cols, full);
-            float bias_u_v[E];
-            fx_load<E>(bias_u_v, bias_u_p, j, cols, full);
             __nv_bfloat16 y_u_v[E];
 #pragma unroll
             for (int e = 0; e < E; e++) {
@@ -168,13 +234,13 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 4, 2);
+    const bool vec = !fx_scalar_only && cols % 16 == 0 && fx_aligned(x_u, 8, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 8, 2);
     const layernorm_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u};
-    const dim3 grid(fx_blocks(cols, 4), rows < 65535 ? (unsigned)rows : 65535u);
+    const dim3 grid(fx_blocks(cols, 16), fx_row_blocks(rows, fx_blocks(cols, 16)));
     if (rows * cols <= 0x7fffffffu)
-        layernorm_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
+        layernorm_fused_kernel<unsigned, 16><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
     else
-        layernorm_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, vec);
+        layernorm_fused_kernel<size_t, 16><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, vec);
     return cudaGetLastError();
 }
 
@@ -222,38 +288,42 @@ extern "C" cudaError_t layernorm_unfused(const uint16_t *x_u, const float *mean_
     cudaError_t err;
     /* k1 */
     n = dim_R * dim_C;
-    const FxBcast k1_b1 = {2, {dim_C, dim_R}, {0, 1}};
+    FxBcast k1_b1 = {2, {dim_C, dim_R}, {0, 1}, {0}, {0}};
+    fx_bcast_magic(&k1_b1);
     if (n <= 0x7fffffffu)
-        layernorm_k1_sub<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)mean_u, (float *)t1, (unsigned)n, k1_b1);
+        layernorm_k1_sub<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)mean_u, (float *)t1, (unsigned)n, k1_b1);
     else
-        layernorm_k1_sub<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)mean_u, (float *)t1, n, k1_b1);
+        layernorm_k1_sub<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)mean_u, (float *)t1, n, k1_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     n = dim_R * dim_C;
-    const FxBcast k2_b1 = {2, {dim_C, dim_R}, {0, 1}};
+    FxBcast k2_b1 = {2, {dim_C, dim_R}, {0, 1}, {0}, {0}};
+    fx_bcast_magic(&k2_b1);
     if (n <= 0x7fffffffu)
-        layernorm_k2_mul<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)rstd_u, (float *)t2, (unsigned)n, k2_b1);
+        layernorm_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)rstd_u, (float *)t2, (unsigned)n, k2_b1);
     else
-        layernorm_k2_mul<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)rstd_u, (float *)t2, n, k2_b1);
+        layernorm_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)rstd_u, (float *)t2, n, k2_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     n = dim_R * dim_C;
-    const FxBcast k3_b1 = {2, {dim_C, dim_R}, {1, 0}};
+    FxBcast k3_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
+    fx_bcast_magic(&k3_b1);
     if (n <= 0x7fffffffu)
-        layernorm_k3_mul<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)weight_u, (float *)t3, (unsigned)n, k3_b1);
+        layernorm_k3_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)weight_u, (float *)t3, (unsigned)n, k3_b1);
     else
-        layernorm_k3_mul<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)weight_u, (float *)t3, n, k3_b1);
+        layernorm_k3_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)weight_u, (float *)t3, n, k3_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     n = dim_R * dim_C;
-    const FxBcast k4_b1 = {2, {dim_C, dim_R}, {1, 0}};
+    FxBcast k4_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
+    fx_bcast_magic(&k4_b1);
     if (n <= 0x7fffffffu)
-        layernorm_k4_add<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)bias_u, (float *)t4, (unsigned)n, k4_b1);
+        layernorm_k4_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)bias_u, (float *)t4, (unsigned)n, k4_b1);
     else
-        layernorm_k4_add<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)bias_u, (float *)t4, n, k4_b1);
+        layernorm_k4_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)bias_u, (float *)t4, n, k4_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */

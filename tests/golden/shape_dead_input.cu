@@ -41,19 +41,36 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) shape_dead_input_k1_mul(const __nv_bfloat16 *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) * fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        __nv_bfloat16 a0_v[E];
+        float a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) * fx_widen(a1_v[e])));
+        }
     }
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
 
 /* Over [R, C], row-major: reads 2*C*R + 4*C B and writes 4*C*R B, each input's own elements once
- * (a broadcast one is re-read from the cache, not from memory); every intermediate stays
- * in registers. 1 distinct op.
- * Grid: blockIdx.y walks the rows (every dim but the last: dim_R), x the last dim
- * (cols), E = 4 elements per thread (16 bytes of the widest array). vec: cols is a multiple of E and
- * every pointer is aligned, so each row's chunks take vector accesses. */
+ * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every
+ * intermediate stays in registers. 1 distinct op.
+ * Grid: x covers the last dim (cols), E = 4 elements per thread (16 bytes of the widest array of the chain's shape), and
+ * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
+ * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols
+ * is a multiple of E and every pointer is aligned: vector accesses. */
 struct shape_dead_input_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const float *w_u;
@@ -67,16 +84,18 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_inpu
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
     const float *__restrict__ w_u = a.w_u;
     float *__restrict__ y_u = a.y_u;
+    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */
+    if (j >= cols)
+        return;
+    const bool full = vec && cols - j >= (I)E;
+    float w_u_v[E]; /* w: [C]: the same columns in every row */
+    fx_load<E>(w_u_v, w_u, j, cols, full);
     for (I row = blockIdx.y; row < rows; row += gridDim.y) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
-        const float *__restrict__ w_u_p = w_u + 0; /* w: [C] */
         float *__restrict__ y_u_p = y_u + row * cols;
-        for (I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; j < cols; j += (I)gridDim.x * FX_THREADS * E) {
-            const bool full = vec && cols - j >= (I)E;
+        {
             __nv_bfloat16 x_u_v[E];
             fx_load<E>(x_u_v, x_u_p, j, cols, full);
-            float w_u_v[E];
-            fx_load<E>(w_u_v, w_u_p, j, cols, full);
             float y_u_v[E];
 #pragma unroll
             for (int e = 0; e < E; e++) {
@@ -100,7 +119,7 @@ extern "C" cudaError_t shape_dead_input_fused(const float *unused_u, const uint1
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 2) && fx_aligned(w_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const shape_dead_input_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)w_u, (float *)y_u};
-    const dim3 grid(fx_blocks(cols, 4), rows < 65535 ? (unsigned)rows : 65535u);
+    const dim3 grid(fx_blocks(cols, 4), fx_row_blocks(rows, fx_blocks(cols, 4)));
     if (rows * cols <= 0x7fffffffu)
         shape_dead_input_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
     else
@@ -124,11 +143,12 @@ extern "C" cudaError_t shape_dead_input_unfused(const float *unused_u, const uin
     cudaError_t err;
     /* k1 */
     n = dim_R * dim_C;
-    const FxBcast k1_b1 = {2, {dim_C, dim_R}, {1, 0}};
+    FxBcast k1_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
+    fx_bcast_magic(&k1_b1);
     if (n <= 0x7fffffffu)
-        shape_dead_input_k1_mul<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)w_u, (float *)y_u, (unsigned)n, k1_b1);
+        shape_dead_input_k1_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)w_u, (float *)y_u, (unsigned)n, k1_b1);
     else
-        shape_dead_input_k1_mul<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)w_u, (float *)y_u, n, k1_b1);
+        shape_dead_input_k1_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)w_u, (float *)y_u, n, k1_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

@@ -66,8 +66,24 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k1_mul(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) shapes_k2_mul(const __half *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) * fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        __half a0_v[E];
+        float a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) * fx_widen(a1_v[e])));
+        }
     }
 }
 
@@ -95,8 +111,24 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k3_mul(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) shapes_k4_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) + fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        float a0_v[E];
+        float a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
+        }
     }
 }
 
@@ -105,8 +137,24 @@ __global__ void __launch_bounds__(FX_THREADS) shapes_k4_add(const float *__restr
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) shapes_k5_sub(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) - fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        float a0_v[E];
+        __half a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) - fx_widen(a1_v[e])));
+        }
     }
 }
 
@@ -132,11 +180,12 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k6_relu(
 /* ==== the fused kernel: the whole chain in one kernel ==== */
 
 /* Over [B, R, C], row-major: reads 2*B*C*R + 4*B*C + 4*C + 2*R B and writes 8*B*C*R B, each input's own elements once
- * (a broadcast one is re-read from the cache, not from memory); every intermediate stays
- * in registers. 6 distinct ops.
- * Grid: blockIdx.y walks the rows (every dim but the last: dim_B * dim_R), x the last dim
- * (cols), E = 4 elements per thread (16 bytes of the widest array). vec: cols is a multiple of E and
- * every pointer is aligned, so each row's chunks take vector accesses. */
+ * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every
+ * intermediate stays in registers. 6 distinct ops.
+ * Grid: x covers the last dim (cols), E = 4 elements per thread (16 bytes of the widest array of the chain's shape), and
+ * blockIdx.y walks the rows (every dim but the last: dim_B * dim_R), several a block
+ * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols
+ * is a multiple of E and every pointer is aligned: vector accesses. */
 struct shapes_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *s_u;
     const float *b_u;
@@ -158,6 +207,12 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) shapes_fused_ke
     float *__restrict__ y_u = a.y_u;
     float *__restrict__ z_u = a.z_u;
     const double k_u = a.k_u;
+    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */
+    if (j >= cols)
+        return;
+    const bool full = vec && cols - j >= (I)E;
+    float b_u_v[E]; /* b: [C]: the same columns in every row */
+    fx_load<E>(b_u_v, b_u, j, cols, full);
     for (I row = blockIdx.y; row < rows; row += gridDim.y) {
         /* the row's coordinates in the dims before the last */
         I rest = row;
@@ -165,17 +220,13 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) shapes_fused_ke
         rest /= s1;
         const I i0 = rest;
         const float *__restrict__ s_u_p = s_u + i0 * cols; /* s: [B, 1, C] */
-        const float *__restrict__ b_u_p = b_u + 0; /* b: [C] */
         const float r_u_r = fx_widen(r_u[i1]); /* r: [R, 1], one element a row */
         const __half *__restrict__ x_u_p = x_u + row * cols; /* x: [B, R, C] */
         float *__restrict__ y_u_p = y_u + row * cols;
         float *__restrict__ z_u_p = z_u + row * cols;
-        for (I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; j < cols; j += (I)gridDim.x * FX_THREADS * E) {
-            const bool full = vec && cols - j >= (I)E;
+        {
             float s_u_v[E];
             fx_load<E>(s_u_v, s_u_p, j, cols, full);
-            float b_u_v[E];
-            fx_load<E>(b_u_v, b_u_p, j, cols, full);
             __half x_u_v[E];
             fx_load<E>(x_u_v, x_u_p, j, cols, full);
             float y_u_v[E];
@@ -211,7 +262,7 @@ extern "C" cudaError_t shapes_fused(const float *s_u, const float *b_u, const ui
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(s_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(x_u, 4, 2) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
     const shapes_fused_args args = {(const float *)s_u, (const float *)b_u, (const __half *)r_u, (const __half *)x_u, (float *)y_u, (float *)z_u, (double)k_u};
-    const dim3 grid(fx_blocks(cols, 4), rows < 65535 ? (unsigned)rows : 65535u);
+    const dim3 grid(fx_blocks(cols, 4), fx_row_blocks(rows, fx_blocks(cols, 4)));
     if (rows * cols <= 0x7fffffffu)
         shapes_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, (unsigned)dim_B, (unsigned)dim_R, vec);
     else
@@ -272,11 +323,12 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
         return err;
     /* k2 */
     n = dim_B * dim_R * dim_C;
-    const FxBcast k2_b1 = {3, {dim_C, dim_R, dim_B}, {1, 0, dim_C}};
+    FxBcast k2_b1 = {3, {dim_C, dim_R, dim_B}, {1, 0, dim_C}, {0}, {0}};
+    fx_bcast_magic(&k2_b1);
     if (n <= 0x7fffffffu)
-        shapes_k2_mul<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const __half *)x_u, (const float *)s_u, (float *)t2, (unsigned)n, k2_b1);
+        shapes_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)x_u, (const float *)s_u, (float *)t2, (unsigned)n, k2_b1);
     else
-        shapes_k2_mul<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const __half *)x_u, (const float *)s_u, (float *)t2, n, k2_b1);
+        shapes_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)x_u, (const float *)s_u, (float *)t2, n, k2_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
@@ -290,20 +342,22 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
         return err;
     /* k4 */
     n = dim_B * dim_R * dim_C;
-    const FxBcast k4_b1 = {3, {dim_C, dim_R, dim_B}, {1, 0, 0}};
+    FxBcast k4_b1 = {3, {dim_C, dim_R, dim_B}, {1, 0, 0}, {0}, {0}};
+    fx_bcast_magic(&k4_b1);
     if (n <= 0x7fffffffu)
-        shapes_k4_add<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, (unsigned)n, k4_b1);
+        shapes_k4_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, (unsigned)n, k4_b1);
     else
-        shapes_k4_add<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, n, k4_b1);
+        shapes_k4_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, n, k4_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     n = dim_B * dim_R * dim_C;
-    const FxBcast k5_b1 = {3, {dim_C, dim_R, dim_B}, {0, 1, 0}};
+    FxBcast k5_b1 = {3, {dim_C, dim_R, dim_B}, {0, 1, 0}, {0}, {0}};
+    fx_bcast_magic(&k5_b1);
     if (n <= 0x7fffffffu)
-        shapes_k5_sub<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t4, (const __half *)r_u, (float *)y_u, (unsigned)n, k5_b1);
+        shapes_k5_sub<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __half *)r_u, (float *)y_u, (unsigned)n, k5_b1);
     else
-        shapes_k5_sub<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t4, (const __half *)r_u, (float *)y_u, n, k5_b1);
+        shapes_k5_sub<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __half *)r_u, (float *)y_u, n, k5_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */

@@ -79,9 +79,42 @@ static void check(const char *name, const char *type, double x, double y, double
             check(#op, "double", x, y, fx_##op(x, y), ref_##op(x, y), RD, AD);                           \
         }
 
+/* The broadcast offset calculator's 32-bit division by a multiply and a
+ * shift (fx_bcast_magic, fx_bcast_div) against '/' for every divisor up to
+ * 4096 and divisors near powers of two up to 2^31 - 1, at indices near 0,
+ * near multiples of the divisor and near 2^31 - 1. */
+static void check_bcast_div(void)
+{
+    unsigned long long ds[4096 + 31 * 3];
+    int nd = 0;
+    for (unsigned long long d = 1; d <= 4096; d++)
+        ds[nd++] = d;
+    for (int s = 12; s <= 31; s++) {
+        ds[nd++] = (1ull << s) - 1;
+        ds[nd++] = (1ull << s) + 1;
+        if (s < 31)
+            ds[nd++] = (1ull << s) + 12345;
+    }
+    int bad = 0;
+    for (int k = 0; k < nd; k++) {
+        FxBcast b = {1, {ds[k]}, {1}, {0}, {0}};
+        fx_bcast_magic(&b);
+        const unsigned top = 0x7fffffffu;
+        for (unsigned j = 0; j < 64; j++) {
+            const unsigned is[] = {j, top - j, (unsigned)(ds[k] * j % top), (unsigned)((ds[k] * j - 1) % top),
+                                   (unsigned)((ds[k] * (j + 1000) + j) % top)};
+            for (size_t q = 0; q < sizeof is / sizeof is[0]; q++)
+                if (fx_bcast_div(b, 0, is[q]) != (unsigned)(is[q] / ds[k]) && bad++ < 5)
+                    printf("FAIL fx_bcast_div: %u / %llu gave %u\n", is[q], ds[k], fx_bcast_div(b, 0, is[q]));
+        }
+    }
+    failures += bad;
+}
+
 int main(void)
 {
     double vals[400];
+    check_bcast_div();
     int nv = 0;
     fusec_ref_eps = 1e-12; /* only what is at a jump counts as fragile here */
     const double special[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e-45, -1e-45, 1e-310, 3e38, -3e38,

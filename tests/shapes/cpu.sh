@@ -4,7 +4,8 @@
 # double reference, at two sets of dims each: every dim 5 and the last 37
 # (rows that are not whole vectors), every dim 2 and the last 64. The chains:
 # the shaped goldens and examples, and the shaped ones among 16 random
-# programs of tests/randgen.py. No GPU: nvcc compiles the kernels as host code.
+# programs of tests/randgen.py. No GPU: nvcc compiles the kernels as host code,
+# with FX_ROW_BLOCKS 3 so that the fused kernel's blocks take several rows each.
 #   cpu.sh FUSEC NVCC
 set -u
 fusec=$1 nvcc=$2
@@ -18,7 +19,7 @@ for src in "$root"/tests/golden/*.fuse "$root"/examples/*.fuse "$work"/rand/*.fu
   name=$(basename "$src" .fuse)
   "$fusec" -w --name=chain "$src" -o "$work/$name.cu" &&
     python3 "$root/tests/shapes/cpu_emulate.py" "$work/$name.cu" "$work/${name}_cpu.cu" &&
-    "$nvcc" -O1 -DCHAIN_CPU="\"$work/${name}_cpu.cu\"" "$root/tests/shapes/cpu_check.cu" -o "$work/$name" \
+    "$nvcc" -O1 -DFX_ROW_BLOCKS=3 -DCHAIN_CPU="\"$work/${name}_cpu.cu\"" "$root/tests/shapes/cpu_check.cu" -o "$work/$name" \
       >"$work/$name.log" 2>&1 || { echo "FAIL: $name: build"; tail -5 "$work/$name.log"; fails=$((fails + 1)); continue; }
   for dims in 5,37 2,64; do
     if "$work/$name" --auto=$dims >"$work/$name.out" 2>&1; then
