@@ -226,8 +226,24 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k9_f32(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) fp8_k10_mul(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) * fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        float a0_v[E];
+        float a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) * fx_widen(a1_v[e])));
+        }
     }
 }
 
@@ -255,8 +271,24 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k11_f32(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) fp8_k12_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, FxBcast b1)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_f32((fx_widen(a0[i]) + fx_widen(a1[fx_bcast_offset(b1, i)])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        float a0_v[E];
+        float a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[i];
+                a1_v[e] = a1[fx_bcast_offset(b1, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
+        }
     }
 }
 
@@ -341,8 +373,24 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k16_bool(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS) fp8_k17_or(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, FxBcast b0)
 {
-    for (I i = (I)blockIdx.x * FX_THREADS + threadIdx.x; i < n; i += (I)gridDim.x * FX_THREADS) {
-        r[i] = fx_to_bool((fx_widen(a0[fx_bcast_offset(b0, i)]) | fx_widen(a1[i])));
+    constexpr int E = 4; /* elements a thread, FX_THREADS apart */
+    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {
+        bool a0_v[E];
+        bool a1_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n) {
+                a0_v[e] = a0[fx_bcast_offset(b0, i)];
+                a1_v[e] = a1[i];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const I i = base + (I)e * FX_THREADS;
+            if (i < n)
+                r[i] = fx_to_bool((fx_widen(a0_v[e]) | fx_widen(a1_v[e])));
+        }
     }
 }
 
@@ -387,11 +435,12 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k19_copy(co
 /* ==== the fused kernel: the whole chain in one kernel ==== */
 
 /* Over [R, C], row-major: reads 13*R*C + 5*C B and writes 12*R*C B, each input's own elements once
- * (a broadcast one is re-read from the cache, not from memory); every intermediate stays
- * in registers. 19 distinct ops.
- * Grid: blockIdx.y walks the rows (every dim but the last: dim_R), x the last dim
- * (cols), E = 2 elements per thread (16 bytes of the widest array). vec: cols is a multiple of E and
- * every pointer is aligned, so each row's chunks take vector accesses. */
+ * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every
+ * intermediate stays in registers. 19 distinct ops.
+ * Grid: x covers the last dim (cols), E = 2 elements per thread (16 bytes of the widest array of the chain's shape), and
+ * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
+ * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols
+ * is a multiple of E and every pointer is aligned: vector accesses. */
 struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const __half *h_u;
@@ -431,13 +480,19 @@ __global__ void __launch_bounds__(FX_THREADS) fp8_fused_kernel(const fp8_fused_a
     FxF8e4m3 *__restrict__ w_u = a.w_u;
     FxF8e4m3 *__restrict__ bh_u = a.bh_u;
     const double inv_scale_u = a.inv_scale_u;
+    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */
+    if (j >= cols)
+        return;
+    const bool full = vec && cols - j >= (I)E;
+    float s_u_v[E]; /* s: [C]: the same columns in every row */
+    fx_load<E>(s_u_v, s_u, j, cols, full);
+    FxF8e5m2 r_u_v[E]; /* r: [C]: the same columns in every row */
+    fx_load<E>(r_u_v, r_u, j, cols, full);
     for (I row = blockIdx.y; row < rows; row += gridDim.y) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         const __half *__restrict__ h_u_p = h_u + row * cols; /* h: [R, C] */
         const double *__restrict__ d_u_p = d_u + row * cols; /* d: [R, C] */
-        const float *__restrict__ s_u_p = s_u + 0; /* s: [C] */
         const FxF8e4m3 *__restrict__ q_u_p = q_u + row * cols; /* q: [R, C] */
-        const FxF8e5m2 *__restrict__ r_u_p = r_u + 0; /* r: [C] */
         FxF8e4m3 *__restrict__ a_u_p = a_u + row * cols;
         FxF8e5m2 *__restrict__ b_u_p = b_u + row * cols;
         FxF8e4m3 *__restrict__ c_u_p = c_u + row * cols;
@@ -447,20 +502,15 @@ __global__ void __launch_bounds__(FX_THREADS) fp8_fused_kernel(const fp8_fused_a
         bool *__restrict__ m_u_p = m_u + row * cols;
         FxF8e4m3 *__restrict__ w_u_p = w_u + row * cols;
         FxF8e4m3 *__restrict__ bh_u_p = bh_u + row * cols;
-        for (I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; j < cols; j += (I)gridDim.x * FX_THREADS * E) {
-            const bool full = vec && cols - j >= (I)E;
+        {
             __nv_bfloat16 x_u_v[E];
             fx_load<E>(x_u_v, x_u_p, j, cols, full);
             __half h_u_v[E];
             fx_load<E>(h_u_v, h_u_p, j, cols, full);
             double d_u_v[E];
             fx_load<E>(d_u_v, d_u_p, j, cols, full);
-            float s_u_v[E];
-            fx_load<E>(s_u_v, s_u_p, j, cols, full);
             FxF8e4m3 q_u_v[E];
             fx_load<E>(q_u_v, q_u_p, j, cols, full);
-            FxF8e5m2 r_u_v[E];
-            fx_load<E>(r_u_v, r_u_p, j, cols, full);
             FxF8e4m3 a_u_v[E];
             FxF8e5m2 b_u_v[E];
             FxF8e4m3 c_u_v[E];
@@ -530,7 +580,7 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 2 == 0 && fx_aligned(x_u, 2, 2) && fx_aligned(h_u, 2, 2) && fx_aligned(d_u, 2, 8) && fx_aligned(s_u, 2, 4) && fx_aligned(q_u, 2, 1) && fx_aligned(r_u, 2, 1) && fx_aligned(a_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(c_u, 2, 1) && fx_aligned(e_u, 2, 4) && fx_aligned(g_u, 2, 1) && fx_aligned(k_u, 2, 1) && fx_aligned(m_u, 2, 1) && fx_aligned(w_u, 2, 1) && fx_aligned(bh_u, 2, 1);
     const fp8_fused_args args = {(const __nv_bfloat16 *)x_u, (const __half *)h_u, (const double *)d_u, (const float *)s_u, (const FxF8e4m3 *)q_u, (const FxF8e5m2 *)r_u, (FxF8e4m3 *)a_u, (FxF8e5m2 *)b_u, (FxF8e4m3 *)c_u, (float *)e_u, (FxF8e5m2 *)g_u, (int8_t *)k_u, (bool *)m_u, (FxF8e4m3 *)w_u, (FxF8e4m3 *)bh_u, (double)inv_scale_u};
-    const dim3 grid(fx_blocks(cols, 2), rows < 65535 ? (unsigned)rows : 65535u);
+    const dim3 grid(fx_blocks(cols, 2), fx_row_blocks(rows, fx_blocks(cols, 2)));
     if (rows * cols <= 0x7fffffffu)
         fp8_fused_kernel<unsigned, 2><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
     else
@@ -681,11 +731,12 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
         return err;
     /* k10 */
     n = dim_R * dim_C;
-    const FxBcast k10_b1 = {2, {dim_C, dim_R}, {1, 0}};
+    FxBcast k10_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
+    fx_bcast_magic(&k10_b1);
     if (n <= 0x7fffffffu)
-        fp8_k10_mul<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)s_u, (float *)t10, (unsigned)n, k10_b1);
+        fp8_k10_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)s_u, (float *)t10, (unsigned)n, k10_b1);
     else
-        fp8_k10_mul<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)s_u, (float *)t10, n, k10_b1);
+        fp8_k10_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)s_u, (float *)t10, n, k10_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
@@ -699,11 +750,12 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
         return err;
     /* k12 */
     n = dim_R * dim_C;
-    const FxBcast k12_b1 = {2, {dim_C, dim_R}, {1, 0}};
+    FxBcast k12_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
+    fx_bcast_magic(&k12_b1);
     if (n <= 0x7fffffffu)
-        fp8_k12_add<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)e_u, (unsigned)n, k12_b1);
+        fp8_k12_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)e_u, (unsigned)n, k12_b1);
     else
-        fp8_k12_add<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)e_u, n, k12_b1);
+        fp8_k12_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)e_u, n, k12_b1);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k13 */
@@ -744,11 +796,12 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
         return err;
     /* k17 */
     n = dim_R * dim_C;
-    const FxBcast k17_b0 = {2, {dim_C, dim_R}, {1, 0}};
+    FxBcast k17_b0 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
+    fx_bcast_magic(&k17_b0);
     if (n <= 0x7fffffffu)
-        fp8_k17_or<unsigned><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const bool *)t15, (const bool *)t16, (bool *)m_u, (unsigned)n, k17_b0);
+        fp8_k17_or<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const bool *)t15, (const bool *)t16, (bool *)m_u, (unsigned)n, k17_b0);
     else
-        fp8_k17_or<size_t><<<fx_blocks(n, 1), FX_THREADS, 0, stream>>>((const bool *)t15, (const bool *)t16, (bool *)m_u, n, k17_b0);
+        fp8_k17_or<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const bool *)t15, (const bool *)t16, (bool *)m_u, n, k17_b0);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
