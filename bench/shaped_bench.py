@@ -71,8 +71,8 @@ def kernel_us(fn, reps=10):
 
 def build(out, fusec, sed, name, src, dims, tag):
     path = src
-    if "\n" in src:
-        path = os.path.join(out, name + ".fuse")
+    if "\n" in src:  # one file per variant: the variants build in parallel
+        path = os.path.join(out, "%s_%s.fuse" % (name, tag))
         with open(path, "w") as f:
             f.write(src)
     cu, so = os.path.join(out, "%s_%s.cu" % (name, tag)), os.path.join(out, "lib%s_%s.so" % (name, tag))

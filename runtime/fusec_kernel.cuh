@@ -155,16 +155,17 @@ template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e5
 
 /* Float -> integer, as eager on CUDA: toward zero through the signed type W
  * of the dtype's "via" column (fusec_dtype.h), saturating at W's range, NaN
- * giving 0 for 32 bits and the minimum for 64 (the cvt.rzi instruction, as
- * measured on the H200), then the low bits; no undefined
+ * giving 0 from a float into 32 bits and W's minimum from a double or into 64
+ * bits (the cvt.rzi instruction, as measured on the H200: f64 NaN to i32 is
+ * INT32_MIN, bench/torch_check.py's float_casts), then the low bits; no undefined
  * behaviour on any input. The W of each FX_TO_INT line below is that column
  * (this file comes before the table in a .cu): tests/hostmath/dtypes.cu
  * checks the two against each other through ref_round. */
 template <typename W, typename F> __host__ __device__ __forceinline__ W fx_float_to_int(F v)
 {
     const F top = (F)((double)((unsigned long long)1 << (8 * sizeof(W) - 1))); /* 2^(bits-1), exact */
-    if (v != v)
-        return sizeof(W) == 8 ? (W)(0 - ((unsigned long long)1 << 63)) : (W)0;
+    if (v != v) /* cvt.rzi: 0 from a float into 32 bits, the minimum from a double or into 64 */
+        return sizeof(W) == 8 || sizeof(F) == 8 ? (W)(0 - ((unsigned long long)1 << (8 * sizeof(W) - 1))) : (W)0;
     if (v >= top)
         return (W)(((unsigned long long)1 << (8 * sizeof(W) - 1)) - 1);
     if (v < -top)

@@ -133,7 +133,7 @@ static inline double ref_ovf(double r, double a, double b)
         fusec_ref_fragile = 1;
     return r;
 }
-static inline long long ref_float_to_int(double v, int dtype, int mark_jumps); /* integers, below */
+static inline long long ref_float_to_int(double v, int dtype, int mark_jumps, int from_f64); /* integers, below */
 static inline double ref_round(double v, int dtype);
 /* A value stored as fp8, as c10 converts it: to float first (a double
  * rounds twice, as PyTorch's .to() does on CUDA: c10's constructor takes a
@@ -180,7 +180,7 @@ static inline double ref_round(double v, int dtype)
         return v != 0 ? 1.0 : 0.0;
     }
     if (d->kind == FX_KIND_INT)
-        return (double)ref_float_to_int(v, dtype, 1);
+        return (double)ref_float_to_int(v, dtype, 1, 1); /* a double stored, as fx_to_<int>(double) */
     if (d->prec >= 53)
         return v; /* double itself */
     /* f32: a cast is exact and fast, but only defined below FLT_MAX */
@@ -217,17 +217,18 @@ static inline long long ref_wrap(unsigned long long v, int dtype)
 static inline int ref_int_signed(int dtype) { return fusec_dtype[dtype].prec < 8 * fusec_dtype[dtype].size; }
 
 /* A float stored as integer dtype: toward zero through the signed type of
- * the dtype's "via" bytes, saturating there (NaN: 0 through 4 bytes, the
- * minimum through 8), then the low bits. The
+ * the dtype's "via" bytes, saturating there (NaN: 0 from a float through 4
+ * bytes, the minimum from a double (from_f64) or through 8), then the low
+ * bits. The
  * conversion jumps at every integer: a value next to one (mark_jumps) may be
  * on the other side of it on the device. */
-static inline long long ref_float_to_int(double v, int dtype, int mark_jumps)
+static inline long long ref_float_to_int(double v, int dtype, int mark_jumps, int from_f64)
 {
     int via = 8 * fusec_dtype[dtype].via;
     double top = ldexp(1.0, via - 1), t;
     unsigned long long u;
     if (v != v)
-        return via == 64 ? ref_wrap(1ull << 63, dtype) : 0;
+        return via == 64 || from_f64 ? ref_wrap(1ull << (via - 1), dtype) : 0;
     if (mark_jumps && fabs(v) < top)
         ref_mark_jump(v, nearbyint(v));
     if (v >= top)

@@ -1727,8 +1727,8 @@ static void emit_reference(Emitter *em)
                 snprintf(expr, sizeof expr,
                          is_int(from) ? "ref_wrap((unsigned long long)%s, %d)"
                          : from == FX_BOOL ? "%s"
-                                           : "ref_float_to_int(%s, %d, %d)",
-                         a[0], in->dtype, !whole[in->arg[0]]);
+                                           : "ref_float_to_int(%s, %d, %d, %d)",
+                         a[0], in->dtype, !whole[in->arg[0]], from == FX_F64);
             else if (info->cls == K_CAST && is_int(from))
                 snprintf(expr, sizeof expr, in->dtype == FX_BOOL ? "(%s != 0 ? 1.0 : 0.0)" : "ref_int_to_float(%s, %d)",
                          a[0], in->dtype);

@@ -260,7 +260,7 @@ static void fold(Program *p, Inst *in, int dt)
     if (info->cls == K_CAST) {
         const Inst *x = &p->inst[in->arg[0]];
         if (is_int(dt)) {
-            in->ival = is_int(x->dtype) ? ref_wrap((uint64_t)x->ival, dt) : ref_float_to_int(x->value, dt, 0);
+            in->ival = is_int(x->dtype) ? ref_wrap((uint64_t)x->ival, dt) : ref_float_to_int(x->value, dt, 0, x->dtype == FX_F64);
             in->value = (double)in->ival;
         } else {
             in->value = is_int(x->dtype) ? ref_int_to_float(x->ival, dt == FX_F64 ? FX_F64 : FX_F32) : x->value;

@@ -861,7 +861,7 @@ static void fp8_reference(int fused, const FusecValue *in, const double *par, Fu
         const double v16 = ref_round(v15, 3);
         const double v17 = ref_round(ref_ovf(v14 + v16, v14, v16), 3);
         const double v18 = ref_round(v11, 11);
-        const long long v19 = ref_float_to_int(v11, 6, 0);
+        const long long v19 = ref_float_to_int(v11, 6, 0, 0);
         const double v20 = ref_round(v15, 0);
         const double v21 = ref_round(v11, 0);
         const double v22 = ref_round((double)((bool)v20 | (bool)v21), 0);
@@ -891,7 +891,7 @@ static void fp8_reference(int fused, const FusecValue *in, const double *par, Fu
         const double v16 = ref_round(v15, 3);
         const double v17 = ref_round(ref_ovf(v14 + v16, v14, v16), 3);
         const double v18 = ref_round(v11, 11);
-        const long long v19 = ref_float_to_int(v11, 6, 0);
+        const long long v19 = ref_float_to_int(v11, 6, 0, 0);
         const double v20 = ref_round(v15, 0);
         const double v21 = ref_round(v11, 0);
         const double v22 = ref_round((double)((bool)v20 | (bool)v21), 0);

@@ -2541,7 +2541,7 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
         const double v56 = ref_round(ref_ovf(v55 / ref_round(scale_u, 3), v55, ref_round(scale_u, 3)), 3);
         const double v57 = ref_round(ref_roundeven(v56), 3);
         const double v58 = ref_round(ref_clamp(v57, -128.0, 127.0), 3);
-        const long long v59 = ref_float_to_int(v58, 6, 0);
+        const long long v59 = ref_float_to_int(v58, 6, 0, 0);
         const double v60 = ref_round(ref_int_to_float(v59, 3), 3);
         const double v61 = ref_round(ref_ovf(v60 * ref_round(scale_u, 3), v60, ref_round(scale_u, 3)), 3);
         const double v62 = ref_round(ref_int_to_float(v10, 2), 2);
@@ -2553,7 +2553,7 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
         const long long v69 = ref_wrap((unsigned long long)v10, 7);
         const long long v70 = ref_int_add(v68, v69, 7);
         const double v71 = ref_round(ref_ovf(v55 * 1e+03, v55, 1e+03), 3);
-        const long long v72 = ref_float_to_int(v71, 9, 1);
+        const long long v72 = ref_float_to_int(v71, 9, 1, 0);
         const long long v73 = ref_int_add(v70, v72, 9);
         const long long v74 = ref_int_add(v73, (int64_t)255LL, 9);
         out[0].i = v2; /* mix */
@@ -2622,7 +2622,7 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
         const double v56 = ref_round(ref_ovf(v55 / ref_round(scale_u, 3), v55, ref_round(scale_u, 3)), 3);
         const double v57 = ref_round(ref_roundeven(v56), 3);
         const double v58 = ref_round(ref_clamp(v57, -128.0, 127.0), 3);
-        const long long v59 = ref_float_to_int(v58, 6, 0);
+        const long long v59 = ref_float_to_int(v58, 6, 0, 0);
         const double v60 = ref_round(ref_int_to_float(v59, 3), 3);
         const double v61 = ref_round(ref_ovf(v60 * ref_round(scale_u, 3), v60, ref_round(scale_u, 3)), 3);
         const double v62 = ref_round(ref_int_to_float(v10, 2), 2);
@@ -2634,7 +2634,7 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
         const long long v69 = ref_wrap((unsigned long long)v10, 7);
         const long long v70 = ref_int_add(v68, v69, 7);
         const double v71 = ref_round(ref_ovf(v55 * 1e+03, v55, 1e+03), 3);
-        const long long v72 = ref_float_to_int(v71, 9, 1);
+        const long long v72 = ref_float_to_int(v71, 9, 1, 0);
         const long long v73 = ref_int_add(v70, v72, 9);
         const long long v74 = ref_int_add(v73, (int64_t)255LL, 9);
         out[0].i = v2; /* mix */

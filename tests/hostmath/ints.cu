@@ -112,23 +112,33 @@ static void eager_int(const char *op, int dt, long long a, long long b, long lon
     expect(op, dt, a, b, ref, want);
 }
 
-/* v stored as from (f32 or f16), converted to dt by the kernels and by the reference. */
+/* v stored as from (f32, f16 or f64), converted to dt by the kernels and by the reference. */
 static void eager_cast(int from, int dt, double v, long long want)
 {
     float f = from == FX_F16 ? fx_widen(fx_to_f16(v)) : (float)v;
     long long got = 0;
-    switch (dt) {
-    case FX_U8: got = fx_to_u8(f); break;
-    case FX_I8: got = fx_to_i8(f); break;
-    case FX_I16: got = fx_to_i16(f); break;
-    case FX_I32: got = fx_to_i32(f); break;
-    case FX_I64: got = fx_to_i64(f); break;
+    if (from == FX_F64) {
+        switch (dt) {
+        case FX_U8: got = fx_to_u8(v); break;
+        case FX_I8: got = fx_to_i8(v); break;
+        case FX_I16: got = fx_to_i16(v); break;
+        case FX_I32: got = fx_to_i32(v); break;
+        case FX_I64: got = fx_to_i64(v); break;
+        }
+    } else {
+        switch (dt) {
+        case FX_U8: got = fx_to_u8(f); break;
+        case FX_I8: got = fx_to_i8(f); break;
+        case FX_I16: got = fx_to_i16(f); break;
+        case FX_I32: got = fx_to_i32(f); break;
+        case FX_I64: got = fx_to_i64(f); break;
+        }
     }
-    const char *what = from == FX_F16 ? "cast from f16" : "cast from f32";
+    const char *what = from == FX_F16 ? "cast from f16" : from == FX_F64 ? "cast from f64" : "cast from f32";
     checked++;
     if (got != want && failures++ < 20)
         printf("FAIL %s %s(%g): got %lld want %lld (eager)\n", what, fusec_dtype_name[dt], v, got, want);
-    long long ref = ref_float_to_int((double)f, dt, 0);
+    long long ref = ref_float_to_int(from == FX_F64 ? v : (double)f, dt, 0, from == FX_F64);
     checked++;
     if (ref != want && failures++ < 20)
         printf("FAIL %s, reference %s(%g): got %lld want %lld (eager)\n", what, fusec_dtype_name[dt], v, ref, want);
@@ -167,6 +177,10 @@ static void check_eager(void)
     eager_cast(FX_F32, FX_I8, nan, 0);
     eager_cast(FX_F32, FX_I16, nan, 0);
     eager_cast(FX_F32, FX_I32, nan, 0);
+    eager_cast(FX_F64, FX_I32, nan, INT32_MIN); /* measured (float_casts' df_to_i32): cvt.rzi.s32.f64 */
+    eager_cast(FX_F64, FX_I64, nan, INT64_MIN);
+    eager_cast(FX_F64, FX_I8, nan, 0);
+    eager_cast(FX_F64, FX_I16, nan, 0);
     eager_cast(FX_F32, FX_I32, inf, 2147483647);
     eager_cast(FX_F32, FX_I64, inf, INT64_MAX);
     eager_cast(FX_F32, FX_I64, -inf, INT64_MIN);
