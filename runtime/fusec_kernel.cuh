@@ -261,19 +261,25 @@ static inline unsigned fx_blocks(size_t n, int e)
     return (unsigned)(b == 0 ? 1 : b > 0x7fffffffu ? 0x7fffffffu : b);
 }
 
-/* A shaped chain's fused grid along the rows: gx blocks cover a row, and
- * the rows get blocks up to FX_ROW_BLOCKS in all (at most 65535), so that
- * each block takes rows/y rows with the same columns: an input that varies
- * only along the last dim ([C]) is loaded once a block, not once a row
- * (re-read from L2 every row, a bias and a weight in f32 beside bf16 data
- * took more L2 bandwidth than the data took HBM: docs/cuda.md). */
+/* A shaped chain's fused grid along the rows: gx blocks cover a row, and the
+ * rows get up to FX_ROW_BLOCKS blocks in all (at most 65535 along y), each
+ * block taking every y-th row with the same columns, so that an input that
+ * varies only along the last dim ([C]) is loaded once a block, not once a
+ * row: re-read from L2 every row, an f32 bias and weight beside bf16 data
+ * took more L2 bandwidth than the data took HBM. rpb (the emitter's) is the
+ * fewest rows a block takes so that those loads come to at most half the
+ * bytes of the chain's whole-shape arrays. Chosen on the H200 (run 12 of
+ * 2026-12-01, bench/shaped_bench.py with 1056 to 65536 blocks): layernorm's
+ * two f32 [C] inputs beside bf16 data ran best with 4 rows a block or more
+ * (86-88% of the copy rate; 64% with 1), chains with one [C] input or none
+ * best with as many blocks as 65536 gives (93-99%). */
 #ifndef FX_ROW_BLOCKS /* tests/shapes/cpu.sh makes it small, so blocks take several rows */
-#define FX_ROW_BLOCKS 4096
+#define FX_ROW_BLOCKS 65536
 #endif
-static inline __attribute__((unused)) unsigned fx_row_blocks(size_t rows, unsigned gx)
+static inline __attribute__((unused)) unsigned fx_row_blocks(size_t rows, unsigned gx, unsigned rpb)
 {
-    size_t y = (FX_ROW_BLOCKS + (size_t)gx - 1) / gx;
-    y = y > rows ? rows : y;
+    size_t y = (FX_ROW_BLOCKS + (size_t)gx - 1) / gx, most = (rows + rpb - 1) / rpb;
+    y = y > most ? most : y;
     y = y > 65535 ? 65535 : y;
     return (unsigned)(y ? y : 1);
 }

@@ -1232,7 +1232,22 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
     fclose(fg);
     fprintf(f, "    const bool vec = %s;\n", align);
     fused_args_init(em, fsc, nfsc);
-    fprintf(f, "    const dim3 grid(fx_blocks(cols, %d), fx_row_blocks(rows, fx_blocks(cols, %d)));\n", e, e);
+    /* rows a block at least: the [C] inputs, loaded once a block, take at most
+     * half the bytes of the chain's whole-shape arrays (fx_row_blocks) */
+    int cbytes = 0, wbytes = 0;
+    for (int k = 0; k < p->n_in + p->n_out; k++) {
+        int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
+        if (v < 0 || !p->inst[v].live)
+            continue;
+        const Shape *sh = &p->inst[v].shape;
+        if (k >= p->n_in || same_layout(p, sh, &p->full))
+            wbytes += fusec_dtype_size[p->inst[v].dtype];
+        else if (row_kind(p, sh) == ROW_NONE && varies_last(p, sh))
+            cbytes += fusec_dtype_size[p->inst[v].dtype];
+    }
+    int rpb = wbytes > 0 ? (2 * cbytes + wbytes - 1) / wbytes : 1;
+    fprintf(f, "    const dim3 grid(fx_blocks(cols, %d), fx_row_blocks(rows, fx_blocks(cols, %d), %d));\n", e, e,
+            rpb > 1 ? rpb : 1);
     char *sizes = arena_printf(p->arena, "%s", ""), *sizes32 = arena_printf(p->arena, "%s", "");
     for (int q = 0; some && q + 1 < p->full.rank; q++) {
         sizes = arena_printf(p->arena, "%s(size_t)%s, ", sizes, pos_size(em, q));

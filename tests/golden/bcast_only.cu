@@ -118,7 +118,7 @@ extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, floa
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const bcast_only_fused_args args = {(const float *)x_u, (const float *)b_u, (float *)y_u};
-    const dim3 grid(fx_blocks(cols, 4), fx_row_blocks(rows, fx_blocks(cols, 4)));
+    const dim3 grid(fx_blocks(cols, 4), fx_row_blocks(rows, fx_blocks(cols, 4), 1));
     if (rows * cols <= 0x7fffffffu)
         bcast_only_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
     else

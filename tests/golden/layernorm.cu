@@ -236,7 +236,7 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 16 == 0 && fx_aligned(x_u, 8, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 8, 2);
     const layernorm_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u};
-    const dim3 grid(fx_blocks(cols, 16), fx_row_blocks(rows, fx_blocks(cols, 16)));
+    const dim3 grid(fx_blocks(cols, 16), fx_row_blocks(rows, fx_blocks(cols, 16), 4));
     if (rows * cols <= 0x7fffffffu)
         layernorm_fused_kernel<unsigned, 16><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
     else

@@ -119,7 +119,7 @@ extern "C" cudaError_t shape_dead_input_fused(const float *unused_u, const uint1
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 2) && fx_aligned(w_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const shape_dead_input_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)w_u, (float *)y_u};
-    const dim3 grid(fx_blocks(cols, 4), fx_row_blocks(rows, fx_blocks(cols, 4)));
+    const dim3 grid(fx_blocks(cols, 4), fx_row_blocks(rows, fx_blocks(cols, 4), 2));
     if (rows * cols <= 0x7fffffffu)
         shape_dead_input_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
     else
