@@ -171,14 +171,14 @@ h = t.sweep_host_costs([row("eager", 40), row("compile", 50), row("compile", 500
 assert h == dict(eager_op_us=10.0, compiled_call_us=50.0), h
 PY
 
-# fidelity.py on the kept run 5 of 2026-12-01: the table docs/model.md quotes.
-f5=$root/bench/results/h200-2026-12-01/run-5-fidelity
-mkdir -p "$work/fid5" && tar -xzf "$f5/fidelity.tgz" -C "$work/fid5" || fail "fidelity: run 5's CSVs unpack"
-python3 bench/fidelity.py "$work/fid5/fidelity" >"$work/fid5.txt" || fail "fidelity.py: run 5"
-cmp -s "$work/fid5.txt" "$f5/fidelity.txt" || fail "fidelity.py: run 5's table differs from the kept one"
-grep -q '^ALL  .* 12.5 / 51.3 (66)' "$work/fid5.txt" || fail "fidelity.py: run 5 cold n<2^22 median 12.5%, max 51.3%"
-grep -q '^within target: cold 54/108 (<= 10%), graph 60/108 (<= 10%), hot 74/108 (<= 15%)$' "$work/fid5.txt" ||
-  fail "fidelity.py: run 5's rows within target"
+# fidelity.py on the kept run 12 of 2026-12-01: the table docs/model.md quotes.
+f12=$root/bench/results/h200-2026-12-01/run-12-final
+mkdir -p "$work/fid12" && tar -xzf "$f12/fidelity.tgz" -C "$work/fid12" || fail "fidelity: run 12's CSVs unpack"
+python3 bench/fidelity.py "$work/fid12/fidelity" >"$work/fid12.txt" || fail "fidelity.py: run 12"
+cmp -s "$work/fid12.txt" "$f12/fidelity.txt" || fail "fidelity.py: run 12's table differs from the kept one"
+grep -q '^ALL  .* 8.6 / 60.6 (219)' "$work/fid12.txt" || fail "fidelity.py: run 12 cold n<2^22 median 8.6%, max 60.6%"
+grep -q '^within target: cold 163/299 (<= 10%), graph 148/299 (<= 10%), hot 175/299 (<= 15%)$' "$work/fid12.txt" ||
+  fail "fidelity.py: run 12's rows within target"
 
 # fusion_bench.py: sizes, the variants' source edits, ulps (pure parts, no torch)
 python3 - "$root" <<'PY' || fail "fusion_bench.py: pure parts"
