@@ -112,28 +112,23 @@ static void eager_int(const char *op, int dt, long long a, long long b, long lon
     expect(op, dt, a, b, ref, want);
 }
 
+/* The kernels' conversion of v (a float or a double) to integer dtype dt. */
+template <typename F> static long long kernel_to_int(int dt, F v)
+{
+    switch (dt) {
+    case FX_U8: return fx_to_u8(v);
+    case FX_I8: return fx_to_i8(v);
+    case FX_I16: return fx_to_i16(v);
+    case FX_I32: return fx_to_i32(v);
+    default: return fx_to_i64(v);
+    }
+}
+
 /* v stored as from (f32, f16 or f64), converted to dt by the kernels and by the reference. */
 static void eager_cast(int from, int dt, double v, long long want)
 {
     float f = from == FX_F16 ? fx_widen(fx_to_f16(v)) : (float)v;
-    long long got = 0;
-    if (from == FX_F64) {
-        switch (dt) {
-        case FX_U8: got = fx_to_u8(v); break;
-        case FX_I8: got = fx_to_i8(v); break;
-        case FX_I16: got = fx_to_i16(v); break;
-        case FX_I32: got = fx_to_i32(v); break;
-        case FX_I64: got = fx_to_i64(v); break;
-        }
-    } else {
-        switch (dt) {
-        case FX_U8: got = fx_to_u8(f); break;
-        case FX_I8: got = fx_to_i8(f); break;
-        case FX_I16: got = fx_to_i16(f); break;
-        case FX_I32: got = fx_to_i32(f); break;
-        case FX_I64: got = fx_to_i64(f); break;
-        }
-    }
+    long long got = from == FX_F64 ? kernel_to_int(dt, v) : kernel_to_int(dt, f);
     const char *what = from == FX_F16 ? "cast from f16" : from == FX_F64 ? "cast from f64" : "cast from f32";
     checked++;
     if (got != want && failures++ < 20)
