@@ -395,7 +395,7 @@ typedef struct Arrays {
  * the fused kernel of examples/mixed.fuse, which keep 16 bytes (docs/results.md,
  * each kernel alone). */
 static int elems_per_thread(const Program *p, const int *a, int na, const int *b, int nb, bool fused, char *why,
-                            size_t len)
+                            size_t len, const char *which)
 {
     int lo = 8, hi = 1;
     for (int i = 0; i < na + nb; i++) {
@@ -408,7 +408,7 @@ static int elems_per_thread(const Program *p, const int *a, int na, const int *b
     if (widen)
         snprintf(why, len, "%d bytes of the bool array, %d of the widest", e, e * hi);
     else
-        snprintf(why, len, "16 bytes of the widest array");
+        snprintf(why, len, "16 bytes of the widest array%s", which);
     return e;
 }
 
@@ -675,7 +675,7 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 
     kernel_comment(em, k, text);
     char why[80];
-    em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, why, sizeof why);
+    em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, why, sizeof why, "");
     kernel_params(em, unfused_name(em, k), &ar, sc, nsc, lnames, snames, em->elems[k]);
     loop_head(f, em->elems[k], why);
     for (int r = 0; r < ar.nload; r++) {
@@ -732,17 +732,17 @@ static double compute_share(const Chain *c)
 
 /* The fused kernel's elements per thread, loading load[0..nl) and storing
  * store[0..nout), and why; *heavy: its compute_share. Set in em->elems. */
-static int fused_elems(Emitter *em, const int *load, int nl, const int *store, int nout, char *why, size_t len,
+static int fused_elems(Emitter *em, const int *load, int nl, const int *store, int nout, const char *which, char *why, size_t len,
                        double *heavy)
 {
     const Program *p = em->p;
-    int e = elems_per_thread(p, load, nl, store, nout, true, why, len);
+    int e = elems_per_thread(p, load, nl, store, nout, true, why, len, which);
     *heavy = compute_share(em->c);
     int tb = thread_bytes(p, e, load, nl, store, nout);
     if (*heavy >= 1 || (*heavy >= 0.5 && 2 * tb <= 64)) {
         e *= 2;
-        snprintf(why, len, "32 bytes of the widest array: its issue slots take %.2f of its bytes' time, so "
-                 "two vectors a thread keep loads in flight while it computes", *heavy);
+        snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
+                 "two vectors a thread keep loads in flight while it computes", which, *heavy);
     }
     em->elems[em->t->nkernels] = e;
     return e;
@@ -959,14 +959,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
             whole[nw++] = cols[k];
     char why[160];
     double heavy;
-    int e = fused_elems(em, whole, nw, store, nout, why, sizeof why, &heavy);
-    char *w = strstr(why, "widest array");
-    if (nw < nc && w) { /* "... of the widest array of the chain's shape ..." */
-        w += strlen("widest array");
-        char rest[160];
-        snprintf(rest, sizeof rest, "%s", w);
-        snprintf(w, sizeof why - (size_t)(w - why), " of the chain's shape%s", rest);
-    }
+    int e = fused_elems(em, whole, nw, store, nout, nw < nc ? " of the chain's shape" : "", why, sizeof why, &heavy);
     fputc('\n', f);
     part(em, "the fused kernel: the whole chain in one kernel");
     fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
@@ -1096,7 +1089,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     }
     char why[160];
     double heavy;
-    int e = fused_elems(em, load, nl, store, nout, why, sizeof why, &heavy);
+    int e = fused_elems(em, load, nl, store, nout, "", why, sizeof why, &heavy);
     em->tiny = heavy >= 1;
 
     char fr[32], fw[32];
