@@ -26,9 +26,17 @@
  * bits (bias 15), 2 mantissa bits, IEEE-like (inf S.11111.00, NaN above). */
 struct FxF8e4m3 {
     uint8_t bits;
+    /* mantissa bits, exponent bias, whether the top exponent is inf and NaN,
+     * and the float bits of the overflow threshold (fx_float_to_f8): 464 */
+    static constexpr int M = 3, B = 7;
+    static constexpr bool INF = false;
+    static constexpr uint32_t TBITS = 0x43e80000u;
 };
 struct FxF8e5m2 {
     uint8_t bits;
+    static constexpr int M = 2, B = 15; /* ... and 61440 */
+    static constexpr bool INF = true;
+    static constexpr uint32_t TBITS = 0x47700000u;
 };
 
 /* Storage -> compute. */
@@ -99,7 +107,7 @@ __host__ __device__ __forceinline__ float fx_widen(FxF8e4m3 v)
 #if FX_FP8_HW
     FX_FP8_WIDEN("e4m3", v.bits);
 #else
-    return fx_f8_to_float<3, 7, false>(v.bits);
+    return fx_f8_to_float<FxF8e4m3::M, FxF8e4m3::B, FxF8e4m3::INF>(v.bits);
 #endif
 }
 __host__ __device__ __forceinline__ float fx_widen(FxF8e5m2 v)
@@ -107,7 +115,7 @@ __host__ __device__ __forceinline__ float fx_widen(FxF8e5m2 v)
 #if FX_FP8_HW
     FX_FP8_WIDEN("e5m2", v.bits);
 #else
-    return fx_f8_to_float<2, 15, true>(v.bits);
+    return fx_f8_to_float<FxF8e5m2::M, FxF8e5m2::B, FxF8e5m2::INF>(v.bits);
 #endif
 }
 
@@ -139,24 +147,36 @@ __host__ __device__ __forceinline__ double fx_to_f64(double v) { return v; }
  *   inf's), e4m3 to NaN, which it has instead of inf, only above T (464:
  *   the tie goes to 448, whose mantissa is even); inf does the same and NaN
  *   stays NaN; the sign is v's (-0 too). TBITS: T's float bits. */
-template <int M, int B, bool INF, uint32_t TBITS> __host__ __device__ __forceinline__ uint8_t fx_float_to_f8(float v)
-{
-    const uint32_t u = fx_float_bits(v), a = u & 0x7fffffffu;
 #if FX_FP8_HW
-    /* sm_89+: the hardware's conversion (to nearest even, subnormals
-     * included, saturating at max_finite), then c10's overflow rule on top:
-     * the same bits as below for every float (bench/torch_check.py's
-     * fp8_all_floats checks all 2^32 on the GPU), in about five instructions
-     * rather than fifteen. */
+/* sm_89+: the hardware converts two floats at once (to nearest even,
+ * subnormals included, saturating at max_finite): x's code in the low byte,
+ * y's in the high one. fx_f8_overflow then applies c10's overflow rule to
+ * one of them: the same bits as the software form below for every float
+ * (bench/torch_check.py's fp8_all_floats checks all 2^32 on the GPU), in
+ * about five instructions rather than fifteen. */
+template <int M> __device__ __forceinline__ uint16_t fx_f8x2_hw(float x, float y)
+{
     uint16_t h2;
     if (M == 3)
-        asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(h2) : "f"(0.0f), "f"(v));
+        asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(h2) : "f"(y), "f"(x));
     else
-        asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(h2) : "f"(0.0f), "f"(v));
+        asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(h2) : "f"(y), "f"(x));
+    return h2;
+}
+template <bool INF, uint32_t TBITS> __device__ __forceinline__ uint8_t fx_f8_overflow(uint8_t code, float v)
+{
+    const uint32_t u = fx_float_bits(v), a = u & 0x7fffffffu;
     if (INF ? a >= TBITS : a > TBITS) /* overflow, inf, NaN */
         return (uint8_t)((INF && a <= 0x7f800000u ? 0x7cu : 0x7fu) | (u >> 24 & 0x80));
-    return (uint8_t)h2;
+    return code;
+}
+#endif
+template <int M, int B, bool INF, uint32_t TBITS> __host__ __device__ __forceinline__ uint8_t fx_float_to_f8(float v)
+{
+#if FX_FP8_HW
+    return fx_f8_overflow<INF, TBITS>((uint8_t)fx_f8x2_hw<M>(v, 0.0f), v);
 #else
+    const uint32_t u = fx_float_bits(v), a = u & 0x7fffffffu;
     constexpr int S = 23 - M;
     const uint32_t nrm = (a + ((uint32_t)(B - 127) << 23) + ((1u << (S - 1)) - 1) + (a >> S & 1)) >> S;
     const float magic = fx_bits_float((uint32_t)(127 + 24 - B - M) << 23);
@@ -167,12 +187,15 @@ template <int M, int B, bool INF, uint32_t TBITS> __host__ __device__ __forceinl
     return (uint8_t)(code | (u >> 24 & 0x80));
 #endif
 }
-#define FX_TO_F8(name, T, M, B, INF, TBITS)                                                                    \
-    __host__ __device__ __forceinline__ T fx_to_##name(float v) { return T{fx_float_to_f8<M, B, INF, TBITS>(v)}; } \
+#define FX_TO_F8(name, T)                                                                                     \
+    __host__ __device__ __forceinline__ T fx_to_##name(float v)                                               \
+    {                                                                                                         \
+        return T{fx_float_to_f8<T::M, T::B, T::INF, T::TBITS>(v)};                                            \
+    }                                                                                                         \
     /* a double through float first, as c10's constructor takes a float */                                  \
     __host__ __device__ __forceinline__ T fx_to_##name(double v) { return fx_to_##name((float)v); }
-FX_TO_F8(f8e4m3, FxF8e4m3, 3, 7, false, 0x43e80000u) /* 464.0f */
-FX_TO_F8(f8e5m2, FxF8e5m2, 2, 15, true, 0x47700000u) /* 61440.0f */
+FX_TO_F8(f8e4m3, FxF8e4m3)
+FX_TO_F8(f8e5m2, FxF8e5m2)
 #undef FX_TO_F8
 
 /* Integer (or bool) -> float, as c10::convert: a static_cast, to nearest
@@ -189,7 +212,18 @@ template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ __nv_b
 {
     return __float2bfloat16_rn((float)v);
 }
-template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ float fx_to_f32(T v) { return (float)v; }
+/* An integer of 8 or 16 bits (or a bool) into float on the GPU without a
+ * conversion instruction (which takes about six FMAs' issue slots: opcost.def's
+ * casts): v added to the bits of 1.5 * 2^23, whose ulp is 1, is the float
+ * 1.5 * 2^23 + v, and the float subtraction of 1.5 * 2^23 leaves v exactly. */
+template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ float fx_to_f32(T v)
+{
+#ifdef __CUDA_ARCH__
+    if (sizeof(T) <= 2)
+        return __int_as_float(0x4b400000 + (int)v) - 12582912.0f;
+#endif
+    return (float)v;
+}
 template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ double fx_to_f64(T v) { return (double)v; }
 template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e4m3 fx_to_f8e4m3(T v)
 {
@@ -284,6 +318,49 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
             if (i + e < n)
                 p[i + e] = r[e];
     }
+}
+
+/* Stores E float values as f16, bf16 or fp8, each rounded as fx_to_f16,
+ * fx_to_bf16, fx_to_f8e4m3 or fx_to_f8e5m2 rounds it, two at a time: the GPU
+ * converts a pair with one instruction (cvt.rn.f16x2.f32, cvt.rn.bf16x2.f32 on
+ * sm_80+; cvt.rn.satfinite.e4m3x2.f32 on sm_89+, then c10's overflow rule),
+ * where one value alone takes the same instruction. The fused kernel's outputs
+ * of those dtypes go through it (docs/cuda.md, "Conversions"). */
+__device__ __forceinline__ void fx_round2(__half &a, __half &b, float x, float y)
+{
+    const __half2 h = __floats2half2_rn(x, y);
+    a = h.x;
+    b = h.y;
+}
+__device__ __forceinline__ void fx_round2(__nv_bfloat16 &a, __nv_bfloat16 &b, float x, float y)
+{
+    const __nv_bfloat162 h = __floats2bfloat162_rn(x, y);
+    a = h.x;
+    b = h.y;
+}
+template <typename F> __device__ __forceinline__ void fx_round2(F &a, F &b, float x, float y)
+{
+#if FX_FP8_HW
+    const uint16_t h2 = fx_f8x2_hw<F::M>(x, y);
+    a.bits = fx_f8_overflow<F::INF, F::TBITS>((uint8_t)h2, x);
+    b.bits = fx_f8_overflow<F::INF, F::TBITS>((uint8_t)(h2 >> 8), y);
+#else
+    a.bits = fx_float_to_f8<F::M, F::B, F::INF, F::TBITS>(x);
+    b.bits = fx_float_to_f8<F::M, F::B, F::INF, F::TBITS>(y);
+#endif
+}
+template <int E, typename T, typename I>
+__device__ __forceinline__ void fx_store_rounded(T *__restrict__ p, I i, I n, bool full, const float (&v)[E])
+{
+    T r[E];
+#pragma unroll
+    for (int e = 0; e + 1 < E; e += 2)
+        fx_round2(r[e], r[e + 1], v[e], v[e + 1]);
+    if (E % 2) {
+        T spare;
+        fx_round2(r[E - 1], spare, v[E - 1], 0.0f);
+    }
+    fx_store<E>(p, i, n, full, r);
 }
 
 /* A fused kernel whose grid would have fewer blocks than this (about 8 an SM

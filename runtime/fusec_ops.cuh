@@ -206,11 +206,25 @@ FX_OP double fx_hardswish_aten(double x) { return x * fx_hard6(x) * (double)(1.0
 
 /* ---- two and three arguments ---- */
 
-/* torch.minimum / torch.maximum: a NaN in either argument is the result. */
+/* torch.minimum / torch.maximum: a NaN in either argument is the result. On
+ * sm_80 and later one instruction does it (min.NaN.f32, max.NaN.f32: fminf's
+ * and fmaxf's instruction with NaN propagation, signed zeros alike), where
+ * the compare-and-select form takes three. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define FX_MINMAX_NAN(op, a, b)                                                      \
+    do {                                                                             \
+        float r_;                                                                    \
+        asm(op ".NaN.f32 %0, %1, %2;" : "=f"(r_) : "f"(a), "f"(b));                  \
+        return r_;                                                                   \
+    } while (0)
+FX_OP float fx_min(float a, float b) { FX_MINMAX_NAN("min", a, b); }
+FX_OP float fx_max(float a, float b) { FX_MINMAX_NAN("max", a, b); }
+#undef FX_MINMAX_NAN
+#else
 FX_OP float fx_min(float a, float b) { return a != a ? a : b != b ? b : fminf(a, b); }
-FX_OP double fx_min(double a, double b) { return a != a ? a : b != b ? b : fmin(a, b); }
-
 FX_OP float fx_max(float a, float b) { return a != a ? a : b != b ? b : fmaxf(a, b); }
+#endif
+FX_OP double fx_min(double a, double b) { return a != a ? a : b != b ? b : fmin(a, b); }
 FX_OP double fx_max(double a, double b) { return a != a ? a : b != b ? b : fmax(a, b); }
 
 /* torch.pow for floating tensors is C's pow: pow(x, 0) = 1 and pow(1, y) = 1
@@ -303,10 +317,7 @@ template <typename T> FX_OP T fx_floor_divide_by(T a, T b) { return fx_floor_div
 
 /* torch.clamp(x, lo, hi): a NaN in x (or in a bound) is the result; otherwise
  * min(max(x, lo), hi), so lo > hi gives hi. */
-FX_OP float fx_clamp(float x, float lo, float hi)
-{
-    return x != x ? x : lo != lo ? lo : hi != hi ? hi : fminf(fmaxf(x, lo), hi);
-}
+FX_OP float fx_clamp(float x, float lo, float hi) { return fx_min(fx_max(x, lo), hi); }
 FX_OP double fx_clamp(double x, double lo, double hi)
 {
     return x != x ? x : lo != lo ? lo : hi != hi ? hi : fmin(fmax(x, lo), hi);

@@ -153,16 +153,55 @@ static void constant(char *buf, size_t len, double v, int ct)
 static bool is_int(int dt) { return fusec_dtype[dt].kind == FX_KIND_INT; }
 
 /* The v<n> a fused version converts to store output value v: v's own, or for
- * an fp8 output that is a cast to its dtype the cast's operand, so that the
- * conversion runs once (converting the widened fp8 value again gives the same
- * code, at twice the cost: a software conversion of a dozen instructions,
- * which a memory-bound kernel cannot spend twice). */
-static int stored_vnum(const Emitter *em, int v)
+ * an output that is a cast to its dtype (`y = bf16(...)`, `q = i8(...)`) the
+ * cast's operand, so that the conversion runs once: converting the widened
+ * value again gives the same bits, at twice the cost (a conversion to bf16
+ * takes about six FMAs' issue slots, opcost.def; a memory-bound kernel of 3
+ * bytes an element cannot spend that twice; docs/cuda.md, "Conversions"). */
+static int stored_value(const Program *p, int v)
 {
-    const Inst *in = &em->p->inst[em->p->inst[v].canon];
-    if (FX_IS_FP8(in->dtype) && op_info[in->op].cls == K_CAST)
-        return em->vnum[em->p->inst[in->arg[0]].canon];
-    return em->vnum[in->canon];
+    const Inst *in = &p->inst[p->inst[v].canon];
+    const Inst *arg = op_info[in->op].cls == K_CAST ? &p->inst[p->inst[in->arg[0]].canon] : NULL;
+    return arg && !arg->scalar ? arg->canon : in->canon;
+}
+static int stored_vnum(const Emitter *em, int v) { return em->vnum[stored_value(em->p, v)]; }
+
+/* True when the fused kernel stores output value v two elements at a time
+ * (fx_store_rounded: a float rounded to f16, bf16 or fp8, which the GPU
+ * converts in pairs): the kernel keeps it in float (NAME_c) until the store. */
+static bool stored_in_pairs(const Program *p, int v)
+{
+    int dt = p->inst[v].dtype;
+    bool narrow = dt == FX_F16 || dt == FX_BF16 || FX_IS_FP8(dt);
+    return narrow && dtype_compute(p->inst[stored_value(p, v)].dtype) == FX_F32;
+}
+
+/* The fused kernels' per-thread arrays of output value v (its storage values,
+ * or floats stored in pairs), the line of the loop body that fills one and
+ * the store after the loop. */
+static void out_array(const Emitter *em, FILE *f, const char *indent, const char *name, int v)
+{
+    if (stored_in_pairs(em->p, v))
+        fprintf(f, "%sfloat %s_c[E]; /* rounded to %s two at a time by fx_store_rounded */\n", indent, name,
+                fusec_dtype_name[em->p->inst[v].dtype]);
+    else
+        fprintf(f, "%s%s %s_v[E];\n", indent, store_t[em->p->inst[v].dtype], name);
+}
+static void out_element(const Emitter *em, FILE *f, const char *indent, const char *name, int v)
+{
+    if (stored_in_pairs(em->p, v))
+        fprintf(f, "%s%s_c[e] = v%d;\n", indent, name, stored_vnum(em, v));
+    else
+        fprintf(f, "%s%s_v[e] = fx_to_%s(v%d);\n", indent, name, fusec_dtype_name[em->p->inst[v].dtype],
+                stored_vnum(em, v));
+}
+static void out_store(const Emitter *em, FILE *f, const char *indent, const char *ptr, const char *at,
+                      const char *bound, const char *name, int v)
+{
+    if (stored_in_pairs(em->p, v))
+        fprintf(f, "%sfx_store_rounded<E>(%s, %s, %s, full, %s_c);\n", indent, ptr, at, bound, name);
+    else
+        fprintf(f, "%sfx_store<E>(%s, %s, %s, full, %s_v);\n", indent, ptr, at, bound, name);
 }
 
 /* An integer literal converted to integer compute type ct (the low bits, as
@@ -201,6 +240,8 @@ static void convert(char *buf, size_t len, const char *expr, int from, int to)
 {
     if (from == to)
         snprintf(buf, len, "%s", expr);
+    else if (to == FX_F32 && (is_int(from) || from == FX_BOOL)) /* without a conversion instruction */
+        snprintf(buf, len, "fx_to_f32(%s)", expr);
     else
         snprintf(buf, len, "(%s)%s", compute_t[to], expr);
 }
@@ -304,13 +345,17 @@ static void op_expr(char *buf, size_t len, const Program *p, const Inst *in, int
             snprintf(buf, len, "fx_int_%s(%s, %s, %s)", f, a[0], a[1], a[2]);
         return;
     }
-    if (op == O_DIV && !fused && in->uform) { /* unfused as eager: by a number as a multiply */
-        snprintf(buf, len, "fx_div_by(%s, %s)", a[0], a[1]);
-        return;
-    }
     /* Ops whose result is f16 or bf16 use the fast float forms
      * (runtime/fusec_ops.cuh says why). */
     bool fast = ct == FX_F32 && (in->dtype == FX_F16 || in->dtype == FX_BF16);
+    /* By a number, as eager: a multiply by its reciprocal (the reciprocal
+     * once a thread: the divisor is the same for every element). The fused
+     * kernel too where the result is f16 or bf16: eager's own form costs one
+     * multiply where fx_fast_div takes a reciprocal and a multiply an element. */
+    if (op == O_DIV && in->uform && (!fused || fast)) {
+        snprintf(buf, len, "fx_div_by(%s, %s)", a[0], a[1]);
+        return;
+    }
     if (fast && op == O_DIV) {
         snprintf(buf, len, "fx_fast_div(%s, %s)", a[0], a[1]);
         return;
@@ -1031,7 +1076,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
         fprintf(f, "            fx_load<E>(%s_v, %s_p, j, cols, full);\n", em->cname[cols[k]], em->cname[cols[k]]);
     }
     for (int k = 0; k < nout; k++)
-        fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], em->cname[store[k]]);
+        out_array(em, f, "            ", em->cname[store[k]], store[k]);
     fprintf(f, "#pragma unroll\n            for (int e = 0; e < E; e++) {\n");
     /* the values, one level deeper than the 1-D kernel's */
     char *buf = NULL;
@@ -1039,11 +1084,8 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     FILE *m = mem_open(&buf, &len);
     em->f = m;
     emit_fused_values(em, row_of, "            ", "_v[e]");
-    for (int k = 0; k < nout; k++) {
-        int v = store[k];
-        fprintf(m, "            %s_v[e] = fx_to_%s(v%d);\n", em->cname[v], fusec_dtype_name[p->inst[v].dtype],
-                stored_vnum(em, v));
-    }
+    for (int k = 0; k < nout; k++)
+        out_element(em, m, "            ", em->cname[store[k]], store[k]);
     fclose(m);
     em->f = f;
     for (size_t i = 0; i < len; i++) {
@@ -1053,8 +1095,11 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     }
     free(buf);
     fprintf(f, "            }\n");
-    for (int k = 0; k < nout; k++)
-        fprintf(f, "            fx_store<E>(%s_p, j, cols, full, %s_v);\n", em->cname[store[k]], em->cname[store[k]]);
+    for (int k = 0; k < nout; k++) {
+        char ptr[80];
+        snprintf(ptr, sizeof ptr, "%s_p", em->cname[store[k]]);
+        out_store(em, f, "            ", ptr, "j", "cols", em->cname[store[k]], store[k]);
+    }
     fprintf(f, "        }\n    }\n}\n");
 }
 
@@ -1125,17 +1170,14 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         fprintf(f, "        fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
     }
     for (int k = 0; k < nout; k++)
-        fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
+        out_array(em, f, "        ", snames[k], store[k]);
     fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n");
     emit_fused_values(em, NULL, "            ", "_v[e]");
-    for (int k = 0; k < nout; k++) {
-        int v = store[k];
-        fprintf(f, "            %s_v[e] = fx_to_%s(v%d);\n", snames[k], fusec_dtype_name[p->inst[v].dtype],
-                stored_vnum(em, v));
-    }
+    for (int k = 0; k < nout; k++)
+        out_element(em, f, "            ", snames[k], store[k]);
     fprintf(f, "        }\n");
     for (int k = 0; k < nout; k++)
-        fprintf(f, "        fx_store<E>(%s, i, n, full, %s_v);\n", snames[k], snames[k]);
+        out_store(em, f, "        ", snames[k], "i", "n", snames[k], store[k]);
     fprintf(f, "    }\n}\n");
 }
 

@@ -244,6 +244,10 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number)
         int op = in->op == O_FLOORDIV, by = by_number;
         return fp64 ? fmod_costs[op][by].s64 : fmod_costs[op][by].s32;
     }
+    /* a / b by a number with an f16 or bf16 result: both versions multiply
+     * by its reciprocal (emit_cuda.c's op_expr) */
+    if (in->op == O_DIV && by_number && !fp64 && (in->dtype == FX_F16 || in->dtype == FX_BF16))
+        return op_slots[O_MUL].s32;
     const double *row = &op_slots[in->op].s32;
     if (row[0] == 0) /* no measurement: flops, and 25 per transcendental */
         return op_info[in->op].flops + 25.0 * op_info[in->op].trans;

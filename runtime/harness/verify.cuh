@@ -77,6 +77,7 @@ static void fh_reference(FhVerify *v, int version)
             fh_gen_into(&in[k], &v->gens[k], fh_own_index(v->R, v->dims, c->in[k].varies, i));
         fusec_ref_fragile = 0;
         fusec_ref_scale = 0;
+        fusec_ref_ties_exact = fh_ref_version(version) == 0;
         c->reference(fh_ref_version(version), in, v->R->par, v->ref + j * (size_t)c->n_out);
         v->fragile[j] = (unsigned char)fusec_ref_fragile;
         v->scale[j] = fusec_ref_scale;
@@ -219,6 +220,7 @@ static void fh_print_failure(const FhVerify *v, int version, int run, int k, siz
             for (kk = 0; kk < c->n_in; kk++)
                 fh_gen_into(&in[kk], &v->gens[kk], fh_own_index(v->R, v->dims, c->in[kk].varies, i));
             fusec_ref_fragile = 0;
+            fusec_ref_ties_exact = fh_ref_version(version) == 0;
             c->reference(fh_ref_version(version), in, v->R->par, out);
             fprintf(stderr, "  reference recomputed for element %zu:", i);
             for (kk = 0; kk < c->n_out; kk++) {

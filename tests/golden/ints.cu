@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k4_mul(con
         float r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(((float)fx_widen(a0_v[e]) * 2.5f));
+            r_v[e] = fx_to_f32((fx_to_f32(fx_widen(a0_v[e])) * 2.5f));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k5_div(con
         float r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_div_by((float)fx_widen(a0_v[e]), 2.0f));
+            r_v[e] = fx_to_f32(fx_div_by(fx_to_f32(fx_widen(a0_v[e])), 2.0f));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -858,7 +858,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k40_exp(co
         float r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_exp((float)fx_widen(a0_v[e])));
+            r_v[e] = fx_to_f32(fx_exp(fx_to_f32(fx_widen(a0_v[e]))));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -896,7 +896,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k42_sqrt(c
         float r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_sqrt((float)fx_widen(a0_v[e])));
+            r_v[e] = fx_to_f32(fx_sqrt(fx_to_f32(fx_widen(a0_v[e]))));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -938,7 +938,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k44_add(co
         float r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + (float)fx_widen(a1_v[e])));
+            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_to_f32(fx_widen(a1_v[e]))));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -1018,7 +1018,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k48_le(con
         bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bool(((float)fx_widen(a0_v[e]) <= 3.5f));
+            r_v[e] = fx_to_bool((fx_to_f32(fx_widen(a0_v[e])) <= 3.5f));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -1495,8 +1495,8 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kern
             const int32_t v4 = fx_int_mul(v3, 2);
             const int16_t v5 = fx_widen(s_u_v[e]); /* s */
             const int32_t v6 = fx_int_sub(v4, (int32_t)v5); /* twice */
-            const float v7 = ((float)v3 * 2.5f);
-            const float v8 = ((float)v3 / 2.0f);
+            const float v7 = (fx_to_f32(v3) * 2.5f);
+            const float v8 = (fx_to_f32(v3) / 2.0f);
             const float v9 = (v7 + v8); /* ratio */
             const int64_t v10 = fx_widen(w_u_v[e]); /* w */
             const int64_t v11 = fx_int_mul(v10, (int64_t)3LL);
@@ -1533,15 +1533,15 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kern
             const int32_t v42 = fx_int_neg(v3);
             const int32_t v43 = (v22 ? v3 : v42);
             const int64_t v44 = fx_int_add(v41, (int64_t)v43); /* keep */
-            const float v45 = fx_exp((float)v0);
+            const float v45 = fx_exp(fx_to_f32(v0));
             const int16_t v46 = fx_int_abs(v5);
-            const float v47 = fx_sqrt((float)v46);
+            const float v47 = fx_sqrt(fx_to_f32(v46));
             const float v48 = (v45 + v47);
-            const float v49 = (v48 + (float)v3); /* flo */
+            const float v49 = (v48 + fx_to_f32(v3)); /* flo */
             const bool v50 = (v3 > (int32_t)v1);
             const bool v51 = (v10 != (int64_t)0LL);
             const bool v52 = (v50 & v51);
-            const bool v53 = ((float)v0 <= 3.5f);
+            const bool v53 = (fx_to_f32(v0) <= 3.5f);
             const bool v54 = (v52 | v53); /* cmp */
             const float v55 = fx_widen(x_u_v[e]); /* x */
             const float v56 = (v55 / (float)scale_u);
@@ -2375,8 +2375,8 @@ struct ints_cub_op {
         const int32_t v4 = fx_int_mul(v3, 2);
         const int16_t v5 = fx_widen(s_u); /* s */
         const int32_t v6 = fx_int_sub(v4, (int32_t)v5); /* twice */
-        const float v7 = ((float)v3 * 2.5f);
-        const float v8 = ((float)v3 / 2.0f);
+        const float v7 = (fx_to_f32(v3) * 2.5f);
+        const float v8 = (fx_to_f32(v3) / 2.0f);
         const float v9 = (v7 + v8); /* ratio */
         const int64_t v10 = fx_widen(w_u); /* w */
         const int64_t v11 = fx_int_mul(v10, (int64_t)3LL);
@@ -2413,15 +2413,15 @@ struct ints_cub_op {
         const int32_t v42 = fx_int_neg(v3);
         const int32_t v43 = (v22 ? v3 : v42);
         const int64_t v44 = fx_int_add(v41, (int64_t)v43); /* keep */
-        const float v45 = fx_exp((float)v0);
+        const float v45 = fx_exp(fx_to_f32(v0));
         const int16_t v46 = fx_int_abs(v5);
-        const float v47 = fx_sqrt((float)v46);
+        const float v47 = fx_sqrt(fx_to_f32(v46));
         const float v48 = (v45 + v47);
-        const float v49 = (v48 + (float)v3); /* flo */
+        const float v49 = (v48 + fx_to_f32(v3)); /* flo */
         const bool v50 = (v3 > (int32_t)v1);
         const bool v51 = (v10 != (int64_t)0LL);
         const bool v52 = (v50 & v51);
-        const bool v53 = ((float)v0 <= 3.5f);
+        const bool v53 = (fx_to_f32(v0) <= 3.5f);
         const bool v54 = (v52 | v53); /* cmp */
         const float v55 = fx_widen(x_u); /* x */
         const float v56 = (v55 / (float)scale_u);

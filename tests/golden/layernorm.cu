@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
 /* Over [R, C], row-major: reads 2*R*C + 8*R + 8*C B and writes 2*R*C B, each input's own elements once
  * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every
  * intermediate stays in registers. 5 distinct ops.
- * Grid: x covers the last dim (cols), E = 16 elements per thread (32 bytes of the widest array of the chain's shape: its issue slots take 0.62 of its bytes' time, so two vectors a thread keep loads in flight while it computes), and
+ * Grid: x covers the last dim (cols), E = 8 elements per thread (16 bytes of the widest array of the chain's shape), and
  * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
  * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols
  * is a multiple of E and every pointer is aligned: vector accesses. */
@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
         {
             __nv_bfloat16 x_u_v[E];
             fx_load<E>(x_u_v, x_u_p, j, cols, full);
-            __nv_bfloat16 y_u_v[E];
+            float y_u_c[E]; /* rounded to bf16 two at a time by fx_store_rounded */
 #pragma unroll
             for (int e = 0; e < E; e++) {
                 const float v0 = fx_widen(x_u_v[e]); /* x */
@@ -219,9 +219,9 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
                 const float v7 = fx_widen(bias_u_v[e]); /* bias */
                 const float v8 = (v6 + v7);
                 const float v9 = fx_widen(fx_to_bf16(v8)); /* y */
-                y_u_v[e] = fx_to_bf16(v9);
+                y_u_c[e] = v8;
             }
-            fx_store<E>(y_u_p, j, cols, full, y_u_v);
+            fx_store_rounded<E>(y_u_p, j, cols, full, y_u_c);
         }
     }
 }
@@ -234,13 +234,13 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && cols % 16 == 0 && fx_aligned(x_u, 8, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 8, 2);
+    const bool vec = !fx_scalar_only && cols % 8 == 0 && fx_aligned(x_u, 8, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 8, 2);
     const layernorm_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u};
-    const dim3 grid(fx_blocks(cols, 16), fx_row_blocks(rows, fx_blocks(cols, 16), 4));
+    const dim3 grid(fx_blocks(cols, 8), fx_row_blocks(rows, fx_blocks(cols, 8), 4));
     if (rows * cols <= 0x7fffffffu)
-        layernorm_fused_kernel<unsigned, 16><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
+        layernorm_fused_kernel<unsigned, 8><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
     else
-        layernorm_fused_kernel<size_t, 16><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, vec);
+        layernorm_fused_kernel<size_t, 8><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, vec);
     return cudaGetLastError();
 }
 
@@ -386,7 +386,7 @@ static const FusecKernelCost layernorm_unfused_cost[] = {
     {6.10352e-05, 4, 4, 0, 1, 0, 1, 0, 0, 1},
     {0, 4, 0, 2, 0, 0, 12.8, 0, 0, 1},
 };
-static const FusecKernelCost layernorm_fused_cost[] = {{2.00208, 0, 0, 2, 4, 0, 17.8, 0, 0, 1}};
+static const FusecKernelCost layernorm_fused_cost[] = {{2.00208, 0, 0, 2, 4, 0, 11.9, 0, 0, 1}};
 static const FusecTensorArg layernorm_in[] = {{"x", FX_BF16, FX_BF16, 0x3u}, {"mean", FX_F32, FX_F32, 0x1u}, {"rstd", FX_F32, FX_F32, 0x1u}, {"weight", FX_F32, FX_F32, 0x2u}, {"bias", FX_F32, FX_F32, 0x2u}};
 static const FusecTensorArg layernorm_out[] = {{"y", FX_BF16, FX_BF16, 0x3u}};
 
@@ -427,7 +427,7 @@ static const FusecTerm layernorm_fterms[] = {
     {0, FUSEC_IN, 4, {0, 1, 0, 0}},
     {0, FUSEC_OUT, 2, {1, 1, 0, 0}},
     {0, FUSEC_FLOPS, 4, {1, 1, 0, 0}},
-    {0, FUSEC_SLOTS32, 17.8, {1, 1, 0, 0}},
+    {0, FUSEC_SLOTS32, 11.9, {1, 1, 0, 0}},
 };
 
 static cudaError_t layernorm_run_dims(int fused, void *const *b, const double *par, const size_t *dims, cudaStream_t s)

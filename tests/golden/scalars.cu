@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k1_eq(c
         bool r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bool(((float)fx_widen(a0_v[e]) == 0.5f));
+            r_v[e] = fx_to_bool((fx_to_f32(fx_widen(a0_v[e])) == 0.5f));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -219,7 +219,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_k
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const bool v0 = fx_widen(m_u_v[e]); /* m */
-            const bool v1 = ((float)v0 == 0.5f);
+            const bool v1 = (fx_to_f32(v0) == 0.5f);
             const float v2 = fx_widen(x_u_v[e]); /* x */
             const float v3 = (v2 * 2.0f);
             const float v4 = (v1 ? v2 : v3); /* y */
@@ -386,7 +386,7 @@ struct scalars_cub_op {
     __device__ cuda::std::tuple<float, float> operator()(bool m_u, float x_u) const
     {
         const bool v0 = fx_widen(m_u); /* m */
-        const bool v1 = ((float)v0 == 0.5f);
+        const bool v1 = (fx_to_f32(v0) == 0.5f);
         const float v2 = fx_widen(x_u); /* x */
         const float v3 = (v2 * 2.0f);
         const float v4 = (v1 ? v2 : v3); /* y */
