@@ -59,6 +59,8 @@ DTYPES = {  # fusec dtype -> (torch dtype name, C type for a param)
     "i16": ("int16", None),
     "i32": ("int32", None),
     "i64": ("int64", None),
+    "f8e4m3": ("float8_e4m3fn", None),
+    "f8e5m2": ("float8_e5m2", None),
 }
 SIZES_DEFAULT = "2^12,2^16,2^20,2^22,2^24,2^26,2^28"
 VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
@@ -136,7 +138,7 @@ def torch_line(path):
     return None
 
 
-def load_chain(path, fusec, build, variants=()):
+def load_chain(path, fusec, build, variants=(), baseline=None):
     import json
     name = os.path.splitext(os.path.basename(path))[0]
     rep = json.loads(subprocess.check_output([fusec, "--emit=json", "-w", path]))
@@ -145,6 +147,10 @@ def load_chain(path, fusec, build, variants=()):
     src = open(cu).read()
     has_cub = "FUSEC_CUB" in src
     vars_ = {}
+    if baseline:  # the fused kernel as another fusec build emits it: "fused@base"
+        vcu = os.path.join(build, "%s@base.cu" % name)
+        subprocess.check_call([baseline, "-w", path, "-o", vcu])
+        vars_["base"] = {"cu": vcu, "so": os.path.join(build, "lib%s@base.so" % name), "has_cub": False}
     for v in variants:
         vcu = os.path.join(build, "%s@%s.cu" % (name, v))
         with open(vcu, "w") as f:
@@ -264,7 +270,7 @@ def alloc_outputs(c, n):
 # Accuracy: ulps of the output dtype against a float64 evaluation.
 # ---------------------------------------------------------------------------------
 
-MANT = {"float16": 10, "bfloat16": 7, "float32": 23, "float64": 52}
+MANT = {"float16": 10, "bfloat16": 7, "float32": 23, "float64": 52, "float8_e4m3fn": 3, "float8_e5m2": 2}
 
 
 def ulp_error(got, ref, ins):
@@ -423,9 +429,12 @@ def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
             calls["fused@" + v] = fusec_call(c, "fused@" + v, ins, outs_c)
         # every fusec version writes what the fused kernel writes
         ref_out = [o.clone() for o in calls["fused"]()]
-        for v in [k for k in calls if k.startswith("fused@") or k == "cub"]:
+        # (fused@base is another build of fusec: its results may differ in the last bit)
+        for v in [k for k in calls if (k.startswith("fused@") and k != "fused@base") or k == "cub"]:
             got = calls[v]()
             for a, b in zip(got, ref_out):
+                if a.element_size() == 1 and a.is_floating_point():  # fp8: its bits (torch.equal has no fp8)
+                    a, b = a.view(torch.uint8), b.view(torch.uint8)
                 if not torch.equal(a, b) and not (a.is_floating_point() and torch.equal(torch.isnan(a), torch.isnan(b))
                                                   and torch.equal(a[~torch.isnan(a)], b[~torch.isnan(b)])):
                     raise SystemExit("fusion_bench: %s %s differs from fused at n=%d" % (c["name"], v, n))
@@ -528,6 +537,19 @@ def summarize(rows, acc_rows, chains, out):
                 worst.append((r_ind, c["name"], n))
             if r_cub is not None:
                 worst_cub.append((r_cub, c["name"], n))
+    variants = sorted({k[2] for k in med if k[2].startswith("fused@")})
+    if variants:
+        lines.append("")
+        lines.append("variants (--variants, --baseline), cold: us, and variant time / fused time (> 1: fused is faster)")
+        lines.append("%-12s %6s %9s" % ("chain", "n", "fused") + "".join(" %14s %6s" % (v, "/fused") for v in variants))
+        for c in chains:
+            for n in sorted({k[1] for k in med if k[0] == c["name"]}):
+                fu = med.get((c["name"], n, "fused", "cold"))
+                cells = ""
+                for v in variants:
+                    t = med.get((c["name"], n, v, "cold"))
+                    cells += " %14s %6s" % ("%.1f" % t if t else "-", "%.3f" % (t / fu) if t and fu else "-")
+                lines.append("%-12s %6s %9.1f" % (c["name"], fmt_n(n), fu or 0) + cells)
     if any(k[3] == "hot" for k in med):
         lines.append("")
         lines.append("hot, back to back from Python (the user's view); us per call")
@@ -604,6 +626,8 @@ def main():
     ap.add_argument("--variants", default="", help="comma list of fused-kernel shapes to time too (x2, lb, x2lb, d2, t256)")
     ap.add_argument("--kernels", default=None, metavar="N",
                     help="also time each kernel of eager and of fusec's unfused version at size N (torch.profiler)")
+    ap.add_argument("--baseline", metavar="FUSEC", default=None,
+                    help="another fusec build: its fused kernel timed too, as fused@base (an A/B of two builds)")
     ap.add_argument("--dry-run", action="store_true", help="compile the chains with fusec and stop")
     args = ap.parse_args()
     sizes = parse_sizes(args.sizes)
@@ -617,7 +641,7 @@ def main():
         if torch_line(p) is None:
             log("skipped %s: no '# torch:' line" % p)
             continue
-        chains.append(load_chain(p, args.fusec, build, [v for v in args.variants.split(",") if v]))
+        chains.append(load_chain(p, args.fusec, build, [v for v in args.variants.split(",") if v], args.baseline))
     if args.dry_run:
         for c in chains:
             print("%s: %s" % (c["name"], c["torch"]))
