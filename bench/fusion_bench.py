@@ -350,14 +350,26 @@ def sleep_cycles(us, flush):
     return int(us / best)
 
 
-def time_cold(calls, flush, reps, cycles):
+def time_cold(calls, flush, reps, cycles, order_rule="shuffle", seed=0):
     """calls: version -> zero-argument callable. Interleaved: each rep times every
-    version once, in turn, each alone after a sleep and an L2 flush."""
+    version once, each alone after a sleep and an L2 flush, in an order that
+    changes from rep to rep: "shuffle" (the default), a random order of its own
+    each rep, so that every version takes every place in turn; "alternate", the
+    versions' order and its reverse by turns, which leaves the middle version
+    always in the middle (a place that measured 0.3-0.7 us slower at 2^12 than
+    the ends; docs/results.md, run 15)."""
+    import random
+    rng = random.Random(seed)
     samples = {v: [] for v in calls}
     order = list(calls)
     for r in range(reps):
         pairs = []
-        for v in (order if r % 2 == 0 else order[::-1]):
+        if order_rule == "shuffle":
+            rng.shuffle(order)
+            seq = list(order)
+        else:
+            seq = order if r % 2 == 0 else order[::-1]
+        for v in seq:
             s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             torch.cuda._sleep(cycles)
             flush.zero_()
@@ -453,7 +465,7 @@ def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
             e.synchronize()
             est[v] = s.elapsed_time(e) * 1e3
         for p in range(args.passes):
-            cold = time_cold(calls, flush, args.reps, cycles)
+            cold = time_cold(calls, flush, args.reps, cycles, args.order, args.seed * 1000 + p)
             for v, us in cold.items():
                 rows.append((c["name"], n, v, "cold", p, us))
             if "hot" in args.modes:
@@ -626,6 +638,8 @@ def main():
     ap.add_argument("--variants", default="", help="comma list of fused-kernel shapes to time too (x2, lb, x2lb, d2, t256)")
     ap.add_argument("--kernels", default=None, metavar="N",
                     help="also time each kernel of eager and of fusec's unfused version at size N (torch.profiler)")
+    ap.add_argument("--order", choices=("shuffle", "alternate"), default="shuffle",
+                    help="the versions' order in each cold rep (default shuffle: a new random order each rep)")
     ap.add_argument("--baseline", metavar="FUSEC", default=None,
                     help="another fusec build: its fused kernel timed too, as fused@base (an A/B of two builds)")
     ap.add_argument("--dry-run", action="store_true", help="compile the chains with fusec and stop")

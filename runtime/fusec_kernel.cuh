@@ -320,49 +320,6 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
     }
 }
 
-/* Stores E float values as f16, bf16 or fp8, each rounded as fx_to_f16,
- * fx_to_bf16, fx_to_f8e4m3 or fx_to_f8e5m2 rounds it, two at a time: the GPU
- * converts a pair with one instruction (cvt.rn.f16x2.f32, cvt.rn.bf16x2.f32 on
- * sm_80+; cvt.rn.satfinite.e4m3x2.f32 on sm_89+, then c10's overflow rule),
- * where one value alone takes the same instruction. The fused kernel's outputs
- * of those dtypes go through it (docs/cuda.md, "Conversions"). */
-__device__ __forceinline__ void fx_round2(__half &a, __half &b, float x, float y)
-{
-    const __half2 h = __floats2half2_rn(x, y);
-    a = h.x;
-    b = h.y;
-}
-__device__ __forceinline__ void fx_round2(__nv_bfloat16 &a, __nv_bfloat16 &b, float x, float y)
-{
-    const __nv_bfloat162 h = __floats2bfloat162_rn(x, y);
-    a = h.x;
-    b = h.y;
-}
-template <typename F> __device__ __forceinline__ void fx_round2(F &a, F &b, float x, float y)
-{
-#if FX_FP8_HW
-    const uint16_t h2 = fx_f8x2_hw<F::M>(x, y);
-    a.bits = fx_f8_overflow<F::INF, F::TBITS>((uint8_t)h2, x);
-    b.bits = fx_f8_overflow<F::INF, F::TBITS>((uint8_t)(h2 >> 8), y);
-#else
-    a.bits = fx_float_to_f8<F::M, F::B, F::INF, F::TBITS>(x);
-    b.bits = fx_float_to_f8<F::M, F::B, F::INF, F::TBITS>(y);
-#endif
-}
-template <int E, typename T, typename I>
-__device__ __forceinline__ void fx_store_rounded(T *__restrict__ p, I i, I n, bool full, const float (&v)[E])
-{
-    T r[E];
-#pragma unroll
-    for (int e = 0; e + 1 < E; e += 2)
-        fx_round2(r[e], r[e + 1], v[e], v[e + 1]);
-    if (E % 2) {
-        T spare;
-        fx_round2(r[E - 1], spare, v[E - 1], 0.0f);
-    }
-    fx_store<E>(p, i, n, full, r);
-}
-
 /* A fused kernel whose grid would have fewer blocks than this (about 8 an SM
  * on an H200) runs with half the elements per thread: twice the threads,
  * half the serial work each (docs/cuda.md, "Kernel shape", says what that

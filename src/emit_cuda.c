@@ -166,42 +166,22 @@ static int stored_value(const Program *p, int v)
 }
 static int stored_vnum(const Emitter *em, int v) { return em->vnum[stored_value(em->p, v)]; }
 
-/* True when the fused kernel stores output value v two elements at a time
- * (fx_store_rounded: a float rounded to f16, bf16 or fp8, which the GPU
- * converts in pairs): the kernel keeps it in float (NAME_c) until the store. */
-static bool stored_in_pairs(const Program *p, int v)
-{
-    int dt = p->inst[v].dtype;
-    bool narrow = dt == FX_F16 || dt == FX_BF16 || FX_IS_FP8(dt);
-    return narrow && dtype_compute(p->inst[stored_value(p, v)].dtype) == FX_F32;
-}
-
-/* The fused kernels' per-thread arrays of output value v (its storage values,
- * or floats stored in pairs), the line of the loop body that fills one and
- * the store after the loop. */
+/* The fused kernels' per-thread array of output value v, the line of the
+ * loop body that fills it and the store after the loop. (Rounding f16, bf16
+ * and fp8 outputs two at a time, cvt.rn.bf16x2.f32 and the like, measured no
+ * faster and fp8 4% slower: docs/cuda.md, "Conversions".) */
 static void out_array(const Emitter *em, FILE *f, const char *indent, const char *name, int v)
 {
-    if (stored_in_pairs(em->p, v))
-        fprintf(f, "%sfloat %s_c[E]; /* rounded to %s two at a time by fx_store_rounded */\n", indent, name,
-                fusec_dtype_name[em->p->inst[v].dtype]);
-    else
-        fprintf(f, "%s%s %s_v[E];\n", indent, store_t[em->p->inst[v].dtype], name);
+    fprintf(f, "%s%s %s_v[E];\n", indent, store_t[em->p->inst[v].dtype], name);
 }
 static void out_element(const Emitter *em, FILE *f, const char *indent, const char *name, int v)
 {
-    if (stored_in_pairs(em->p, v))
-        fprintf(f, "%s%s_c[e] = v%d;\n", indent, name, stored_vnum(em, v));
-    else
-        fprintf(f, "%s%s_v[e] = fx_to_%s(v%d);\n", indent, name, fusec_dtype_name[em->p->inst[v].dtype],
-                stored_vnum(em, v));
+    fprintf(f, "%s%s_v[e] = fx_to_%s(v%d);\n", indent, name, fusec_dtype_name[em->p->inst[v].dtype],
+            stored_vnum(em, v));
 }
-static void out_store(const Emitter *em, FILE *f, const char *indent, const char *ptr, const char *at,
-                      const char *bound, const char *name, int v)
+static void out_store(FILE *f, const char *indent, const char *ptr, const char *at, const char *bound, const char *name)
 {
-    if (stored_in_pairs(em->p, v))
-        fprintf(f, "%sfx_store_rounded<E>(%s, %s, %s, full, %s_c);\n", indent, ptr, at, bound, name);
-    else
-        fprintf(f, "%sfx_store<E>(%s, %s, %s, full, %s_v);\n", indent, ptr, at, bound, name);
+    fprintf(f, "%sfx_store<E>(%s, %s, %s, full, %s_v);\n", indent, ptr, at, bound, name);
 }
 
 /* An integer literal converted to integer compute type ct (the low bits, as
@@ -1098,7 +1078,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nout; k++) {
         char ptr[80];
         snprintf(ptr, sizeof ptr, "%s_p", em->cname[store[k]]);
-        out_store(em, f, "            ", ptr, "j", "cols", em->cname[store[k]], store[k]);
+        out_store(f, "            ", ptr, "j", "cols", em->cname[store[k]]);
     }
     fprintf(f, "        }\n    }\n}\n");
 }
@@ -1177,7 +1157,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         out_element(em, f, "            ", snames[k], store[k]);
     fprintf(f, "        }\n");
     for (int k = 0; k < nout; k++)
-        out_store(em, f, "        ", snames[k], "i", "n", snames[k], store[k]);
+        out_store(f, "        ", snames[k], "i", "n", snames[k]);
     fprintf(f, "    }\n}\n");
 }
 

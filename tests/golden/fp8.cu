@@ -511,15 +511,15 @@ __global__ void __launch_bounds__(FX_THREADS) fp8_fused_kernel(const fp8_fused_a
             fx_load<E>(d_u_v, d_u_p, j, cols, full);
             FxF8e4m3 q_u_v[E];
             fx_load<E>(q_u_v, q_u_p, j, cols, full);
-            float a_u_c[E]; /* rounded to f8e4m3 two at a time by fx_store_rounded */
-            float b_u_c[E]; /* rounded to f8e5m2 two at a time by fx_store_rounded */
+            FxF8e4m3 a_u_v[E];
+            FxF8e5m2 b_u_v[E];
             FxF8e4m3 c_u_v[E];
             float e_u_v[E];
-            float g_u_c[E]; /* rounded to f8e5m2 two at a time by fx_store_rounded */
+            FxF8e5m2 g_u_v[E];
             int8_t k_u_v[E];
             bool m_u_v[E];
-            float w_u_c[E]; /* rounded to f8e4m3 two at a time by fx_store_rounded */
-            float bh_u_c[E]; /* rounded to f8e4m3 two at a time by fx_store_rounded */
+            FxF8e4m3 w_u_v[E];
+            FxF8e4m3 bh_u_v[E];
 #pragma unroll
             for (int e = 0; e < E; e++) {
                 const float v0 = fx_widen(x_u_v[e]); /* x */
@@ -547,25 +547,25 @@ __global__ void __launch_bounds__(FX_THREADS) fp8_fused_kernel(const fp8_fused_a
                 const bool v22 = (v20 | v21); /* m */
                 const float v23 = fx_widen(fx_to_f8e4m3(v4)); /* bh */
                 const float v24 = v11;
-                a_u_c[e] = v2;
-                b_u_c[e] = v6;
+                a_u_v[e] = fx_to_f8e4m3(v2);
+                b_u_v[e] = fx_to_f8e5m2(v6);
                 c_u_v[e] = fx_to_f8e4m3(v9);
                 e_u_v[e] = fx_to_f32(v17);
-                g_u_c[e] = v11;
+                g_u_v[e] = fx_to_f8e5m2(v11);
                 k_u_v[e] = fx_to_i8(v11);
                 m_u_v[e] = fx_to_bool(v22);
-                w_u_c[e] = v24;
-                bh_u_c[e] = v4;
+                w_u_v[e] = fx_to_f8e4m3(v24);
+                bh_u_v[e] = fx_to_f8e4m3(v4);
             }
-            fx_store_rounded<E>(a_u_p, j, cols, full, a_u_c);
-            fx_store_rounded<E>(b_u_p, j, cols, full, b_u_c);
+            fx_store<E>(a_u_p, j, cols, full, a_u_v);
+            fx_store<E>(b_u_p, j, cols, full, b_u_v);
             fx_store<E>(c_u_p, j, cols, full, c_u_v);
             fx_store<E>(e_u_p, j, cols, full, e_u_v);
-            fx_store_rounded<E>(g_u_p, j, cols, full, g_u_c);
+            fx_store<E>(g_u_p, j, cols, full, g_u_v);
             fx_store<E>(k_u_p, j, cols, full, k_u_v);
             fx_store<E>(m_u_p, j, cols, full, m_u_v);
-            fx_store_rounded<E>(w_u_p, j, cols, full, w_u_c);
-            fx_store_rounded<E>(bh_u_p, j, cols, full, bh_u_c);
+            fx_store<E>(w_u_p, j, cols, full, w_u_v);
+            fx_store<E>(bh_u_p, j, cols, full, bh_u_v);
         }
     }
 }

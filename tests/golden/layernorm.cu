@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
         {
             __nv_bfloat16 x_u_v[E];
             fx_load<E>(x_u_v, x_u_p, j, cols, full);
-            float y_u_c[E]; /* rounded to bf16 two at a time by fx_store_rounded */
+            __nv_bfloat16 y_u_v[E];
 #pragma unroll
             for (int e = 0; e < E; e++) {
                 const float v0 = fx_widen(x_u_v[e]); /* x */
@@ -219,9 +219,9 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
                 const float v7 = fx_widen(bias_u_v[e]); /* bias */
                 const float v8 = (v6 + v7);
                 const float v9 = fx_widen(fx_to_bf16(v8)); /* y */
-                y_u_c[e] = v8;
+                y_u_v[e] = fx_to_bf16(v8);
             }
-            fx_store_rounded<E>(y_u_p, j, cols, full, y_u_c);
+            fx_store<E>(y_u_p, j, cols, full, y_u_v);
         }
     }
 }

@@ -287,7 +287,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_ker
         fx_load<E>(h_u_v, h_u, i, n, full);
         __nv_bfloat16 g_u_v[E];
         fx_load<E>(g_u_v, g_u, i, n, full);
-        float y_u_c[E]; /* rounded to f16 two at a time by fx_store_rounded */
+        __half y_u_v[E];
         bool keep_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
@@ -304,10 +304,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_ker
             const float v10 = fx_widen(fx_to_f16(v9)); /* y */
             const float v11 = fx_abs(v8);
             const bool v12 = (v11 >= 0.001f); /* keep */
-            y_u_c[e] = v9;
+            y_u_v[e] = fx_to_f16(v9);
             keep_u_v[e] = fx_to_bool(v12);
         }
-        fx_store_rounded<E>(y_u, i, n, full, y_u_c);
+        fx_store<E>(y_u, i, n, full, y_u_v);
         fx_store<E>(keep_u, i, n, full, keep_u_v);
     }
 }

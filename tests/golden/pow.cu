@@ -560,8 +560,8 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
         fx_load<E>(x_u_v, x_u, i, n, full);
         float a_u_v[E];
         float b_u_v[E];
-        float c_u_c[E]; /* rounded to f16 two at a time by fx_store_rounded */
-        float d_u_c[E]; /* rounded to f16 two at a time by fx_store_rounded */
+        __half c_u_v[E];
+        __half d_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
             const float v0 = fx_widen(x_u_v[e]); /* x */
@@ -592,13 +592,13 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
             const float v25 = (v23 + v24); /* d */
             a_u_v[e] = fx_to_f32(v7);
             b_u_v[e] = fx_to_f32(v14);
-            c_u_c[e] = v16;
-            d_u_c[e] = v25;
+            c_u_v[e] = fx_to_f16(v16);
+            d_u_v[e] = fx_to_f16(v25);
         }
         fx_store<E>(a_u, i, n, full, a_u_v);
         fx_store<E>(b_u, i, n, full, b_u_v);
-        fx_store_rounded<E>(c_u, i, n, full, c_u_c);
-        fx_store_rounded<E>(d_u, i, n, full, d_u_c);
+        fx_store<E>(c_u, i, n, full, c_u_v);
+        fx_store<E>(d_u, i, n, full, d_u_v);
     }
 }
 
