@@ -24,7 +24,9 @@ guards) does not count: the events see the GPU's time only, the first kernel's
 launch latency included. Hot (the user's view from Python): back-to-back calls
 between two events, divided by the calls; the host's dispatch counts there.
 Each row is the median over --reps calls; --passes repeats the sweep, and the
-row kept is the median of the passes' medians.
+row kept is the median of the passes' medians. Each cold rep times the versions
+in a random order of its own (--order shuffle): a fixed place in the order is
+not neutral (time_cold says what it measured).
 
 Outputs under --out: results.csv (every row), accuracy.csv, table.txt (what is
 printed), inductor/ (Inductor's generated code, when --keep-inductor).
@@ -355,9 +357,10 @@ def time_cold(calls, flush, reps, cycles, order_rule="shuffle", seed=0):
     version once, each alone after a sleep and an L2 flush, in an order that
     changes from rep to rep: "shuffle" (the default), a random order of its own
     each rep, so that every version takes every place in turn; "alternate", the
-    versions' order and its reverse by turns, which leaves the middle version
-    always in the middle (a place that measured 0.3-0.7 us slower at 2^12 than
-    the ends; docs/results.md, run 15)."""
+    versions' order and its reverse by turns (runs before 15 of docs/results.md),
+    which leaves the middle version always in the middle: fusec's fused kernel,
+    measured there 0.3-0.8 us slower at 2^12-2^20 than the same kernel timed at
+    the ends (run 15), so that those runs' small-n ratios were biased against it."""
     import random
     rng = random.Random(seed)
     samples = {v: [] for v in calls}
