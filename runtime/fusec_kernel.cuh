@@ -242,8 +242,22 @@ template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e5
  * behaviour on any input. The W of each FX_TO_INT line below is that column
  * (this file comes before the table in a .cu): tests/hostmath/dtypes.cu
  * checks the two against each other through ref_round. */
+#ifdef __CUDA_ARCH__
+/* On the GPU those rules are the cvt.rzi instruction itself (what eager's
+ * static_cast compiles to): one instruction where the compares below take
+ * four more. */
+__device__ __forceinline__ void fx_rzi(int32_t &r, float v) { r = __float2int_rz(v); }
+__device__ __forceinline__ void fx_rzi(int32_t &r, double v) { r = __double2int_rz(v); }
+__device__ __forceinline__ void fx_rzi(int64_t &r, float v) { r = (int64_t)__float2ll_rz(v); }
+__device__ __forceinline__ void fx_rzi(int64_t &r, double v) { r = (int64_t)__double2ll_rz(v); }
+#endif
 template <typename W, typename F> __host__ __device__ __forceinline__ W fx_float_to_int(F v)
 {
+#ifdef __CUDA_ARCH__
+    W r;
+    fx_rzi(r, v);
+    return r;
+#else
     const F top = (F)((double)((unsigned long long)1 << (8 * sizeof(W) - 1))); /* 2^(bits-1), exact */
     if (v != v) /* cvt.rzi: 0 from a float into 32 bits, the minimum from a double or into 64 */
         return sizeof(W) == 8 || sizeof(F) == 8 ? (W)(0 - ((unsigned long long)1 << (8 * sizeof(W) - 1))) : (W)0;
@@ -252,6 +266,7 @@ template <typename W, typename F> __host__ __device__ __forceinline__ W fx_float
     if (v < -top)
         return (W)(0 - ((unsigned long long)1 << (8 * sizeof(W) - 1)));
     return (W)v;
+#endif
 }
 /* Integer -> integer: the low bits (two's complement), as static_cast. */
 #define FX_TO_INT(name, T, W)                                                                                   \
