@@ -165,9 +165,12 @@ template <int M> __device__ __forceinline__ uint16_t fx_f8x2_hw(float x, float y
 }
 template <bool INF, uint32_t TBITS> __device__ __forceinline__ uint8_t fx_f8_overflow(uint8_t code, float v)
 {
-    const uint32_t u = fx_float_bits(v), a = u & 0x7fffffffu;
-    if (INF ? a >= TBITS : a > TBITS) /* overflow, inf, NaN */
-        return (uint8_t)((INF && a <= 0x7f800000u ? 0x7cu : 0x7fu) | (u >> 24 & 0x80));
+    /* compared as floats (|v| is an operand modifier, "not <=" takes NaN
+     * too: one instruction); (bits >> 24) | 0x7f is 0x7f with v's sign */
+    const float t = fx_bits_float(TBITS);
+    const uint32_t s = fx_float_bits(v) >> 24;
+    if (INF ? !(fabsf(v) < t) : !(fabsf(v) <= t)) /* overflow, inf, NaN */
+        return (uint8_t)(INF && v == v ? (s & 0x80) | 0x7c : s | 0x7f);
     return code;
 }
 #endif
