@@ -115,7 +115,7 @@ def t_ints(x, h, q, u, b, s, w, m, scale):
     cmp = (q > b) & (w != 0) | (u <= 3.5)
     quant = torch.clamp(torch.round(x / scale), -128, 127).to(torch.int8)
     back = quant.float() * scale + w.to(torch.bfloat16) + q.half() + h
-    u8_of_minus_1_5 = torch.tensor(-1.5, device="cuda").to(torch.uint8).item()  # fusec folds u8(-1.5) to 255
+    u8_of_minus_1_5 = torch.tensor(-1.5, device=x.device).to(torch.uint8).item()  # fusec folds u8(-1.5) to 255
     cut = q.to(torch.uint8) + w.to(torch.int16) + (x * 1000).to(torch.int64) + u8_of_minus_1_5
     return mix, twice, ratio, wrap, fd, bits, shifted, keep, flo, cmp, back, cut  # quant: not an output
 
@@ -394,7 +394,7 @@ FLOAT_SPECIALS = [float("nan"), float("inf"), float("-inf"), 0.0, -0.0, 0.5, -0.
                   2.0 ** 31, -2.0 ** 31 - 256, 2.0 ** 32, 2.0 ** 62, 2.0 ** 63, -2.0 ** 63, 1e19, -1e19, 1e30, -1e30]
 
 
-def make_input(dtype, n, seed, special=False):
+def make_input(dtype, n, seed, special=False, device="cuda"):
     """Seeded inputs; n: an element count, or a shaped input's sizes (a tuple).
     Floats: N(0, 9). Integers: a quarter small ([-9, 9]: divisors with zeros, shift
     counts), a quarter in [-70, 70] (shift counts past every width), half every bit
@@ -402,25 +402,25 @@ def make_input(dtype, n, seed, special=False):
     FP8_CODES first. special: floats start with FLOAT_SPECIALS (NaN, infinities,
     out of every range); special "fp8": then FP8_SPECIALS."""
     shape = n if isinstance(n, tuple) else (n,)
-    g = torch.Generator(device="cuda")
+    g = torch.Generator(device=device)
     g.manual_seed(seed)
     if dtype == "bool":
-        return torch.rand(n, generator=g, device="cuda") < 0.5
+        return torch.rand(n, generator=g, device=device) < 0.5
     if dtype in FP8:  # random codes, every one of the 256; FP8_CODES first
-        v = torch.randint(0, 256, shape, generator=g, device="cuda", dtype=torch.int32).to(torch.uint8)
+        v = torch.randint(0, 256, shape, generator=g, device=device, dtype=torch.int32).to(torch.uint8)
         v.view(-1)[:len(FP8_CODES)] = torch.tensor(FP8_CODES, dtype=torch.uint8)
         return v.view(TORCH_DTYPE[dtype])
     if dtype in INTS:
         info = torch.iinfo(TORCH_DTYPE[dtype])
-        wide = torch.randint(-2 ** 63, 2 ** 63 - 1, shape, generator=g, device="cuda", dtype=torch.int64)
-        pick = torch.randint(0, 4, shape, generator=g, device="cuda")
-        small = torch.randint(-9, 10, shape, generator=g, device="cuda", dtype=torch.int64)
-        mid = torch.randint(-70, 71, shape, generator=g, device="cuda", dtype=torch.int64)
+        wide = torch.randint(-2 ** 63, 2 ** 63 - 1, shape, generator=g, device=device, dtype=torch.int64)
+        pick = torch.randint(0, 4, shape, generator=g, device=device)
+        small = torch.randint(-9, 10, shape, generator=g, device=device, dtype=torch.int64)
+        mid = torch.randint(-70, 71, shape, generator=g, device=device, dtype=torch.int64)
         v = torch.where(pick == 0, small, torch.where(pick == 1, mid, wide))
         edges = [info.min, info.max, 0, -1, 1, info.min + 1, info.max - 1][:v.numel()]
         v.view(-1)[:len(edges)] = torch.tensor(edges, dtype=torch.int64)
         return v.to(TORCH_DTYPE[dtype])  # the low bits: two's complement wrapping
-    v = torch.randn(n, generator=g, device="cuda", dtype=TORCH_DTYPE[dtype]) * 3
+    v = torch.randn(n, generator=g, device=device, dtype=TORCH_DTYPE[dtype]) * 3
     if special:  # (an unshaped input, of at least twice as many elements)
         sp = torch.tensor(FLOAT_SPECIALS + (FP8_SPECIALS if special == "fp8" else []),
                           dtype=torch.float64).to(TORCH_DTYPE[dtype])

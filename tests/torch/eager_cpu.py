@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""eager_cpu.py: gpu_check.py's interpreter of .fuse programs (class Eager), on the CPU.
+
+    python3 tests/torch/eager_cpu.py FUSEC [--random 300] [--seed 2026]
+
+Needs PyTorch (a CPU build will do) and a built fusec; no GPU, no nvcc. Not a
+ctest (ctest runs without torch). Two checks:
+
+  * bench/torch_check.py's chains (but fp8_all_floats): the interpreter run on
+    the chain's .fuse text gives, on the same CPU inputs (torch_check's own;
+    an integer // or % by 0 divides by 1 on both sides: the CPU raises there),
+    bit for bit what the chain's hand-written torch function gives, with the
+    same dtype and shape. number_by_tensor differs where docs/language.md says
+    fusec does (2.5 / x divides once; eager's x.reciprocal() * 2.5 does not):
+    that is reported, not failed.
+  * --random programs of tests/randgen.py (--seed): the interpreter reads each
+    one's inputs and params in the order of fusec's API (--predict
+    --format=json), with their dtypes, runs it without an exception, and gives
+    each output the dtype and the shape that fusec gives it. A program whose
+    integer division by zero the CPU refuses is counted apart.
+
+The last line is "eager_cpu: P passed, F failed"; the exit status is 0 when F is 0.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+import torch  # noqa: E402
+
+import gpu_check  # noqa: E402
+import torch_check  # noqa: E402
+
+gpu_check.torch = torch
+
+
+def no_zero_divisor(method, divisor_is_self):
+    """Tensor's // or % (method), with an integer divisor of 0 made 1: the CPU
+    raises where CUDA answers (docs/language.md, "Integers"), and the chains
+    divide by 0 on purpose. Both sides of the comparison run through it."""
+    def floating(x):
+        return x.is_floating_point() if isinstance(x, torch.Tensor) else isinstance(x, float)
+
+    def call(self, other):
+        if floating(self) or floating(other):
+            return method(self, other)
+        d = self if divisor_is_self else other
+        d = torch.where(d == 0, torch.ones_like(d), d) if isinstance(d, torch.Tensor) else d or 1
+        return method(d, other) if divisor_is_self else method(self, d)
+    return call
+
+
+for _name, _rev in (("__floordiv__", False), ("__mod__", False), ("__rfloordiv__", True), ("__rmod__", True)):
+    setattr(torch.Tensor, _name, no_zero_divisor(getattr(torch.Tensor, _name), _rev))
+EXPECTED_DIFF = {"number_by_tensor": "2.5 / x: fusec divides once, eager multiplies by x.reciprocal() (docs/language.md)"}
+
+
+def describe(fusec, path, extra=()):
+    r = subprocess.run([fusec, "-w", "--predict", "--format=json", path, *extra], capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError("fusec --predict: " + r.stderr.strip())
+    return json.loads(r.stdout)
+
+
+def api_of(desc):
+    return types.SimpleNamespace(
+        INPUTS=[(i["name"], getattr(torch, gpu_check.DTYPES[i["dtype"]])) for i in desc["inputs"]],
+        PARAMS=[(p["name"], p["dtype"], p["value"]) for p in desc["params"]])
+
+
+def same_dtype_and_bits(a, b):
+    if not isinstance(a, torch.Tensor) or a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    return bool(torch_check.same_bits(a.flatten(), b.flatten()).all())
+
+
+def torch_check_chains(fusec, work, say):
+    passed = failed = 0
+    for name, row in torch_check.CHAINS.items():
+        src, fn = row[:2]
+        special = len(row) > 2 and row[2]
+        if special == "all":
+            continue
+        text = src if "\n" in src else open(src).read()
+        path = os.path.join(work, name + ".fuse")
+        with open(path, "w") as f:
+            f.write(text)
+        dims = torch_check.chain_dims(src)
+        size = dict(torch_check.SHAPED_DIMS[1], **{d: 3 for d in dims if d not in torch_check.SHAPED_DIMS[1]})
+        extra = ["--dims=" + ",".join("%s=%d" % (d, size[d]) for d in dims)] if dims else []
+        desc = describe(fusec, path, extra)
+        ins = []
+        for k, i in enumerate(desc["inputs"]):
+            shape = torch_check.sizes_of(i["shape"], size) if dims else 4099
+            t = torch_check.make_input(i["dtype"], shape, 1000 + k, special, device="cpu")
+            ins.append(t)
+        params = [p["value"] for p in desc["params"]]
+        want = fn(*ins, *params)
+        want = want if isinstance(want, tuple) else (want,)
+        prog = gpu_check.Eager(text)
+        env = prog.run(ins, dict(zip(prog.param_order, params)))
+        bad = [o["name"] for o, w in zip(desc["outputs"], want) if not same_dtype_and_bits(env[o["name"]], w)]
+        if name in EXPECTED_DIFF:
+            say("ok   %s: %s (%s: %s)" % (name, "differs in %s" % ", ".join(bad) if bad else "equal",
+                                          "a documented difference", EXPECTED_DIFF[name]))
+            passed += 1
+        elif bad:
+            o = desc["outputs"][[x["name"] for x in desc["outputs"]].index(bad[0])]
+            g, w = env[o["name"]], want[[x["name"] for x in desc["outputs"]].index(bad[0])]
+            say("FAIL %s: %d of %d outputs differ from the torch function (%s); the first, %s: interpreter %s %s, "
+                "torch %s %s" % (name, len(bad), len(want), ", ".join(bad), bad[0],
+                                 getattr(g, "dtype", type(g)), getattr(g, "shape", ""), w.dtype, tuple(w.shape)))
+            failed += 1
+        else:
+            say("ok   %s: %d outputs bit for bit as the torch function" % (name, len(want)))
+            passed += 1
+    return passed, failed
+
+
+def random_programs(fusec, work, count, seed, say):
+    d = os.path.join(work, "rand")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "randgen.py"), "--seed", str(seed), "--count",
+                    str(count), "--out", d, "--ops-def", os.path.join(ROOT, "src", "ops.def")], check=True)
+    passed = failed = refused = 0
+    for f in sorted(os.listdir(d)):
+        path = os.path.join(d, f)
+        text = open(path).read()
+        m = re.match(r"# fusec-args: (.*)", text)
+        desc = describe(fusec, path, m.group(1).split() if m else [])
+        prog = gpu_check.Eager(text)
+        shapes = gpu_check.Shapes(prog, text) if prog.shapes else None
+        problems = []
+        if [(n, gpu_check.DTYPES[d]) for n, d in prog.inputs] != \
+                [(i["name"], gpu_check.DTYPES[i["dtype"]]) for i in desc["inputs"]]:
+            problems.append("inputs %s, fusec's %s" % (prog.inputs, [(i["name"], i["dtype"]) for i in desc["inputs"]]))
+        if prog.param_order != [p["name"] for p in desc["params"]]:
+            problems.append("params %s, fusec's %s" % (prog.param_order, [p["name"] for p in desc["params"]]))
+        if shapes and shapes.order != list(desc["shape"]["dims"]):
+            problems.append("dims %s, fusec's %s" % (shapes.order, list(desc["shape"]["dims"])))
+        if not problems:
+            api = api_of(desc)
+            ins = gpu_check.make_inputs(api, 1001, 7, shapes, device="cpu")
+            try:
+                env = prog.run(ins, {p[0]: p[2] for p in api.PARAMS})
+            except RuntimeError as e:
+                if "ZeroDivisionError" in str(e):
+                    refused += 1
+                    continue
+                problems.append("eager raised %s: %s" % (type(e).__name__, e))
+            except Exception as e:  # noqa: BLE001 - the interpreter's bug: say which program
+                problems.append("eager raised %s: %s" % (type(e).__name__, e))
+            else:
+                full = torch.Size(shapes.full() if shapes else (1001,))
+                for o in desc["outputs"]:
+                    v = env[o["name"]]
+                    want = getattr(torch, gpu_check.DTYPES[o["dtype"]])
+                    if not isinstance(v, torch.Tensor) or v.dtype != want or v.shape != full:
+                        problems.append("%s: eager's %s %s, fusec's %s %s" % (
+                            o["name"], getattr(v, "dtype", type(v)), list(getattr(v, "shape", [])), want, list(full)))
+        if problems:
+            failed += 1
+            say("FAIL %s: %s" % (f, "; ".join(problems)))
+        else:
+            passed += 1
+    say("%d random programs (randgen.py --seed %d): %d read and run with fusec's inputs, params, dtypes and shapes, "
+        "%d not, %d left out (an integer division by zero, which the CPU refuses)" % (count, seed, passed, failed,
+                                                                                     refused))
+    return passed, failed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("fusec")
+    ap.add_argument("--random", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=2026)
+    a = ap.parse_args()
+    fusec = os.path.abspath(a.fusec)
+    with tempfile.TemporaryDirectory(prefix="eager_cpu_") as work:
+        p1, f1 = torch_check_chains(fusec, work, print)
+        p2, f2 = random_programs(fusec, work, a.random, a.seed, print)
+    print("eager_cpu: %d passed, %d failed" % (p1 + p2, f1 + f2))
+    return 0 if f1 + f2 == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
