@@ -8,7 +8,8 @@ ctest (ctest runs without torch). Two checks:
 
   * bench/torch_check.py's chains (but fp8_all_floats): the interpreter run on
     the chain's .fuse text gives, on the same CPU inputs (torch_check's own;
-    an integer // or % by 0 divides by 1 on both sides: the CPU raises there),
+    an integer // or % by 0 answers on both sides what CUDA does, where the
+    CPU raises: cuda_zero_divisor),
     bit for bit what the chain's hand-written torch function gives, with the
     same dtype and shape. number_by_tensor differs where docs/language.md says
     fusec does (2.5 / x divides once; eager's x.reciprocal() * 2.5 does not):
@@ -16,8 +17,10 @@ ctest (ctest runs without torch). Two checks:
   * --random programs of tests/randgen.py (--seed): the interpreter reads each
     one's inputs and params in the order of fusec's API (--predict
     --format=json), with their dtypes, runs it without an exception, and gives
-    each output the dtype and the shape that fusec gives it. A program whose
-    integer division by zero the CPU refuses is counted apart.
+    each output the dtype and the shape that fusec gives it. A program that
+    eager refuses (torch.where and torch.clamp refuse an integer scalar out
+    of the tensor's range, which fusec converts) is listed and counted apart:
+    gpu_check.py fails it, as a difference between fusec and eager.
 
 The last line is "eager_cpu: P passed, F failed"; the exit status is 0 when F is 0.
 """
@@ -43,24 +46,36 @@ import torch_check  # noqa: E402
 gpu_check.torch = torch
 
 
-def no_zero_divisor(method, divisor_is_self):
-    """Tensor's // or % (method), with an integer divisor of 0 made 1: the CPU
-    raises where CUDA answers (docs/language.md, "Integers"), and the chains
-    divide by 0 on purpose. Both sides of the comparison run through it."""
+def cuda_zero_divisor(method, divisor_is_self, floor):
+    """Tensor's // or % (method) with an integer divisor of 0 answering what eager
+    on CUDA answers (docs/language.md, "Integers", measured on the H200), where
+    the CPU raises: a // 0 is -1 for a >= 0 and -2 for a < 0, a % 0 is -1 (both
+    the low bits of these: 255 in u8), except 4294967295 for an i64 a in
+    [0, 2^32). Both sides of every comparison here run through it."""
     def floating(x):
         return x.is_floating_point() if isinstance(x, torch.Tensor) else isinstance(x, float)
 
     def call(self, other):
         if floating(self) or floating(other):
             return method(self, other)
-        d = self if divisor_is_self else other
-        d = torch.where(d == 0, torch.ones_like(d), d) if isinstance(d, torch.Tensor) else d or 1
-        return method(d, other) if divisor_is_self else method(self, d)
+        a, d = (other, self) if divisor_is_self else (self, other)
+        zero = torch.as_tensor(d) == 0
+        d = torch.where(zero, torch.ones_like(d), d) if isinstance(d, torch.Tensor) else d or 1
+        r = method(d, other) if divisor_is_self else method(self, d)
+        if not bool(zero.any()):
+            return r
+        a = torch.as_tensor(a).long()
+        answer = torch.where(a >= 0, -1, -2) if floor else torch.full_like(a, -1)
+        if r.dtype == torch.int64:
+            answer = torch.where((a >= 0) & (a < 2 ** 32), 2 ** 32 - 1, answer)
+        return torch.where(zero, answer.to(r.dtype), r)
     return call
 
 
 for _name, _rev in (("__floordiv__", False), ("__mod__", False), ("__rfloordiv__", True), ("__rmod__", True)):
-    setattr(torch.Tensor, _name, no_zero_divisor(getattr(torch.Tensor, _name), _rev))
+    setattr(torch.Tensor, _name, cuda_zero_divisor(getattr(torch.Tensor, _name), _rev, "floordiv" in _name))
+
+
 EXPECTED_DIFF = {"number_by_tensor": "2.5 / x: fusec divides once, eager multiplies by x.reciprocal() (docs/language.md)"}
 
 
@@ -69,12 +84,6 @@ def describe(fusec, path, extra=()):
     if r.returncode:
         raise RuntimeError("fusec --predict: " + r.stderr.strip())
     return json.loads(r.stdout)
-
-
-def api_of(desc):
-    return types.SimpleNamespace(
-        INPUTS=[(i["name"], getattr(torch, gpu_check.DTYPES[i["dtype"]])) for i in desc["inputs"]],
-        PARAMS=[(p["name"], p["dtype"], p["value"]) for p in desc["params"]])
 
 
 def same_dtype_and_bits(a, b):
@@ -130,7 +139,8 @@ def random_programs(fusec, work, count, seed, say):
     d = os.path.join(work, "rand")
     subprocess.run([sys.executable, os.path.join(ROOT, "tests", "randgen.py"), "--seed", str(seed), "--count",
                     str(count), "--out", d, "--ops-def", os.path.join(ROOT, "src", "ops.def")], check=True)
-    passed = failed = refused = 0
+    passed = failed = 0
+    refused = []
     for f in sorted(os.listdir(d)):
         path = os.path.join(d, f)
         text = open(path).read()
@@ -147,15 +157,15 @@ def random_programs(fusec, work, count, seed, say):
         if shapes and shapes.order != list(desc["shape"]["dims"]):
             problems.append("dims %s, fusec's %s" % (shapes.order, list(desc["shape"]["dims"])))
         if not problems:
-            api = api_of(desc)
+            api = gpu_check.api_of(desc)
             ins = gpu_check.make_inputs(api, 1001, 7, shapes, device="cpu")
             try:
                 env = prog.run(ins, {p[0]: p[2] for p in api.PARAMS})
             except RuntimeError as e:
-                if "ZeroDivisionError" in str(e):
-                    refused += 1
-                    continue
-                problems.append("eager raised %s: %s" % (type(e).__name__, e))
+                if "without overflow" not in str(e):
+                    raise
+                refused.append("%s (%s)" % (f, e))
+                continue
             except Exception as e:  # noqa: BLE001 - the interpreter's bug: say which program
                 problems.append("eager raised %s: %s" % (type(e).__name__, e))
             else:
@@ -172,9 +182,49 @@ def random_programs(fusec, work, count, seed, say):
         else:
             passed += 1
     say("%d random programs (randgen.py --seed %d): %d read and run with fusec's inputs, params, dtypes and shapes, "
-        "%d not, %d left out (an integer division by zero, which the CPU refuses)" % (count, seed, passed, failed,
-                                                                                     refused))
+        "%d not, %d refused by eager: %s" % (count, seed, passed, failed, len(refused), "; ".join(refused) or "none"))
     return passed, failed
+
+
+def host_library(fusec, nvcc, src, work):
+    """A program's C API built for the host (tests/shapes/cpu_emulate.py: each
+    kernel launch a loop over its blocks and threads), as gpu_check.py's
+    check_capi loads it: WORK/capi/libNAME.so, the chain named chain. Returns
+    (name, fusec's JSON description or None, what failed)."""
+    name = os.path.splitext(os.path.basename(src))[0]
+    cu, host = os.path.join(work, "capi", name + ".cu"), os.path.join(work, "capi", name + "_cpu.cu")
+    extra = gpu_check.fusec_args(open(src).read())
+    steps = [[fusec, "-w", "--name=chain", src, "-o", cu],
+             [sys.executable, os.path.join(ROOT, "tests", "shapes", "cpu_emulate.py"), cu, host],
+             [nvcc, "-O1", "-w", "-Xcompiler", "-fPIC", "-shared", "-x", "cu", host, "-o",
+              os.path.join(work, "capi", "lib%s.so" % name)]]
+    for cmd in steps:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode:
+            return name, None, "%s: %s" % (os.path.basename(cmd[0]), (r.stdout + r.stderr)[-1000:])
+    return name, describe(fusec, src, ["--name=chain"] + extra), ""
+
+
+def capi_programs(fusec, nvcc, work, count, seed, jobs, say):
+    """gpu_check.py's --random-capi path on the host: the first count programs of
+    randgen.py --seed, each C API built for the host, both versions against the
+    interpreter (check_capi) at n = 4099."""
+    import concurrent.futures
+    d = os.path.join(work, "rand")
+    os.makedirs(os.path.join(work, "capi"), exist_ok=True)
+    log = gpu_check.Log(os.path.join(work, "capi.log"))
+    srcs = sorted(os.path.join(d, f) for f in os.listdir(d))[:count]
+    passed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for fut in concurrent.futures.as_completed([pool.submit(host_library, fusec, nvcc, s, work) for s in srcs]):
+            name, desc, what = fut.result()
+            if desc is None:
+                log.check("%s builds for the host" % name, False, what)
+                continue
+            passed += gpu_check.check_capi(log, work, name, os.path.join(d, name + ".fuse"), gpu_check.api_of(desc),
+                                           os.path.join(work, "failures"), n=4099, device="cpu")
+    say("random programs against eager, through a host build of their C API: %d of %d passed" % (passed, len(srcs)))
+    return passed, len(srcs) - passed
 
 
 def main():
@@ -182,13 +232,19 @@ def main():
     ap.add_argument("fusec")
     ap.add_argument("--random", type=int, default=300)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--capi", metavar="NVCC", help="also run the first --capi-count programs through a host build "
+                    "of their C API (nvcc compiles the kernels as host code)")
+    ap.add_argument("--capi-count", type=int, default=40)
+    ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     fusec = os.path.abspath(a.fusec)
     with tempfile.TemporaryDirectory(prefix="eager_cpu_") as work:
         p1, f1 = torch_check_chains(fusec, work, print)
         p2, f2 = random_programs(fusec, work, a.random, a.seed, print)
-    print("eager_cpu: %d passed, %d failed" % (p1 + p2, f1 + f2))
-    return 0 if f1 + f2 == 0 else 1
+        p3, f3 = capi_programs(fusec, a.capi, work, min(a.capi_count, a.random), a.seed, a.jobs, print) \
+            if a.capi else (0, 0)
+    print("eager_cpu: %d passed, %d failed" % (p1 + p2 + p3, f1 + f2 + f3))
+    return 0 if f1 + f2 + f3 == 0 else 1
 
 
 if __name__ == "__main__":

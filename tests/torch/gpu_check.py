@@ -2,6 +2,7 @@
 """gpu_check.py: fusec's PyTorch ops (fusec --emit=torch, docs/torch.md) on a GPU.
 
     python3 tests/torch/gpu_check.py [--fusec build/fusec] [--out DIR] [--random 50]
+                                     [--random-capi N] [--only-capi] [--jobs J]
 
 from the repository root, on a machine with an NVIDIA GPU, PyTorch with CUDA and
 nvcc; no network. Results go to --out (default $OUT): gpu_check.log (everything),
@@ -17,11 +18,21 @@ What it checks, for every examples/*.fuse and --random programs of tests/randgen
     ctypes, on the same inputs and stream) writes, with the params' defaults and with
     other values passed by keyword;
   * eager: both match torch eager running the same .fuse program (an interpreter below
-    maps each statement to the torch op eager would run) within the tolerances of
-    docs/torch.md: on every element for the examples (bool outputs: all but 1e-3 of the
-    elements), on all but 1e-3 (unfused) and 1e-2 (fused) of the elements for random
-    programs, whose deep f16 chains and comparisons next to their thresholds round
-    differently when intermediates stay in f32;
+    maps each statement to the torch op eager would run, integers, fp8 and shapes
+    included), with eager's dtype and shape, within the tolerances of docs/torch.md
+    (compare_eager): on every element for the examples (bool outputs: all but 1e-3 of
+    the elements), on all but 1e-3 (unfused) and 1e-2 (fused) of the elements for
+    random programs, whose deep f16 chains and comparisons next to their thresholds
+    round differently when intermediates stay in f32; integer and fp8 outputs exactly
+    (fused: within 1, or one fp8 code);
+--random-capi N more programs, those after --random's (the same generator
+continued: --random 0 --random-capi 250 are programs 0 to 249, bench/device.sh
+random's first 250), through their C API alone (no torch extension: fusec, then
+nvcc of the library, --jobs at a time), both versions against the interpreter
+(check_capi), with integer inputs over their whole range and fp8 inputs cast from
+floats of every magnitude; the summary line "random programs against eager: P of N
+passed", and each failure's .fuse file in OUT/eager_failures. --only-capi runs that
+alone (none of the checks of this list or the next);
 and once: torch.compile(lambda x: seed.fused(x) * 2) without a graph break
 (torch._dynamo.explain) and equal to the op, mixed under torch.compile with a param
 by keyword; a CUDA-graph capture of seed.fused, seed.unfused and mixed.fused replays
@@ -47,6 +58,7 @@ import sys
 import tempfile
 import time
 import traceback
+import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 torch = None  # imported in main()
@@ -308,7 +320,9 @@ class Eager:
             elif item not in assigned:
                 self.inputs.append((item, declared.get(item, default_dtype)))
 
-    def run(self, inputs, params):
+    def run(self, inputs, params, wide=False):
+        """Every statement's value (a dict by name). wide: a cast to f16, bf16 or f32
+        rounds the value but keeps it an f64 tensor (eager64)."""
         F = torch.nn.functional
         dev = inputs[0].device if inputs else "cpu"
         env = dict(zip([nm for nm, _ in self.inputs], inputs))
@@ -339,13 +353,14 @@ class Eager:
             return [x.float() if is_t(x) else float(x) for x in xs]
 
         def weak(s, like):
-            """A Python scalar as a 0-d tensor that promotes with the tensor like as the
-            scalar itself would (torch.result_type), for the ops that take tensors
-            only; an f16 or bf16 one held in f32, as eager's kernels take a scalar."""
+            """A Python scalar as a 0-d CPU tensor that promotes with the tensor like as
+            the scalar itself would (torch.result_type), for the ops that take tensors
+            only: a CUDA kernel reads a CPU scalar in its compute type (an f16 or bf16
+            result's is f32, so such a scalar is held in f32, not rounded to f16)."""
             dt = torch.result_type(like, s)
             held = torch.float32 if dt in (torch.float16, torch.bfloat16) else dt
             src = torch.float64 if isinstance(s, float) else torch.bool if isinstance(s, bool) else torch.int64
-            return torch.tensor(s, dtype=src, device=like.device).to(held)
+            return torch.tensor(s, dtype=src).to(held)
 
         def py(op, a, b):
             """op on two Python scalars, as Python computes it; in IEEE double where
@@ -381,7 +396,8 @@ class Eager:
 
         def call(f, args):
             if f in DTYPES:
-                return args[0].to(getattr(torch, DTYPES[f]))
+                v = args[0].to(getattr(torch, DTYPES[f]))
+                return v.double() if wide and f in ("f16", "bf16", "f32") else v
             if f in unary:
                 return unary[f](*arith(args[0]))
             if f == "leaky_relu":
@@ -390,8 +406,14 @@ class Eager:
                 return torch.pow(*arith(*args))
             if f in ("min", "max", "clamp"):
                 xs = arith(*args)
+                # with scalar bounds: torch.clamp, which promotes with them as with any
+                # scalar (and, unlike arithmetic, refuses an integer one out of the
+                # tensor's range, as torch.where does)
                 if f == "clamp" and not is_t(xs[1]) and not is_t(xs[2]):
-                    return torch.clamp(xs[0], xs[1], xs[2])  # promotes with its scalar bounds, as torch does
+                    return torch.clamp(xs[0], xs[1], xs[2])
+                if f != "clamp" and not all(is_t(x) for x in xs):
+                    t, v = xs if is_t(xs[0]) else xs[::-1]
+                    return torch.clamp(t, max=v) if f == "min" else torch.clamp(t, min=v)
                 like = next(x for x in xs if is_t(x))
                 ts = [x if is_t(x) else weak(x, like) for x in xs]
                 if f == "clamp":
@@ -460,6 +482,12 @@ def find_nvcc():
     return shutil.which("nvcc") or os.path.join(cpp_extension.CUDA_HOME or "/usr/local/cuda", "bin", "nvcc")
 
 
+def nvcc_library(nvcc, arch, cu, lib, log):
+    """The C API of an emitted .cu as a shared library, without its harness."""
+    return run([nvcc, "-O3", "-arch=" + arch, "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared", cu, "-o", lib],
+               log)
+
+
 def build_chain(src, work, fusec, arch, nvcc):
     """fusec --emit=torch, the C API library, and the module's own build (by importing
     it in a process of its own). Returns (name, ok, what failed)."""
@@ -469,9 +497,8 @@ def build_chain(src, work, fusec, arch, nvcc):
     env = dict(os.environ, FUSEC_TORCH_BUILD=os.path.join(work, "build"), MAX_JOBS="2")
     if not run([fusec, "-w", "--emit=torch", src, "-o", ext], log):
         return name, False, "fusec --emit=torch"
-    lib = os.path.join(work, "capi", "lib%s.so" % name)
-    if not run([nvcc, "-O3", "-arch=" + arch, "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared",
-                os.path.join(ext, name + ".cu"), "-o", lib], log):
+    if not nvcc_library(nvcc, arch, os.path.join(ext, name + ".cu"), os.path.join(work, "capi", "lib%s.so" % name),
+                        log):
         return name, False, "nvcc of the C API library"
     if not run([sys.executable, "-c", "import sys; sys.path.insert(0, %r); import %s" % (ext, name)], log, env=env):
         return name, False, "building and importing the module"
@@ -479,6 +506,32 @@ def build_chain(src, work, fusec, arch, nvcc):
     # dlopen, where cpp_extension.load would check the build again for each chain.
     shutil.copy(os.path.join(work, "build", name, "fusec_%s.so" % name), os.path.join(ext, "%s_torch.so" % name))
     return name, True, ""
+
+
+def fusec_args(text):
+    """The options of a first line "# fusec-args: ..." (a shaped program's --dims)."""
+    m = re.match(r"# fusec-args: (.*)", text)
+    return m.group(1).split() if m else []
+
+
+def build_capi(src, work, fusec, arch, nvcc):
+    """A program's C API alone, without the torch extension: fusec's .cu, its API
+    (fusec --predict --format=json) and the library. Returns (name, the JSON
+    description or None, what failed)."""
+    name = os.path.splitext(os.path.basename(src))[0]
+    log = os.path.join(work, "logs", name + ".log")
+    cu = os.path.join(work, "capi", name + ".cu")
+    with open(src) as f:
+        text = f.read()
+    if not run([fusec, "-w", src, "-o", cu], log):
+        return name, None, "fusec"
+    r = subprocess.run([fusec, "-w", "--predict", "--format=json", src] + fusec_args(text), capture_output=True,
+                       text=True, timeout=900)
+    if r.returncode != 0:
+        return name, None, "fusec --predict --format=json: " + r.stderr.strip()[-500:]
+    if not nvcc_library(nvcc, arch, cu, os.path.join(work, "capi", "lib%s.so" % name), log):
+        return name, None, "nvcc of the C API library"
+    return name, json.loads(r.stdout), ""
 
 
 def newcomer(work, fusec):
@@ -582,14 +635,15 @@ def make_inputs(module, n, seed, shapes=None, device="cuda"):
 def capi_call(lib, module, version, inputs, params, n, shapes=None):
     fn = getattr(lib, "%s_%s" % (module.NAME, version))
     size = shapes.full() if shapes else (n,)
-    outs = [torch.empty(size, dtype=dt, device="cuda") for _, dt in module.OUTPUTS]
+    dev = inputs[0].device if inputs else torch.device("cuda")  # (a host build of the C API: tests/torch/eager_cpu.py)
+    outs = [torch.empty(size, dtype=dt, device=dev) for _, dt in module.OUTPUTS]
     types = [ctypes.c_void_p] * (len(inputs) + len(outs))
     types += [ctypes.c_double if pdt == "f64" else ctypes.c_float for _, pdt, _ in module.PARAMS]
     dims = [shapes.size[d] for d in shapes.order] if shapes else [n]  # a shaped chain: its dims for n
     fn.argtypes = types + [ctypes.c_size_t] * len(dims) + [ctypes.c_void_p]
     fn.restype = ctypes.c_int
     args = [t.data_ptr() for t in inputs] + [t.data_ptr() for t in outs] + list(params)
-    rc = fn(*args, *dims, torch.cuda.current_stream().cuda_stream)
+    rc = fn(*args, *dims, torch.cuda.current_stream().cuda_stream if dev.type == "cuda" else None)
     if rc != 0:
         raise RuntimeError("%s_%s returned CUDA error %d" % (module.NAME, version, rc))
     return outs
@@ -613,7 +667,7 @@ def value(t, i):
     return t[i].float().item() if is_fp8(t) else t[i].item()
 
 
-def compare_eager(got, want, outliers, tol=None, flips=None, fused=False):
+def compare_eager(got, want, outliers, tol=None, flips=None, fused=False, want64=None):
     """('', None) when fusec's output got matches eager's want, else (what differs,
     the first element outside the rule, in row-major order). want must have got's
     dtype and shape. Floats: within tol (default: the dtype's) on all but a
@@ -622,7 +676,11 @@ def compare_eager(got, want, outliers, tol=None, flips=None, fused=False):
     and fp8 none unfused, outliers fused); for fused, an integer within 1 of
     eager's and an fp8 value within one code (of the same sign) is equal: a
     value made from floats that eager rounds to f16 or bf16 between ops and
-    fused keeps in f32 may round to the neighbour (bench/torch_check.py's rule)."""
+    fused keeps in f32 may round to the neighbour (bench/torch_check.py's rule).
+    want64: eager64's value, where fused, whose intermediates are not rounded as
+    eager's are, is right when it is as close to it as eager is (floats) or
+    equal to it (the others), as torch_check.py allows: round(h * 100) of an
+    f16 h, by a rounding apart, gives another integer."""
     if not isinstance(want, torch.Tensor):
         want = torch.full_like(got, want)
     if want.dtype != got.dtype or want.shape != got.shape:
@@ -640,12 +698,18 @@ def compare_eager(got, want, outliers, tol=None, flips=None, fused=False):
             near = same | ((ca > cb) & (ca - cb == 1)) | ((ca < cb) & (cb - ca == 1))
         near = near if fused and got.dtype != torch.bool else same
         bad = ~near
+        if want64 is not None:
+            w64 = want64.flatten()
+            bad &= ~((a.float() == w64.float()) if is_fp8(got) else (a == w64.to(a.dtype)))
         if flips is None:
             flips = max(outliers, BOOL_FLIPS) if got.dtype == torch.bool else outliers if fused else 0.0
         frac, how = flips, "equal" if near is same else "within 1 (an fp8 value: one code)"
     else:
         rtol, atol = tol or TOL[str(got.dtype)[6:]]
         bad = ~torch.isclose(a.double(), b.double(), rtol=rtol, atol=atol, equal_nan=True)
+        if want64 is not None:
+            w64 = want64.double().flatten()
+            bad &= ~((a.double() - w64).abs() <= (b.double() - w64).abs())
         frac, how = outliers, "within rtol %g atol %g" % (rtol, atol)
     nbad = int(bad.sum())
     if nbad <= got.numel() * frac:
@@ -655,15 +719,36 @@ def compare_eager(got, want, outliers, tol=None, flips=None, fused=False):
         nbad, got.numel(), how, i, value(a, i), value(b, i)), i
 
 
-def mismatches(text, env, outputs, got, version, outliers, flips=None):
+def eager64(prog, inputs, params):
+    """The program run by eager in f64, as the fused kernel computes it in f32: its
+    float inputs made f64 (fp8 ones kept), a cast to f16, bf16 or f32 rounding
+    the value but keeping it f64 (the fused kernel rounds at casts and keeps
+    the results of ops on f16 and bf16 values in f32, where eager rounds them:
+    sigmoid(bf16(p)) == tanh(bf16(p)) holds in bf16 at p = 12 and not in f32),
+    for compare_eager's want64; None where eager refuses that."""
+    try:
+        return prog.run([t.double() if t.is_floating_point() and not is_fp8(t) else t for t in inputs],
+                        dict(zip(prog.param_order, params)), wide=True)
+    except Exception:  # noqa: BLE001 - then eager's own values are the only yardstick
+        return None
+
+
+def mismatches(text, env, outputs, got, version, outliers, flips=None, host=False, env64=None):
     """[(output, what differs, its first bad element)] of fusec's outputs got (one
     per (name, dtype) of outputs) against eager's values in env (compare_eager;
-    fused: in the loosest tolerance of the program's float dtypes)."""
+    fused: in the loosest tolerance of the program's float dtypes; host, a host
+    build of the C API against eager on the CPU, whose math functions differ in
+    the last bits: both versions so, and at least f32's). env64: eager's values on
+    the float inputs made f64 (fused only)."""
     bad = []
     for (out_name, _), g in zip(outputs, got):
         own = next(k for k, v in DTYPES.items() if v == str(g.dtype)[6:])
-        msg, i = compare_eager(g, env[out_name], outliers, loosest(text, own) if version == "fused" else None, flips,
-                               version == "fused")
+        tol = loosest(text, own) if version == "fused" or host else None
+        if host:
+            tol = max(tol or TOL["float32"], TOL["float32"], key=lambda t: t[0])
+        w64 = env64.get(out_name) if env64 and version == "fused" else None
+        msg, i = compare_eager(g, env[out_name], outliers, tol, flips, version == "fused",
+                               w64 if isinstance(w64, torch.Tensor) and w64.shape == g.shape else None)
         if msg:
             bad.append((out_name, msg, i))
     return bad
@@ -714,11 +799,116 @@ def check_chain(log, work, name, src, is_example):
         return log.check("%s eager" % name, False, "the interpreter found %d inputs and %d params, the module %d and %d"
                          % (len(prog.inputs), len(prog.param_order), len(module.INPUTS), len(module.PARAMS))) and ok
     env = prog.run(inputs, dict(zip(prog.param_order, defaults)))
+    env64 = eager64(prog, inputs, defaults)
     for version in ("fused", "unfused"):
         got = as_tuple(getattr(module, version)(*inputs))
-        bad = mismatches(text, env, module.OUTPUTS, got, version, 0.0 if is_example else RANDOM_OUTLIERS[version])
+        bad = mismatches(text, env, module.OUTPUTS, got, version, 0.0 if is_example else RANDOM_OUTLIERS[version],
+                         env64=env64)
         ok &= log.check("%s %s matches eager" % (name, version), not bad, "; ".join("%s: %s" % b[:2] for b in bad))
     return ok
+
+
+def api_of(desc):
+    """fusec's JSON description of a chain as a module's NAME, INPUTS, OUTPUTS and
+    PARAMS (what capi_call and make_inputs read), and DIMS: a shaped chain's dims
+    in the C API's order."""
+    dt = lambda d: getattr(torch, DTYPES[d])  # noqa: E731
+    return types.SimpleNamespace(NAME=desc["name"], INPUTS=[(i["name"], dt(i["dtype"])) for i in desc["inputs"]],
+                                 OUTPUTS=[(o["name"], dt(o["dtype"])) for o in desc["outputs"]],
+                                 PARAMS=[(p["name"], p["dtype"], p["value"]) for p in desc["params"]],
+                                 DIMS=list(desc["shape"]["dims"]) if "shape" in desc else [])
+
+
+def at_element(prog, shapes, inputs, params, i):
+    """Element i (row-major) of the chain's shape and every input there (a
+    broadcast one: the value it gives that element), then the params."""
+    full = shapes.full() if shapes else None
+    idx = []
+    for size in reversed(full or ()):
+        idx.insert(0, i % size)
+        i //= size
+    vals = []
+    for (nm, _), t in zip(prog.inputs, inputs):
+        v = t.expand(full)[tuple(idx)] if full else t[i]
+        vals.append("%s=%r" % (nm, v.float().item() if is_fp8(v) else v.item()))
+    vals += ["%s=%r" % kv for kv in zip(prog.param_order, params)]
+    return "%sinputs there: %s" % ("index %s of %s; " % (idx, list(full)) if full else "", ", ".join(vals))
+
+
+def check_capi(log, work, name, src, api, failures, n=N, device="cuda"):
+    """A random program through its C API alone, both versions against eager, as
+    compare_eager says: floats as check_chain's random programs; bools, integers
+    and fp8 exactly unfused, and fused on all but RANDOM_OUTLIERS["fused"] of the
+    elements (integers within 1, fp8 within a code). A mismatch says the output,
+    its first bad element, both values and the inputs there; the .fuse file is
+    copied to failures. (n, device: tests/torch/eager_cpu.py runs it on a host
+    build of the C API.)"""
+    with open(src) as f:
+        text = f.read()
+    prog = Eager(text)
+    shapes = Shapes(prog, text) if prog.shapes else None
+    mine = ([(nm, DTYPES[dt]) for nm, dt in prog.inputs], prog.param_order, shapes.order if shapes else [])
+    theirs = ([(nm, str(dt)[6:]) for nm, dt in api.INPUTS], [nm for nm, _, _ in api.PARAMS], api.DIMS)
+    problems = []
+    if mine != theirs:
+        problems.append("the interpreter reads the inputs, params and dims %s, fusec %s" % (mine, theirs))
+    else:
+        lib = ctypes.CDLL(os.path.join(work, "capi", "lib%s.so" % name))
+        inputs = make_inputs(api, n, 7, shapes, device)
+        params = [v for _, _, v in api.PARAMS]
+        try:
+            env = prog.run(inputs, dict(zip(prog.param_order, params)))
+        except Exception as e:  # noqa: BLE001 - eager refusing what fusec accepts is a difference too
+            env = None
+            problems.append("eager raised %s: %s" % (type(e).__name__, str(e).strip().splitlines()[-1]))
+        env64 = eager64(prog, inputs, params) if env else None
+        for version in ("unfused", "fused") if env else ():
+            got = capi_call(lib, api, version, inputs, params, n, shapes)
+            if device == "cuda":
+                torch.cuda.synchronize()
+            flips = 0.0 if version == "unfused" else RANDOM_OUTLIERS["fused"]
+            for out_name, msg, i in mismatches(text, env, api.OUTPUTS, got, version, RANDOM_OUTLIERS[version], flips,
+                                               device != "cuda", env64):
+                where = "" if i is None else "; " + at_element(prog, shapes, inputs, params, i)
+                problems.append("%s %s: %s%s" % (version, out_name, msg, where))
+        lib["%s_unfused_release" % api.NAME]()  # its scratch buffers: 250 libraries stay loaded
+    if problems:
+        os.makedirs(failures, exist_ok=True)
+        shutil.copy(src, failures)
+    return log.check("%s against eager" % name, not problems, "; ".join(problems))
+
+
+def random_capi(log, args, work, fusec, arch, nvcc):
+    """--random-capi N: the N programs of randgen.py --seed that follow --random's
+    (the same generator continued), each built as its C API alone, --jobs at a
+    time, and checked (check_capi) as its build finishes. The failures' .fuse
+    files go to OUT/eager_failures."""
+    d = os.path.join(work, "rand_capi")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "randgen.py"), "--seed", str(args.seed),
+                    "--count", str(args.random + args.random_capi), "--out", d,
+                    "--ops-def", os.path.join(ROOT, "src", "ops.def")], check=True)
+    srcs = sorted(os.path.join(d, f) for f in os.listdir(d))[args.random:]
+    failures = os.path.join(args.out, "eager_failures")
+    log.say("random programs %d to %d of randgen.py --seed %d through their C API alone, %d built at a time"
+            % (args.random, args.random + len(srcs) - 1, args.seed, args.jobs))
+    passed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futs = {pool.submit(build_capi, src, work, fusec, arch, nvcc): src for src in srcs}
+        for fut in concurrent.futures.as_completed(futs):
+            src = futs[fut]
+            name, desc, what = fut.result()
+            if desc is None:
+                log.check("%s builds" % name, False, what)
+                with open(os.path.join(work, "logs", name + ".log")) as f:
+                    log.say(f.read()[-3000:])
+                os.makedirs(failures, exist_ok=True)
+                shutil.copy(src, failures)
+                continue
+            try:
+                passed += check_capi(log, work, name, src, api_of(desc), failures)
+            except Exception:  # noqa: BLE001 - one program's crash is its failure, the others go on
+                log.check("%s against eager" % name, False, traceback.format_exc()[-2000:])
+    log.say("random programs against eager: %d of %d passed" % (passed, len(srcs)))
 
 
 # --------------------------------------------------------------------------------------
@@ -870,6 +1060,64 @@ def special_checks(log, mods):
 
 # --------------------------------------------------------------------------------------
 
+def extension_checks(log, args, work, fusec, arch, nvcc):
+    """Every example and --random programs built as torch extensions and checked
+    (check_chain), the module's routes, the one-liner and the checks of one chain
+    each (shaped_checks, special_checks)."""
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "randgen.py"), "--seed", str(args.seed),
+                    "--count", str(args.random), "--out", os.path.join(work, "rand"),
+                    "--ops-def", os.path.join(ROOT, "src", "ops.def")], check=True)
+    examples = sorted(os.path.join(ROOT, "examples", f) for f in os.listdir(os.path.join(ROOT, "examples"))
+                      if f.endswith(".fuse"))
+    randoms = sorted(os.path.join(work, "rand", f) for f in os.listdir(os.path.join(work, "rand")))
+    chains = examples + randoms
+    log.say("building %d chains, %d at a time" % (len(chains), args.jobs))
+    built = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs + 1) as pool:
+        first = pool.submit(newcomer, work, fusec)
+        futs = {pool.submit(build_chain, src, work, fusec, arch, nvcc): src for src in chains}
+        for fut in concurrent.futures.as_completed(futs):
+            name, ok, what = fut.result()
+            built[name] = ok
+            if not log.check("%s builds" % name, ok, what):
+                with open(os.path.join(work, "logs", name + ".log")) as f:
+                    log.say(f.read()[-3000:])
+        rc, out, err = first.result()
+        log.check("the issue's one-liner, as a newcomer runs it, prints 0", rc == 0 and
+                  re.fullmatch(r"tensor\(0\., device='cuda:0'\)", out or ""), out or err)
+    # the module's other routes, in processes of their own while the checks run
+    routes = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    pending = {how: routes.submit(route, work, "seed", how) for how in ("prebuilt", "noninja")
+               if built.get("seed")}
+    for src in chains:
+        name = os.path.splitext(os.path.basename(src))[0]
+        if not built.get(name):
+            continue
+        try:
+            check_chain(log, work, name, src, src in examples)
+        except Exception:  # noqa: BLE001 - one chain's crash is its failure, the others go on
+            log.check("%s checks" % name, False, traceback.format_exc()[-2000:])
+    for how, fut in pending.items():
+        rc, out, err, d = fut.result()
+        want = os.path.join(d, "seed_torch.so") if how == "prebuilt" else os.path.join(d, "build")
+        log.check("the module's %s route" % how, rc == 0 and out == [want, "1"], " ".join(out) or err)
+    routes.shutdown()
+    if built.get("layernorm_affine"):
+        try:
+            shaped_checks(log, import_chain(work, "layernorm_affine"))
+        except Exception:  # noqa: BLE001
+            log.check("shaped op checks", False, traceback.format_exc()[-3000:])
+    if all(built.get(nm) for nm in ("seed", "swiglu", "mixed")):
+        loaded = {nm: import_chain(work, nm) for nm in ("seed", "swiglu", "mixed")}
+        try:
+            costs = special_checks(log, loaded)
+            log.records.append(dict(check="host cost per call, n=4096 (us)", ok=True, detail=costs))
+        except Exception:  # noqa: BLE001
+            log.check("torch.compile, CUDA graph, error and timing checks", False, traceback.format_exc()[-3000:])
+    else:
+        log.check("torch.compile, CUDA graph, error and timing checks", False, "seed, swiglu or mixed did not build")
+
+
 def main():
     global torch
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
@@ -877,6 +1125,10 @@ def main():
     ap.add_argument("--fusec", default=os.path.join(ROOT, "build", "fusec"))
     ap.add_argument("--out", default=os.environ.get("OUT") or "gpu_check_out")
     ap.add_argument("--random", type=int, default=50, help="random programs (default 50)")
+    ap.add_argument("--random-capi", type=int, default=0, metavar="N",
+                    help="N more random programs, those after --random's, through their C API alone (default 0)")
+    ap.add_argument("--only-capi", action="store_true",
+                    help="--random-capi alone: no example, no --random program, no torch extension built")
     ap.add_argument("--seed", type=int, default=2026, help="randgen.py's seed (default 2026)")
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
                     help="builds at once (default: half the CPUs; each runs up to 2 compilers)")
@@ -903,58 +1155,10 @@ def main():
     for d in ("ext", "capi", "build", "logs", "rand"):
         os.makedirs(os.path.join(work, d), exist_ok=True)
     try:
-        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "randgen.py"), "--seed", str(args.seed),
-                        "--count", str(args.random), "--out", os.path.join(work, "rand"),
-                        "--ops-def", os.path.join(ROOT, "src", "ops.def")], check=True)
-        examples = sorted(os.path.join(ROOT, "examples", f) for f in os.listdir(os.path.join(ROOT, "examples"))
-                          if f.endswith(".fuse"))
-        randoms = sorted(os.path.join(work, "rand", f) for f in os.listdir(os.path.join(work, "rand")))
-        chains = examples + randoms
-        log.say("building %d chains, %d at a time" % (len(chains), args.jobs))
-        built = {}
-        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs + 1) as pool:
-            first = pool.submit(newcomer, work, fusec)
-            futs = {pool.submit(build_chain, src, work, fusec, arch, nvcc): src for src in chains}
-            for fut in concurrent.futures.as_completed(futs):
-                name, ok, what = fut.result()
-                built[name] = ok
-                if not log.check("%s builds" % name, ok, what):
-                    with open(os.path.join(work, "logs", name + ".log")) as f:
-                        log.say(f.read()[-3000:])
-            rc, out, err = first.result()
-            log.check("the issue's one-liner, as a newcomer runs it, prints 0", rc == 0 and
-                      re.fullmatch(r"tensor\(0\., device='cuda:0'\)", out or ""), out or err)
-        # the module's other routes, in processes of their own while the checks run
-        routes = concurrent.futures.ThreadPoolExecutor(max_workers=2)
-        pending = {how: routes.submit(route, work, "seed", how) for how in ("prebuilt", "noninja")
-                   if built.get("seed")}
-        for src in chains:
-            name = os.path.splitext(os.path.basename(src))[0]
-            if not built.get(name):
-                continue
-            try:
-                check_chain(log, work, name, src, src in examples)
-            except Exception:  # noqa: BLE001 - one chain's crash is its failure, the others go on
-                log.check("%s checks" % name, False, traceback.format_exc()[-2000:])
-        for how, fut in pending.items():
-            rc, out, err, d = fut.result()
-            want = os.path.join(d, "seed_torch.so") if how == "prebuilt" else os.path.join(d, "build")
-            log.check("the module's %s route" % how, rc == 0 and out == [want, "1"], " ".join(out) or err)
-        routes.shutdown()
-        if built.get("layernorm_affine"):
-            try:
-                shaped_checks(log, import_chain(work, "layernorm_affine"))
-            except Exception:  # noqa: BLE001
-                log.check("shaped op checks", False, traceback.format_exc()[-3000:])
-        if all(built.get(nm) for nm in ("seed", "swiglu", "mixed")):
-            loaded = {nm: import_chain(work, nm) for nm in ("seed", "swiglu", "mixed")}
-            try:
-                costs = special_checks(log, loaded)
-                log.records.append(dict(check="host cost per call, n=4096 (us)", ok=True, detail=costs))
-            except Exception:  # noqa: BLE001
-                log.check("torch.compile, CUDA graph, error and timing checks", False, traceback.format_exc()[-3000:])
-        else:
-            log.check("torch.compile, CUDA graph, error and timing checks", False, "seed, swiglu or mixed did not build")
+        if not args.only_capi:
+            extension_checks(log, args, work, fusec, arch, nvcc)
+        if args.random_capi:
+            random_capi(log, args, work, fusec, arch, nvcc)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
