@@ -1211,6 +1211,9 @@ static void emit_host_scalars(Emitter *em, bool reference)
         }
         if (reference && in->op == O_ROUND)
             snprintf(expr, sizeof expr, "fx_roundeven(%s)", a[0]); /* ref_round is the storage rounding */
+        /* Python's // of two floats, not eager's f16 kernel's (ref_floor_divide has no f16 form) */
+        if (in->op == O_FLOORDIV && !is_int(in->dtype))
+            snprintf(expr, sizeof expr, "fx_floor_divide(%s, %s)", a[0], a[1]);
         bool builtin = strncmp(expr, "fx_", 3) == 0;
         fprintf(em->f, "    const double %s = %s%s;\n", em->cname[i], reference && builtin ? "ref_" : "",
                 reference && builtin ? expr + 3 : expr);
