@@ -380,6 +380,20 @@ static void type_inst(Program *p, int i, const int *use)
                    in->op == O_POW ? "" : in->nargs > 1 ? ", ..." : "");
     if (info->ints == I_FLOAT && fusec_dtype[dt].kind != FX_KIND_FLOAT)
         dt = in->scalar ? FX_F64 : FX_F32; /* torch.exp(q), q / 2: the default float dtype */
+    /* where, min, max and clamp with an integer tensor take a number as
+     * torch.where and torch.clamp do: converted to the tensor's dtype, which
+     * PyTorch refuses when it does not fit ("value cannot be converted to
+     * type uint8_t without overflow"), where arithmetic wraps it (b + 300) */
+    bool takes_checked = info->cls == K_WHERE || in->op == O_MIN || in->op == O_MAX || in->op == O_CLAMP;
+    for (int a = 0; takes_checked && !in->scalar && is_int(dt) && a < in->nargs; a++) {
+        const Inst *x = &p->inst[in->arg[a]];
+        if (x->op == O_CONST && is_int(x->dtype) && ref_wrap((unsigned long long)x->ival, dt) != x->ival)
+            diag_error(diag(p), p->inst[use[a]].off, p->inst[use[a]].len,
+                       "%lld does not fit %s, the dtype of this %s: PyTorch refuses it (torch.%s: \"value cannot be "
+                       "converted without overflow\"); write a number in %s's range, or cast the tensor first",
+                       (long long)x->ival, fusec_dtype_name[dt], op_name((Op)in->op),
+                       info->cls == K_WHERE ? "where" : "clamp", fusec_dtype_name[dt]);
+    }
     int ct = -1; /* the compute type, when it is not the result's */
     switch (info->cls) {
     case K_ARITH:

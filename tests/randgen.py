@@ -321,6 +321,15 @@ class Program:
         e = E(str(v), "int", v, v, False, const=True, atom=v >= 0)
         return e
 
+    def fitting(self, e):
+        """e, or for a constant a number of every integer dtype's range: where,
+        min, max and clamp convert a number to the integer tensor's dtype, and
+        PyTorch (and fusec) refuse one that does not fit."""
+        if not e.const:
+            return e
+        v = self.rng.randint(0, 127)
+        return E(str(v), "int", v, v, False, const=True, atom=True)
+
     def int_leaf(self, need_tensor):
         r = self.rng
         temps = [t for t in self.temps if t.kind == "int"]
@@ -359,7 +368,11 @@ class Program:
         if k == 0:
             dt = r.choice(DTYPES)
             self.used_ops.add(dt)
-            c = self.int_call("clamp", [ie, E("-20", "int", -20, -20, False, const=True), E("20", "int", 20, 20, False, const=True)])
+            # through i32, whose range holds -20 and 20 (a u8 tensor's does not)
+            self.used_ops.add("i32")
+            wide = E("i32(%s)" % ie.text, "int", 0, 0, ie.tensor, const=ie.const, atom=True, depth=ie.depth + 1)
+            c = self.int_call("clamp", [wide, E("-20", "int", -20, -20, False, const=True),
+                                        E("20", "int", 20, 20, False, const=True)])
             return E("%s(%s)" % (dt, c.text), "num", -20, 20, ie.tensor, atom=True, depth=ie.depth + 2)
         if k == 1:
             dt = r.choice(DTYPES)
@@ -421,14 +434,14 @@ class Program:
             a = sub(need_tensor)
             e = self.int_call(op if not a.const or op in ("sign", "relu") else "relu", [a])
         elif op in ("min", "max"):
-            e = self.int_call(op, [sub(need_tensor), sub(False)])
+            e = self.int_call(op, [sub(need_tensor), self.fitting(sub(False))])
         elif op == "clamp":
-            lo = r.randint(-50, 0)
+            lo = r.randint(0, 50)
             e = self.int_call(op, [sub(need_tensor), E(str(lo), "int", lo, lo, False, const=True),
-                                   E(str(lo + r.randint(0, 90)), "int", 0, 0, False, const=True)])
+                                   E(str(lo + r.randint(0, 77)), "int", 0, 0, False, const=True)])
         elif op == "where":
             c = self.boolean(depth - 1, need_tensor=False)
-            e = self.int_call(op, [c, sub(need_tensor), sub(False)])
+            e = self.int_call(op, [c, self.fitting(sub(need_tensor)), self.fitting(sub(False))])
             e.tensor = e.tensor or c.tensor
         elif op == "cast":
             e = self.int_call(r.choice(INT_DTYPES), [sub(need_tensor)])
