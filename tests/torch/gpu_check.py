@@ -416,7 +416,8 @@ class Eager:
                     return torch.clamp(t, max=v) if f == "min" else torch.clamp(t, min=v)
                 like = next(x for x in xs if is_t(x))
                 ts = [x if is_t(x) else weak(x, like) for x in xs]
-                if f == "clamp":
+                if f == "clamp":  # a tensor bound beside a number: clamp's Tensor form wants one device
+                    ts = [t.to(like.device) for t in ts]
                     return torch.clamp(ts[0], min=ts[1], max=ts[2])
                 return (torch.minimum if f == "min" else torch.maximum)(ts[0], ts[1])
             if f == "where":
