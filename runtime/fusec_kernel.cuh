@@ -93,31 +93,28 @@ template <int M, int B, bool INF> __host__ __device__ __forceinline__ float fx_f
  * compare NaN as equal). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
 #define FX_FP8_HW 1
-#define FX_FP8_WIDEN(fmt, b)                                                     \
-    do {                                                                         \
-        uint32_t h2;                                                             \
-        asm("cvt.rn.f16x2." fmt "x2 %0, %1;" : "=r"(h2) : "h"((uint16_t)(b))); \
-        return __half2float(__ushort_as_half((unsigned short)(h2 & 0xffffu)));   \
-    } while (0)
+template <int M> __device__ __forceinline__ float fx_f8_widen_hw(uint8_t b)
+{
+    uint32_t h2;
+    if (M == 3)
+        asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(h2) : "h"((uint16_t)b));
+    else
+        asm("cvt.rn.f16x2.e5m2x2 %0, %1;" : "=r"(h2) : "h"((uint16_t)b));
+    return __half2float(__ushort_as_half((unsigned short)(h2 & 0xffffu)));
+}
 #else
 #define FX_FP8_HW 0
 #endif
-__host__ __device__ __forceinline__ float fx_widen(FxF8e4m3 v)
+template <typename F> __host__ __device__ __forceinline__ float fx_f8_widen(F v)
 {
 #if FX_FP8_HW
-    FX_FP8_WIDEN("e4m3", v.bits);
+    return fx_f8_widen_hw<F::M>(v.bits);
 #else
-    return fx_f8_to_float<FxF8e4m3::M, FxF8e4m3::B, FxF8e4m3::INF>(v.bits);
+    return fx_f8_to_float<F::M, F::B, F::INF>(v.bits);
 #endif
 }
-__host__ __device__ __forceinline__ float fx_widen(FxF8e5m2 v)
-{
-#if FX_FP8_HW
-    FX_FP8_WIDEN("e5m2", v.bits);
-#else
-    return fx_f8_to_float<FxF8e5m2::M, FxF8e5m2::B, FxF8e5m2::INF>(v.bits);
-#endif
-}
+__host__ __device__ __forceinline__ float fx_widen(FxF8e4m3 v) { return fx_f8_widen(v); }
+__host__ __device__ __forceinline__ float fx_widen(FxF8e5m2 v) { return fx_f8_widen(v); }
 
 /* Compute -> storage, rounding to nearest even. A bool becomes 0 or 1; a
  * number stored as bool is "!= 0", as tensor.to(torch.bool). */
@@ -163,17 +160,19 @@ template <int M> __device__ __forceinline__ uint16_t fx_f8x2_hw(float x, float y
         asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(h2) : "f"(y), "f"(x));
     return h2;
 }
-template <bool INF, uint32_t TBITS> __device__ __forceinline__ uint8_t fx_f8_overflow(uint8_t code, float v)
+#endif
+/* c10's overflow rule on the code of v: at or above T (e5m2: inf, or NaN for
+ * a NaN) or above it (e4m3: NaN), with v's sign; both conversions end with
+ * it. Compared as floats (|v| is an operand modifier, "not <=" takes NaN
+ * too: one instruction); (bits >> 24) | 0x7f is 0x7f with v's sign. */
+template <bool INF, uint32_t TBITS> __host__ __device__ __forceinline__ uint8_t fx_f8_overflow(uint8_t code, float v)
 {
-    /* compared as floats (|v| is an operand modifier, "not <=" takes NaN
-     * too: one instruction); (bits >> 24) | 0x7f is 0x7f with v's sign */
     const float t = fx_bits_float(TBITS);
     const uint32_t s = fx_float_bits(v) >> 24;
     if (INF ? !(fabsf(v) < t) : !(fabsf(v) <= t)) /* overflow, inf, NaN */
         return (uint8_t)(INF && v == v ? (s & 0x80) | 0x7c : s | 0x7f);
     return code;
 }
-#endif
 template <int M, int B, bool INF, uint32_t TBITS> __host__ __device__ __forceinline__ uint8_t fx_float_to_f8(float v)
 {
 #if FX_FP8_HW
@@ -184,10 +183,8 @@ template <int M, int B, bool INF, uint32_t TBITS> __host__ __device__ __forceinl
     const uint32_t nrm = (a + ((uint32_t)(B - 127) << 23) + ((1u << (S - 1)) - 1) + (a >> S & 1)) >> S;
     const float magic = fx_bits_float((uint32_t)(127 + 24 - B - M) << 23);
     const uint32_t sub = fx_float_bits(fx_bits_float(a) + magic) - fx_float_bits(magic);
-    uint32_t code = a < ((uint32_t)(127 + 1 - B) << 23) ? sub : nrm;
-    if (INF ? a >= TBITS : a > TBITS) /* overflow, inf, NaN */
-        code = INF && a <= 0x7f800000u ? 0x7cu : 0x7fu;
-    return (uint8_t)(code | (u >> 24 & 0x80));
+    const uint32_t code = a < ((uint32_t)(127 + 1 - B) << 23) ? sub : nrm;
+    return fx_f8_overflow<INF, TBITS>((uint8_t)(code | (u >> 24 & 0x80)), v);
 #endif
 }
 #define FX_TO_F8(name, T)                                                                                     \

@@ -211,15 +211,18 @@ FX_OP double fx_hardswish_aten(double x) { return x * fx_hard6(x) * (double)(1.0
  * and fmaxf's instruction with NaN propagation, signed zeros alike), where
  * the compare-and-select form takes three. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define FX_MINMAX_NAN(op, a, b)                                                      \
-    do {                                                                             \
-        float r_;                                                                    \
-        asm(op ".NaN.f32 %0, %1, %2;" : "=f"(r_) : "f"(a), "f"(b));                  \
-        return r_;                                                                   \
-    } while (0)
-FX_OP float fx_min(float a, float b) { FX_MINMAX_NAN("min", a, b); }
-FX_OP float fx_max(float a, float b) { FX_MINMAX_NAN("max", a, b); }
-#undef FX_MINMAX_NAN
+FX_OP float fx_min(float a, float b)
+{
+    float r;
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+}
+FX_OP float fx_max(float a, float b)
+{
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+}
 #else
 FX_OP float fx_min(float a, float b) { return a != a ? a : b != b ? b : fminf(a, b); }
 FX_OP float fx_max(float a, float b) { return a != a ? a : b != b ? b : fmaxf(a, b); }

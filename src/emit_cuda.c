@@ -158,31 +158,7 @@ static bool is_int(int dt) { return fusec_dtype[dt].kind == FX_KIND_INT; }
  * value again gives the same bits, at twice the cost (a conversion to bf16
  * takes about six FMAs' issue slots, opcost.def; a memory-bound kernel of 3
  * bytes an element cannot spend that twice; docs/cuda.md, "Conversions"). */
-static int stored_value(const Program *p, int v)
-{
-    const Inst *in = &p->inst[p->inst[v].canon];
-    const Inst *arg = op_info[in->op].cls == K_CAST ? &p->inst[p->inst[in->arg[0]].canon] : NULL;
-    return arg && !arg->scalar ? arg->canon : in->canon;
-}
-static int stored_vnum(const Emitter *em, int v) { return em->vnum[stored_value(em->p, v)]; }
-
-/* The fused kernels' per-thread array of output value v, the line of the
- * loop body that fills it and the store after the loop. (Rounding f16, bf16
- * and fp8 outputs two at a time, cvt.rn.bf16x2.f32 and the like, measured no
- * faster and fp8 4% slower: docs/cuda.md, "Conversions".) */
-static void out_array(const Emitter *em, FILE *f, const char *indent, const char *name, int v)
-{
-    fprintf(f, "%s%s %s_v[E];\n", indent, store_t[em->p->inst[v].dtype], name);
-}
-static void out_element(const Emitter *em, FILE *f, const char *indent, const char *name, int v)
-{
-    fprintf(f, "%s%s_v[e] = fx_to_%s(v%d);\n", indent, name, fusec_dtype_name[em->p->inst[v].dtype],
-            stored_vnum(em, v));
-}
-static void out_store(FILE *f, const char *indent, const char *ptr, const char *at, const char *bound, const char *name)
-{
-    fprintf(f, "%sfx_store<E>(%s, %s, %s, full, %s_v);\n", indent, ptr, at, bound, name);
-}
+static int stored_vnum(const Emitter *em, int v) { return em->vnum[ir_stored_value(em->p, v)]; }
 
 /* An integer literal converted to integer compute type ct (the low bits, as
  * eager's static_cast of a scalar), spelled in C with ct's type (the fx_int_
@@ -1056,7 +1032,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
         fprintf(f, "            fx_load<E>(%s_v, %s_p, j, cols, full);\n", em->cname[cols[k]], em->cname[cols[k]]);
     }
     for (int k = 0; k < nout; k++)
-        out_array(em, f, "            ", em->cname[store[k]], store[k]);
+        fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], em->cname[store[k]]);
     fprintf(f, "#pragma unroll\n            for (int e = 0; e < E; e++) {\n");
     /* the values, one level deeper than the 1-D kernel's */
     char *buf = NULL;
@@ -1064,8 +1040,11 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     FILE *m = mem_open(&buf, &len);
     em->f = m;
     emit_fused_values(em, row_of, "            ", "_v[e]");
-    for (int k = 0; k < nout; k++)
-        out_element(em, m, "            ", em->cname[store[k]], store[k]);
+    for (int k = 0; k < nout; k++) {
+        int v = store[k];
+        fprintf(m, "            %s_v[e] = fx_to_%s(v%d);\n", em->cname[v], fusec_dtype_name[p->inst[v].dtype],
+                stored_vnum(em, v));
+    }
     fclose(m);
     em->f = f;
     for (size_t i = 0; i < len; i++) {
@@ -1075,11 +1054,8 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     }
     free(buf);
     fprintf(f, "            }\n");
-    for (int k = 0; k < nout; k++) {
-        char ptr[80];
-        snprintf(ptr, sizeof ptr, "%s_p", em->cname[store[k]]);
-        out_store(f, "            ", ptr, "j", "cols", em->cname[store[k]]);
-    }
+    for (int k = 0; k < nout; k++)
+        fprintf(f, "            fx_store<E>(%s_p, j, cols, full, %s_v);\n", em->cname[store[k]], em->cname[store[k]]);
     fprintf(f, "        }\n    }\n}\n");
 }
 
@@ -1150,14 +1126,17 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         fprintf(f, "        fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
     }
     for (int k = 0; k < nout; k++)
-        out_array(em, f, "        ", snames[k], store[k]);
+        fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
     fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n");
     emit_fused_values(em, NULL, "            ", "_v[e]");
-    for (int k = 0; k < nout; k++)
-        out_element(em, f, "            ", snames[k], store[k]);
+    for (int k = 0; k < nout; k++) {
+        int v = store[k];
+        fprintf(f, "            %s_v[e] = fx_to_%s(v%d);\n", snames[k], fusec_dtype_name[p->inst[v].dtype],
+                stored_vnum(em, v));
+    }
     fprintf(f, "        }\n");
     for (int k = 0; k < nout; k++)
-        out_store(f, "        ", snames[k], "i", "n", snames[k]);
+        fprintf(f, "        fx_store<E>(%s, i, n, full, %s_v);\n", snames[k], snames[k]);
     fprintf(f, "    }\n}\n");
 }
 

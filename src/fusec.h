@@ -239,6 +239,10 @@ typedef struct Program {
     bool shaped;  /* some input declares a shape */
     Shape full;   /* the chain's shape: the broadcast of every declared one */
 } Program;
+/* The value the fused kernel rounds to store output value v: v's canonical
+ * instruction, or for an output that is a cast to its dtype the cast's
+ * operand (one conversion, not two; the model counts it once). */
+int ir_stored_value(const Program *p, int v);
 
 /* Elements of a shape, as a product of dims: exp[d] is the power of
  * Program.dim[d] (a [C] bias: exp[C] = 1). */

@@ -63,6 +63,13 @@ static bool is_int(int dt) { return fusec_dtype[dt].kind == FX_KIND_INT; }
 
 int dtype_compute(int dt) { return fusec_dtype[dt].compute; }
 
+int ir_stored_value(const Program *p, int v)
+{
+    const Inst *in = &p->inst[p->inst[v].canon];
+    const Inst *arg = op_info[in->op].cls == K_CAST ? &p->inst[p->inst[in->arg[0]].canon] : NULL;
+    return arg && !arg->scalar ? arg->canon : in->canon;
+}
+
 int ir_add(Program *p, Inst in)
 {
     arena_grow(p->arena, (void **)&p->inst, &p->cap_inst, p->ninst + 1, sizeof(Inst));

@@ -169,10 +169,8 @@ void traffic_build(Program *p, Traffic *t)
             t->f_write += fusec_dtype_size[in->dtype];
             t->fcost.out_bytes += fusec_dtype_size[in->dtype];
             /* an output that is a cast to its dtype is stored as the cast
-             * rounds it: one conversion, the cast's (emit_cuda.c's stored_vnum) */
-            const Inst *c = &p->inst[in->canon];
-            bool cast_out = op_info[c->op].cls == K_CAST && !p->inst[c->arg[0]].scalar;
-            double conv = cast_out ? 0 : op_convert_slots(in->dtype, true);
+             * rounds it: one conversion, the cast's (ir_stored_value) */
+            double conv = ir_stored_value(p, i) != in->canon ? 0 : op_convert_slots(in->dtype, true);
             t->fcost.slots32 += conv;
             fcompute.slots32 += conv;
             add_term(p, &t->fterm, &t->nfterm, &t->cap_fterm, 0, FUSEC_OUT, fusec_dtype_size[in->dtype], &in->shape);
