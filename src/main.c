@@ -390,7 +390,7 @@ static int write_bytes(FILE *f, void *ctx)
  * replaced whole in it. */
 static int run_to_dir(const Options *opt, const Source *src)
 {
-    static Folder d;
+    Folder d = {0}; /* not static: main may run twice (tests/fuzz/fuzz_cli.c) */
     int rc = fusec_compile_parts(opt, src, open_part, &d, stderr);
     for (int k = 0; k < d.n; k++)
         if (fclose(d.f[k]) != 0)
@@ -468,6 +468,7 @@ int main(int argc, char **argv)
         {"dims", required_argument, 0, OPT_DIMS},     {"sweep", required_argument, 0, OPT_SWEEP},
         {0, 0, 0, 0},
     };
+    stdout_closed = false;
     if (!standard_fds_valid())
         return 1;
     static Options opt; /* static: the device and size list are large; zeroed, as main may run twice (tests/fuzz/fuzz_cli.c) */

@@ -11,7 +11,8 @@
  * main with the arguments. An argument holding '/' is dropped, so fusec
  * reads and writes nothing outside that folder; whatever it wrote there is
  * removed after the run. Standard input and output are /dev/null; fusec's
- * messages go to /dev/null for the run.
+ * messages go to /dev/null for the run, a sanitizer's report to the real
+ * standard error.
  *
  * tests/fuzz/CMakeLists.txt compiles src/main.c into this target with
  * main renamed fusec_cli_main and exit() renamed fuzz_exit, a longjmp back
@@ -21,6 +22,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <getopt.h>
+#include <sanitizer/common_interface_defs.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -83,6 +85,13 @@ static void setup(void)
     FILE *null_in = freopen("/dev/null", "r", stdin), *null_out = freopen("/dev/null", "w", stdout);
     if (!null_in || !null_out)
         abort();
+    /* A sanitizer's report goes to the real standard error, also while
+     * fusec's messages go to /dev/null (a crash inside fusec's main was
+     * silent: CI, stop 21). */
+    int report = dup(2);
+    if (report < 0)
+        abort();
+    __sanitizer_set_report_fd((void *)(intptr_t)report);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
