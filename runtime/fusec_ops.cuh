@@ -331,7 +331,8 @@ FX_OP float fx_where(bool c, float a, float b) { return c ? a : b; }
 FX_OP double fx_where(bool c, double a, double b) { return c ? a : b; }
 FX_OP bool fx_where(bool c, bool a, bool b) { return c ? a : b; }
 
-/* ---- fast variants, for ops whose result is f16 or bf16 ----
+/* ---- fast variants, for ops of the fused kernel whose result is f16 or
+ * bf16 (the unfused kernels use the accurate forms, as eager does) ----
  * An op whose result dtype is a half type computes in float and is rounded
  * to 11 (f16) or 8 (bf16) significant bits. Its float error can be a
  * thousand times larger without changing the rounded value, so these use

@@ -301,9 +301,10 @@ static void op_expr(char *buf, size_t len, const Program *p, const Inst *in, int
             snprintf(buf, len, "fx_int_%s(%s, %s, %s)", f, a[0], a[1], a[2]);
         return;
     }
-    /* Ops whose result is f16 or bf16 use the fast float forms
-     * (runtime/fusec_ops.cuh says why). */
-    bool fast = ct == FX_F32 && (in->dtype == FX_F16 || in->dtype == FX_BF16);
+    /* In the fused kernel, ops whose result is f16 or bf16 use the fast
+     * float forms (runtime/fusec_ops.cuh says why); the unfused kernels use
+     * eager's accurate ones, to round as eager does, bit for bit. */
+    bool fast = fused && ct == FX_F32 && (in->dtype == FX_F16 || in->dtype == FX_BF16);
     /* By a number, as eager: a multiply by its reciprocal (the reciprocal
      * once a thread: the divisor is the same for every element). The fused
      * kernel too where the result is f16 or bf16: eager's own form costs one

@@ -332,8 +332,9 @@ Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off);
  * row, or the cheaper form a pow with a literal exponent runs as. */
 void op_cost(const Inst *in, int *flops, int *trans);
 /* Issue slots per element of instruction in as the emitted code runs it (in
- * FMAs of its compute type), with pow in the given PowForm (opcost.def). */
-double op_slots_of(const Inst *in, int form, bool fp64, bool by_number);
+ * FMAs of its compute type), with pow in the given PowForm (opcost.def): the
+ * fast f16/bf16 forms only in the fused kernel (fused). */
+double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool fused);
 /* Slots to widen a value of dtype when loaded, or round it when stored. */
 double op_convert_slots(int dtype, bool store);
 const char *ir_value_name(const Program *p, int inst); /* "t3", or the assigned name */

@@ -236,7 +236,7 @@ static const struct {
     {{60.9, 134.7}, {38.9, 89.9}}, /* FLOORDIV */
 };
 
-double op_slots_of(const Inst *in, int form, bool fp64, bool by_number)
+double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool fused)
 {
     if (in->op == O_POW && form >= POW_SQUARE && form <= POW_RSQRT)
         return fp64 ? pow_costs[form].s64 : pow_costs[form].s32;
@@ -251,7 +251,7 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number)
     const double *row = &op_slots[in->op].s32;
     if (row[0] == 0) /* no measurement: flops, and 25 per transcendental */
         return op_info[in->op].flops + 25.0 * op_info[in->op].trans;
-    bool fast = !fp64 && (in->dtype == FX_F16 || in->dtype == FX_BF16) && row[1] > 0;
+    bool fast = fused && !fp64 && (in->dtype == FX_F16 || in->dtype == FX_BF16) && row[1] > 0;
     return fp64 ? row[2] : fast ? row[1] : row[0];
 }
 

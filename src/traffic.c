@@ -31,10 +31,10 @@ static void add_cost(FusecKernelCost *k, const Inst *in)
 
 /* The issue slots of instruction in (with pow in form), in the compute
  * type it runs in: a cast to f16 or bf16 from double is a double op. */
-static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int form, bool fp64)
+static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int form, bool fp64, bool fused)
 {
     bool by_number = in->nargs == 2 && p->inst[in->arg[1]].scalar;
-    double s = op_slots_of(in, form, fp64, by_number);
+    double s = op_slots_of(in, form, fp64, by_number, fused);
     if (fp64)
         k->slots64 += s;
     else
@@ -130,7 +130,7 @@ void traffic_build(Program *p, Traffic *t)
         add_cost(&k->cost, in);
         if (operand_is_f64(p, in))
             k->cost.fp64 = 1;
-        add_slots(p, &k->cost, in, in->uform, k->cost.fp64);
+        add_slots(p, &k->cost, in, in->uform, k->cost.fp64, false);
         for (int r = 0; r < k->nread; r++)
             k->cost.slots32 += op_convert_slots(p->inst[k->read[r]].dtype, false);
         k->cost.slots32 += op_convert_slots(in->dtype, true);
@@ -161,8 +161,8 @@ void traffic_build(Program *p, Traffic *t)
             bool f64 = in->dtype == FX_F64 || operand_is_f64(p, in);
             if (f64)
                 t->fcost.fp64 = 1;
-            add_slots(p, &t->fcost, in, in->form, f64);
-            add_slots(p, &fcompute, in, in->form, f64);
+            add_slots(p, &t->fcost, in, in->form, f64, true);
+            add_slots(p, &fcompute, in, in->form, f64, true);
             t->nfused_ops++;
         }
         if (is_out[i]) {
