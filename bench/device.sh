@@ -8,7 +8,9 @@
 #   EXAMPLES="seed seed_f16" runs only those.
 # tests: the test chains (tests/golden, tests/sass), verified at four sizes.
 # random: RANDOM_N (default 500) generated programs, verified at RANDOM_SIZES
-#   (default 1000003, an odd size so the tail and scalar paths run).
+#   (default 1000003, an odd size so the tail and scalar paths run); with
+#   RANDOM_FROM=K (default 0) and RANDOM_TO=M (default RANDOM_N - 1) only
+#   programs K..M of them, so that one set can be verified in two calls.
 # torch: bench/torch_bench.py TORCH_ARGS (default: the seed chain, f32 and f16,
 #   2^12..2^28, 5 passes, the fastest pass of each row; runs G and H of
 #   docs/results.md used 3 passes and their median), pinned to two CPUs (TORCH_CPUS), then the other
@@ -144,6 +146,12 @@ for phase in "$@"; do
     log "random programs: $n"
     mkdir -p "$work/rand"
     python3 tests/randgen.py --seed 2026 --count "$n" --out "$work/rand" >/dev/null
+    from=${RANDOM_FROM:-0} to=${RANDOM_TO:-$((n - 1))}
+    for f in "$work/rand"/*.fuse; do
+      k=$(basename "$f" .fuse); k=$((10#${k##*_}))
+      [ "$k" -ge "$from" ] && [ "$k" -le "$to" ] || rm -f "$f"
+    done
+    log "random programs $from..$to: $(ls "$work/rand" | wc -l)"
     # Each build and each verification has the time limit; the whole of each
     # xargs runs in the background, so that a stop reaches the trap.
     ls "$work/rand"/*.fuse >"$work/rand_sources.txt"
