@@ -1640,6 +1640,23 @@ static bool integral_valued(const Program *p, int i, const bool *ok)
     return true;
 }
 
+/* Whether an operand of a float comparison, value i written in the reference
+ * as text, is the same number there as in the kernels: an input as stored, or
+ * a literal whose text is exactly the number the kernel compares (in f32, a
+ * literal's shortest text is exact only for short binary fractions: 2.5, not
+ * 2.3). A comparison of two such operands, or of a value with itself, has no
+ * jump to watch: no element is fragile for it. */
+static bool exact_operand(const Program *p, int i, const char *text, int ct)
+{
+    if (p->inst[i].op == O_INPUT)
+        return true;
+    if (p->inst[i].op != O_CONST)
+        return false;
+    char *end;
+    double v = strtod(text, &end);
+    return end != text && *end == 0 && (ct != FX_F32 || (double)(float)v == v);
+}
+
 /* The reference of an op that computes in integer type ct, on operand
  * expressions a[] (long long): fusec_ref.h's ref_int_ functions. */
 static void ref_int_expr(char *buf, size_t len, const Inst *in, int ct, char a[3][640])
@@ -1736,6 +1753,8 @@ static void emit_reference(Emitter *em)
             }
             const OpInfo *info = &op_info[in->op];
             int from = in->nargs ? p->inst[in->arg[0]].dtype : in->dtype;
+            int x0 = in->nargs > 0 ? (fused ? p->inst[in->arg[0]].canon : in->arg[0]) : -1;
+            int x1 = in->nargs > 1 ? (fused ? p->inst[in->arg[1]].canon : in->arg[1]) : -2;
             if (info->cls == K_CAST && is_int(in->dtype))
                 snprintf(expr, sizeof expr,
                          is_int(from) ? "ref_wrap((unsigned long long)%s, %d)"
@@ -1747,6 +1766,9 @@ static void emit_reference(Emitter *em)
                          a[0], in->dtype);
             else if (is_int(ct))
                 ref_int_expr(expr, sizeof expr, in, ct, a);
+            else if (info->cls == K_CMP &&
+                     (x0 == x1 || (exact_operand(p, x0, a[0], ct) && exact_operand(p, x1, a[1], ct))))
+                snprintf(expr, sizeof expr, "(%s %s %s ? 1.0 : 0.0)", a[0], op_name((Op)in->op), a[1]);
             else if (info->cls == K_CMP)
                 snprintf(expr, sizeof expr, "ref_%s(%s, %s)", op_word((Op)in->op), a[0], a[1]);
             else if (info->cls == K_WHERE && is_int(in->dtype))

@@ -2536,7 +2536,7 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
         const double v50 = ref_round((v3 > v1 ? 1.0 : 0.0), 0);
         const double v51 = ref_round((v10 != (int64_t)0LL ? 1.0 : 0.0), 0);
         const double v52 = ref_round((double)((bool)v50 & (bool)v51), 0);
-        const double v53 = ref_round(ref_le(ref_int_to_float(v0, 3), 3.5), 0);
+        const double v53 = ref_round((ref_int_to_float(v0, 3) <= 3.5 ? 1.0 : 0.0), 0);
         const double v54 = ref_round((double)((bool)v52 | (bool)v53), 0);
         const double v56 = ref_round(ref_ovf(v55 / ref_round(scale_u, 3), v55, ref_round(scale_u, 3)), 3);
         const double v57 = ref_round(ref_roundeven(v56), 3);
@@ -2617,7 +2617,7 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
         const double v50 = ref_round((v3 > v1 ? 1.0 : 0.0), 0);
         const double v51 = ref_round((v10 != (int64_t)0LL ? 1.0 : 0.0), 0);
         const double v52 = ref_round((double)((bool)v50 & (bool)v51), 0);
-        const double v53 = ref_round(ref_le(ref_int_to_float(v0, 3), 3.5), 0);
+        const double v53 = ref_round((ref_int_to_float(v0, 3) <= 3.5 ? 1.0 : 0.0), 0);
         const double v54 = ref_round((double)((bool)v52 | (bool)v53), 0);
         const double v56 = ref_round(ref_ovf(v55 / ref_round(scale_u, 3), v55, ref_round(scale_u, 3)), 3);
         const double v57 = ref_round(ref_roundeven(v56), 3);

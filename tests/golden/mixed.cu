@@ -556,7 +556,7 @@ static void mixed_reference(int fused, const FusecValue *in, const double *par, 
     const double v5 = in[1].f; /* g */
     const double scale_u = par[0];
     if (!fused) {
-        const double v1 = ref_round(ref_gt(v0, 0.0), 0);
+        const double v1 = ref_round((v0 > 0.0 ? 1.0 : 0.0), 0);
         const double v2 = ref_round(ref_leaky_relu(v0, 0.01), 1);
         const double v3 = ref_round(ref_where(v1, v0, v2), 1);
         const double v4 = ref_round(v3, 3);
@@ -571,7 +571,7 @@ static void mixed_reference(int fused, const FusecValue *in, const double *par, 
         out[1].f = ref_round(v12, 0); /* keep */
     }
     else {
-        const double v1 = ref_round(ref_gt(v0, 0.0), 0);
+        const double v1 = ref_round((v0 > 0.0 ? 1.0 : 0.0), 0);
         const double v2 = ref_round(ref_leaky_relu(v0, 0.01), 3);
         const double v3 = ref_round(ref_where(v1, v0, v2), 3);
         const double v4 = ref_round(v3, 3);

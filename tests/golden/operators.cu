@@ -996,7 +996,7 @@ static void operators_reference(int fused, const FusecValue *in, const double *p
         const double v17 = ref_round(ref_ovf(v15 + v16, v15, v16), 3);
         const double v20 = ref_round((double)!(bool)v19, 0);
         const double v21 = ref_round((double)((bool)v18 & (bool)v20), 0);
-        const double v22 = ref_round(ref_gt(v0, 0.0), 0);
+        const double v22 = ref_round((v0 > 0.0 ? 1.0 : 0.0), 0);
         const double v23 = ref_round((double)((bool)v22 ^ (bool)v18), 0);
         const double v24 = ref_round((double)((bool)v21 | (bool)v23), 0);
         const double v25 = ref_round(ref_where(v24, v6, v17), 3);
@@ -1023,7 +1023,7 @@ static void operators_reference(int fused, const FusecValue *in, const double *p
         const double v17 = ref_round(ref_ovf(v15 + v16, v15, v16), 3);
         const double v20 = ref_round((double)!(bool)v19, 0);
         const double v21 = ref_round((double)((bool)v18 & (bool)v20), 0);
-        const double v22 = ref_round(ref_gt(v0, 0.0), 0);
+        const double v22 = ref_round((v0 > 0.0 ? 1.0 : 0.0), 0);
         const double v23 = ref_round((double)((bool)v22 ^ (bool)v18), 0);
         const double v24 = ref_round((double)((bool)v21 | (bool)v23), 0);
         const double v25 = ref_round(ref_where(v24, v6, v17), 3);

@@ -437,7 +437,7 @@ static void scalars_reference(int fused, const FusecValue *in, const double *par
     const double t_u = par[1];
     const double c0 = ref_round((double)t_u, 1);
     if (!fused) {
-        const double v1 = ref_round(ref_eq(v0, 0.5), 0);
+        const double v1 = ref_round((v0 == 0.5 ? 1.0 : 0.0), 0);
         const double v3 = ref_round(ref_ovf(v2 * 2.0, v2, 2.0), 3);
         const double v4 = ref_round(ref_where(v1, v2, v3), 3);
         const double v5 = ref_round(ref_eq(v2, ref_round(s_u, 3)), 0);
@@ -448,7 +448,7 @@ static void scalars_reference(int fused, const FusecValue *in, const double *par
         out[1].f = ref_round(v8, 3); /* z */
     }
     else {
-        const double v1 = ref_round(ref_eq(v0, 0.5), 0);
+        const double v1 = ref_round((v0 == 0.5 ? 1.0 : 0.0), 0);
         const double v3 = ref_round(ref_ovf(v2 * 2.0, v2, 2.0), 3);
         const double v4 = ref_round(ref_where(v1, v2, v3), 3);
         const double v5 = ref_round(ref_eq(v2, ref_round(s_u, 3)), 0);

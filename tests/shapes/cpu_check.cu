@@ -1,6 +1,7 @@
 /*
- * cpu_check.cu: both versions of a shaped chain, run on the host, against its
- * double reference at every element (tests/shapes/cpu.sh builds it).
+ * cpu_check.cu: both versions of a chain, run on the host, against its double
+ * reference at every element (tests/shapes/cpu.sh builds it). A flat chain
+ * has one dim, n (cpu_check n=1000 or --auto=1,1000).
  *
  *   cpu_check DIM=N,...      every dim of the chain, e.g. B=3,C=37,R=5
  *   cpu_check --auto=A,L     every dim A, the last dim of the chain's shape L
@@ -46,6 +47,12 @@ static double cc_load(const void *p, size_t i, int dt)
 
 static const int n_in = sizeof chain_in / sizeof *chain_in, n_out = sizeof chain_out / sizeof *chain_out;
 static const int rank = sizeof chain_shape / sizeof *chain_shape, ndims = sizeof chain_dims / sizeof *chain_dims;
+
+#ifdef CHAIN_FLAT /* cpu_emulate.py: a flat chain, every input of n elements */
+static unsigned varies_of(int k) { return (void)k, 1u; }
+#else
+static unsigned varies_of(int k) { return chain_in[k].varies; }
+#endif
 
 static size_t pos_size(const size_t *dims, int q) { return chain_shape[q] < 0 ? 1 : dims[chain_shape[q]]; }
 
@@ -100,7 +107,7 @@ int main(int argc, char **argv)
     std::vector<std::vector<double>> val(n_in);
     unsigned long long h = 88172645463325252ull;
     for (int k = 0; k < n_in; k++) {
-        size_t e = own_elems(dims, chain_in[k].varies);
+        size_t e = own_elems(dims, varies_of(k));
         buf[k].resize(e * fusec_dtype_size[chain_in[k].dtype] + 16);
         val[k].resize(e);
         for (size_t i = 0; i < e; i++) {
@@ -138,7 +145,7 @@ int main(int argc, char **argv)
             }
             for (size_t i = 0; i < elems; i++) {
                 for (int k = 0; k < n_in; k++) {
-                    double x = val[k][own_index(dims, chain_in[k].varies, i)];
+                    double x = val[k][own_index(dims, varies_of(k), i)];
                     if (fusec_dtype[chain_in[k].dtype].kind == FX_KIND_INT)
                         in[k].i = (long long)x;
                     else

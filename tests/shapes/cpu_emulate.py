@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""cpu_emulate.py: an emitted .cu of a shaped chain, made to run on the host.
+"""cpu_emulate.py: an emitted .cu of a chain, made to run on the host.
 
     tests/shapes/cpu_emulate.py CHAIN.cu OUT.cu
 
@@ -12,7 +12,8 @@ kernels and of the C API, checked without a GPU. Kept from the .cu: the
 kernels and the C API, the runtime files the reference needs, and the chain's
 reference, tensor tables and shape tables (everything of the harness's view
 of the chain before its FusecChain). The .cu must have been emitted with
---name=chain. Python 3 standard library only.
+--name=chain. A flat chain (no shapes) gets the shape tables of a shaped one
+of one dim, n, every input varying along it. Python 3 standard library only.
 """
 import re
 import sys
@@ -60,6 +61,13 @@ def main():
         chain += "#define CHAIN_NPAR (sizeof chain_par / sizeof *chain_par)\n"
     else:  # no params
         chain += "static const FusecParamArg chain_par[1] = {{\"\", 0, 0}};\n#define CHAIN_NPAR 0\n"
+    if "chain_run_dims" not in chain:  # flat: one dim, n
+        chain += ("static const int chain_shape[] = {0};\n"
+                  "static const char *const chain_dims[] = {\"n\"};\n"
+                  "#define CHAIN_FLAT 1\n"
+                  "static cudaError_t chain_run_dims(int fused, void *const *b, const double *par, const size_t *dims,\n"
+                  "                                  cudaStream_t s)\n"
+                  "{\n    return chain_run(fused, b, par, dims[0], s);\n}\n")
     with open(sys.argv[2], "w") as f:
         f.write("\n".join(parts) + chain)
 
