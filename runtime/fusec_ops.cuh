@@ -336,7 +336,7 @@ FX_OP bool fx_where(bool c, bool a, bool b) { return c ? a : b; }
  * An op whose result dtype is a half type computes in float and is rounded
  * to 11 (f16) or 8 (bf16) significant bits. Its float error can be a
  * thousand times larger without changing the rounded value, so these use
- * the hardware approximations (__expf: ex2.approx; __fdividef: a reciprocal
+ * the hardware approximations (__expf: ex2.approx; div.full.f32: a reciprocal
  * and a multiply) and cost a third of the instructions: without them a bf16
  * chain with two inputs runs out of instructions before it runs out of
  * bandwidth (docs/results.md has the measurement). The special
@@ -344,7 +344,17 @@ FX_OP bool fx_where(bool c, bool a, bool b) { return c ? a : b; }
  * The host has no intrinsics: there they are the accurate functions. */
 #ifdef __CUDA_ARCH__
 #define FX_FAST_EXP(x) __expf(x)
-#define FX_FAST_DIV(a, b) __fdividef(a, b)
+#define FX_FAST_DIV(a, b) fx_div_full(a, b)
+/* PTX's div.full.f32: a reciprocal and a multiply with the operands scaled
+ * over the whole range (2 ulp at most). __fdividef (div.approx.f32) returns 0
+ * for 2^126 < |b| < 2^128, so a bf16 sigmoid(-88) was 0 where eager gives
+ * 6e-39; div.full keeps the quotient there. */
+__device__ __forceinline__ float fx_div_full(float a, float b)
+{
+    float q;
+    asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+    return q;
+}
 #else
 #define FX_FAST_EXP(x) expf(x)
 #define FX_FAST_DIV(a, b) ((a) / (b))
@@ -368,10 +378,29 @@ FX_OP float fx_fast_gelu_tanh(float x)
 template <typename T> struct FxUnsigned {
     typedef typename std::conditional<sizeof(T) <= 4, unsigned, unsigned long long>::type U;
 };
-template <typename T> FX_OP T fx_int_add(T a, T b) { return (T)((typename FxUnsigned<T>::U)a + (typename FxUnsigned<T>::U)b); }
-template <typename T> FX_OP T fx_int_sub(T a, T b) { return (T)((typename FxUnsigned<T>::U)a - (typename FxUnsigned<T>::U)b); }
-template <typename T> FX_OP T fx_int_mul(T a, T b) { return (T)((typename FxUnsigned<T>::U)a * (typename FxUnsigned<T>::U)b); }
-template <typename T> FX_OP T fx_int_neg(T a) { return (T)(0u - (typename FxUnsigned<T>::U)a); }
+/* The result back in T, modulo 2^bits. For i16 on the device, through an
+ * explicit sign extension of the 32-bit result: nvcc narrows a wrapped
+ * negation to neg.s16 (abs to abs.s16), and on the H200 (nvcc 13.0) the
+ * i16 -32768 they give then widened to +32768 (bench/probe_int.cu, run 19
+ * of docs/results.md: neg, abs and neg after * of i16, consumed as i32; i8,
+ * u8 and i32 were right; with this, all right in run 20). The fused kernel
+ * keeps an i16 in a register, so it met this (tests/randgen.py --seed 2026
+ * program 33); the unfused kernels store it, which truncates. */
+template <typename T> FX_OP T fx_int_wrap(typename FxUnsigned<T>::U v) { return (T)v; }
+template <> FX_OP int16_t fx_int_wrap<int16_t>(unsigned v)
+{
+#ifdef __CUDA_ARCH__
+    int r;
+    asm("cvt.s32.s16 %0, %1;" : "=r"(r) : "r"(v));
+    return (int16_t)r;
+#else
+    return (int16_t)v;
+#endif
+}
+template <typename T> FX_OP T fx_int_add(T a, T b) { return fx_int_wrap<T>((typename FxUnsigned<T>::U)a + (typename FxUnsigned<T>::U)b); }
+template <typename T> FX_OP T fx_int_sub(T a, T b) { return fx_int_wrap<T>((typename FxUnsigned<T>::U)a - (typename FxUnsigned<T>::U)b); }
+template <typename T> FX_OP T fx_int_mul(T a, T b) { return fx_int_wrap<T>((typename FxUnsigned<T>::U)a * (typename FxUnsigned<T>::U)b); }
+template <typename T> FX_OP T fx_int_neg(T a) { return fx_int_wrap<T>(0u - (typename FxUnsigned<T>::U)a); }
 /* a < 0, written so that u8 asks no pointless question (nvcc diagnostic 186) */
 template <typename T> FX_OP bool fx_int_is_neg(T a) { return a < 0; }
 FX_OP bool fx_int_is_neg(uint8_t) { return false; }
@@ -436,7 +465,7 @@ template <typename T> FX_OP T fx_int_shl(T a, T b)
 {
     if (fx_int_shift_negative(b) || b >= (T)(8 * sizeof(T)))
         return 0;
-    return (T)((typename FxUnsigned<T>::U)(typename std::make_unsigned<T>::type)a << b);
+    return fx_int_wrap<T>((typename FxUnsigned<T>::U)(typename std::make_unsigned<T>::type)a << b);
 }
 template <typename T> FX_OP T fx_int_shr(T a, T b)
 {

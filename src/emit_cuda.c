@@ -442,13 +442,21 @@ static const char *launch_bounds(int bytes, bool fp64)
                           : "FX_THREADS";
 }
 
-static int thread_bytes(const Program *p, int e, const int *a, int na, const int *b, int nb)
+/* least: the bytes an element counts at least. The unfused kernels count a
+ * 1-byte element as 2: it is loaded 16 to a vector but computed one to a
+ * register, so an unfused & of two bool arrays (E = 16) holds 48 bytes of
+ * data in more than 32 registers; under the 32-register cap it spilled (78
+ * bytes, nvcc -Xptxas -v) and ran at 0.43x eager's kernel (run 20 of
+ * docs/results.md); counted so it gets 64 registers, uses 56, spills
+ * nothing and runs at 0.87x (run 21). A unary bool kernel and bf16 > number
+ * with a bool result (64 bytes counted so) did not spill. */
+static int thread_bytes(const Program *p, int e, const int *a, int na, const int *b, int nb, int least)
 {
     int s = 0;
     for (int i = 0; i < na; i++)
-        s += fusec_dtype_size[p->inst[a[i]].dtype];
+        s += fusec_dtype_size[p->inst[a[i]].dtype] > least ? fusec_dtype_size[p->inst[a[i]].dtype] : least;
     for (int i = 0; i < nb; i++)
-        s += fusec_dtype_size[p->inst[b[i]].dtype];
+        s += fusec_dtype_size[p->inst[b[i]].dtype] > least ? fusec_dtype_size[p->inst[b[i]].dtype] : least;
     return e * s;
 }
 
@@ -481,7 +489,7 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     FILE *f = em->f;
     const Program *p = em->p;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(%s) %s(",
-            launch_bounds(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore),
+            launch_bounds(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore, 2),
                           p->inst[ar->store[0]].ct == FX_F64),
             name);
     for (int k = 0; k < ar->nload; k++)
@@ -740,7 +748,7 @@ static int fused_elems(Emitter *em, const int *load, int nl, const int *store, i
     const Program *p = em->p;
     int e = elems_per_thread(p, load, nl, store, nout, true, why, len, which);
     *heavy = compute_share(em->c);
-    int tb = thread_bytes(p, e, load, nl, store, nout);
+    int tb = thread_bytes(p, e, load, nl, store, nout, 1);
     if (*heavy >= 1 || (*heavy >= 0.5 && 2 * tb <= 64)) {
         e *= 2;
         snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
@@ -978,7 +986,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
             t->nfused_ops == 1 ? "" : "s", e, why, comment_safe(em, rows_expr(em)));
     fused_args_struct(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "template <typename I, int E>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, ",
-            launch_bounds(thread_bytes(p, e, cols, nc, store, nout), t->fcost.fp64), em->c->prefix, em->c->prefix);
+            launch_bounds(thread_bytes(p, e, cols, nc, store, nout, 1), t->fcost.fp64), em->c->prefix, em->c->prefix);
     fprintf(f, "I rows, I cols, ");
     for (int q = 0; some && q + 1 < p->full.rank; q++)
         fprintf(f, "I s%d, ", q);
@@ -1118,7 +1126,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                      : "");
     fused_args_struct(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, I n, I first)\n{\n",
-            launch_bounds(thread_bytes(p, e, load, nl, store, nout), t->fcost.fp64), em->c->prefix, em->c->prefix);
+            launch_bounds(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64), em->c->prefix, em->c->prefix);
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */\n");
     fprintf(f, "    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");

@@ -65,7 +65,7 @@
 /* k1: mix = u + b (ints.fuse:16:9)
  * reads 2 B and writes 2 B per element; computes in int16_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k1_add(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k1_add(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -644,7 +644,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k29_clamp(
 /* k30: t30 = max(u, b) (ints.fuse:26:40)
  * reads 2 B and writes 2 B per element; computes in int16_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k30_max(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k30_max(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -987,7 +987,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k46_ne(con
 /* k47: t47 = t45 & t46 (ints.fuse:28:15)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k47_and(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k47_and(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -1027,7 +1027,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k48_le(con
 /* k49: cmp = t47 | t48 (ints.fuse:28:26)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k49_or(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k49_or(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {

@@ -379,7 +379,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k17_n
 /* k18: t18 = m & t17 (operators.fuse:11:7)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k18_and(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k18_and(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -419,7 +419,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k19_g
 /* k20: t20 = t19 ^ m (operators.fuse:11:22)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k20_xor(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k20_xor(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -440,7 +440,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k20_x
 /* k21: c = t18 | t20 (operators.fuse:11:12)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k21_or(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k21_or(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {

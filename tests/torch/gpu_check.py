@@ -3,6 +3,7 @@
 
     python3 tests/torch/gpu_check.py [--fusec build/fusec] [--out DIR] [--random 50]
                                      [--random-capi N] [--only-capi] [--jobs J]
+                                     [--files F.fuse ...]
 
 from the repository root, on a machine with an NVIDIA GPU, PyTorch with CUDA and
 nvcc; no network. Results go to --out (default $OUT): gpu_check.log (everything),
@@ -32,7 +33,8 @@ nvcc of the library, --jobs at a time), both versions against the interpreter
 (check_capi), with integer inputs over their whole range and fp8 inputs cast from
 floats of every magnitude; the summary line "random programs against eager: P of N
 passed", and each failure's .fuse file in OUT/eager_failures. --only-capi runs that
-alone (none of the checks of this list or the next);
+alone (none of the checks of this list or the next); --files F.fuse ... checks those
+programs the same way, alone;
 and once: torch.compile(lambda x: seed.fused(x) * 2) without a graph break
 (torch._dynamo.explain) and equal to the op, mixed under torch.compile with a param
 by keyword; a CUDA-graph capture of seed.fused, seed.unfused and mixed.fused replays
@@ -378,7 +380,10 @@ class Eager:
             """A builtin of Python scalars only: a cast as eager casts a one-element
             tensor (on the inputs' device: float -> integer out of range is the
             device's), pow as Python's **, the others as torch on a double (an
-            integer kept as an integer where the builtin keeps it)."""
+            integer kept as an integer where the builtin keeps it), on the inputs'
+            device: fusec computes them as eager's CUDA kernels do for an f64 tensor
+            (hardsigmoid(-1.25) multiplies by (double)(1.0f / 6.0f), as ATen's CUDA
+            kernel does, where its CPU kernel divides by 6)."""
             if f in DTYPES:
                 src = torch.float64 if isinstance(args[0], float) else torch.bool if isinstance(args[0], bool) \
                     else torch.int64
@@ -390,7 +395,7 @@ class Eager:
             if f == "pow":
                 return py("**", args[0], args[1])
             ints = f in INT_KEEPING and all(isinstance(a, int) and not isinstance(a, bool) for a in args)
-            ts = [torch.tensor(a, dtype=torch.int64 if ints else torch.float64) for a in args]
+            ts = [torch.tensor(a, dtype=torch.int64 if ints else torch.float64, device=dev) for a in args]
             v = call(f, ts).item()
             return int(v) if ints else float(v)
 
@@ -414,7 +419,13 @@ class Eager:
                 if f != "clamp" and not all(is_t(x) for x in xs):
                     t, v = xs if is_t(xs[0]) else xs[::-1]
                     return torch.clamp(t, max=v) if f == "min" else torch.clamp(t, min=v)
-                like = next(x for x in xs if is_t(x))
+                # a number promotes with the tensors' common dtype, not with the first
+                # tensor's: clamp(f32 x, -2.32, f64 t) holds -2.32 in f64, as fusec does
+                tens = [x for x in xs if is_t(x)]
+                common = tens[0].dtype
+                for x in tens[1:]:
+                    common = torch.promote_types(common, x.dtype)
+                like = torch.empty(1, dtype=common, device=tens[0].device)
                 ts = [x if is_t(x) else weak(x, like) for x in xs]
                 if f == "clamp":  # a tensor bound beside a number: clamp's Tensor form wants one device
                     ts = [t.to(like.device) for t in ts]
@@ -884,14 +895,18 @@ def random_capi(log, args, work, fusec, arch, nvcc):
     (the same generator continued), each built as its C API alone, --jobs at a
     time, and checked (check_capi) as its build finishes. The failures' .fuse
     files go to OUT/eager_failures."""
-    d = os.path.join(work, "rand_capi")
-    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "randgen.py"), "--seed", str(args.seed),
-                    "--count", str(args.random + args.random_capi), "--out", d,
-                    "--ops-def", os.path.join(ROOT, "src", "ops.def")], check=True)
-    srcs = sorted(os.path.join(d, f) for f in os.listdir(d))[args.random:]
+    if args.files:
+        srcs = [os.path.abspath(f) for f in args.files]
+        log.say("%d programs (--files) through their C API alone, %d built at a time" % (len(srcs), args.jobs))
+    else:
+        d = os.path.join(work, "rand_capi")
+        subprocess.run([sys.executable, os.path.join(ROOT, "tests", "randgen.py"), "--seed", str(args.seed),
+                        "--count", str(args.random + args.random_capi), "--out", d,
+                        "--ops-def", os.path.join(ROOT, "src", "ops.def")], check=True)
+        srcs = sorted(os.path.join(d, f) for f in os.listdir(d))[args.random:]
+        log.say("random programs %d to %d of randgen.py --seed %d through their C API alone, %d built at a time"
+                % (args.random, args.random + len(srcs) - 1, args.seed, args.jobs))
     failures = os.path.join(args.out, "eager_failures")
-    log.say("random programs %d to %d of randgen.py --seed %d through their C API alone, %d built at a time"
-            % (args.random, args.random + len(srcs) - 1, args.seed, args.jobs))
     passed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futs = {pool.submit(build_capi, src, work, fusec, arch, nvcc): src for src in srcs}
@@ -1130,6 +1145,8 @@ def main():
                     help="N more random programs, those after --random's, through their C API alone (default 0)")
     ap.add_argument("--only-capi", action="store_true",
                     help="--random-capi alone: no example, no --random program, no torch extension built")
+    ap.add_argument("--files", nargs="+", metavar="F.fuse",
+                    help="these programs instead of random ones, checked as --random-capi checks them (implies --only-capi)")
     ap.add_argument("--seed", type=int, default=2026, help="randgen.py's seed (default 2026)")
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
                     help="builds at once (default: half the CPUs; each runs up to 2 compilers)")
@@ -1156,9 +1173,9 @@ def main():
     for d in ("ext", "capi", "build", "logs", "rand"):
         os.makedirs(os.path.join(work, d), exist_ok=True)
     try:
-        if not args.only_capi:
+        if not args.only_capi and not args.files:
             extension_checks(log, args, work, fusec, arch, nvcc)
-        if args.random_capi:
+        if args.random_capi or args.files:
             random_capi(log, args, work, fusec, arch, nvcc)
     finally:
         if not args.keep:
