@@ -177,6 +177,14 @@ static void int_constant(char *buf, size_t len, int64_t v, int ct)
         snprintf(buf, len, "(%s)%lld", compute_t[ct], w);
 }
 
+/* The fused kernel's store of output v's element e (its array name's _v),
+ * rounded to its dtype: the same line in the 1-D and the shaped kernel. */
+static void out_element(Emitter *em, const char *name, int v)
+{
+    fprintf(em->f, "            %s_v[e] = fx_to_%s(v%d);\n", name, fusec_dtype_name[em->p->inst[v].dtype],
+            stored_vnum(em, v));
+}
+
 /* A literal as an operand of compute type ct: an integer literal converted
  * exactly (to the nearest float, for a float ct, as eager converts it). */
 static void literal(char *buf, size_t len, const Inst *lit, int ct)
@@ -1049,11 +1057,8 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     FILE *m = mem_open(&buf, &len);
     em->f = m;
     emit_fused_values(em, row_of, "            ", "_v[e]");
-    for (int k = 0; k < nout; k++) {
-        int v = store[k];
-        fprintf(m, "            %s_v[e] = fx_to_%s(v%d);\n", em->cname[v], fusec_dtype_name[p->inst[v].dtype],
-                stored_vnum(em, v));
-    }
+    for (int k = 0; k < nout; k++)
+        out_element(em, em->cname[store[k]], store[k]);
     fclose(m);
     em->f = f;
     for (size_t i = 0; i < len; i++) {
@@ -1138,11 +1143,8 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
     fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n");
     emit_fused_values(em, NULL, "            ", "_v[e]");
-    for (int k = 0; k < nout; k++) {
-        int v = store[k];
-        fprintf(f, "            %s_v[e] = fx_to_%s(v%d);\n", snames[k], fusec_dtype_name[p->inst[v].dtype],
-                stored_vnum(em, v));
-    }
+    for (int k = 0; k < nout; k++)
+        out_element(em, snames[k], store[k]);
     fprintf(f, "        }\n");
     for (int k = 0; k < nout; k++)
         fprintf(f, "        fx_store<E>(%s, i, n, full, %s_v);\n", snames[k], snames[k]);
