@@ -69,34 +69,28 @@ VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
 
 # --variants: the fused kernel rebuilt with a changed launch shape, each timed as a
 # version of its own ("fused@x2"). A study tool: the shapes fusec emits are chosen
-# from what these measure (docs/cuda.md).
-#   xK  K times the elements per thread (K 16-byte vectors of the widest array)
-#   dK  1/K of them (small n: more threads, less serial work each)
+# from what these measure (docs/cuda.md). The parts, joined in one name ("x2r8"):
+#   xK  K times the elements per thread of the large-n launch (E is a template
+#       argument of the fused kernel; the host API's whole chunks follow it)
 #   lb  __launch_bounds__ asks for full occupancy (2048 threads per SM)
+#   rN  __launch_bounds__ asks for N blocks per SM (a register cap of 65536 / (N * threads))
 #   tN  N threads per block
 def variant_source(src, api, var):
     kname = api + "_fused_kernel"
-    head = "__global__ void __launch_bounds__(FX_THREADS) " + kname
-
-    def edit_kernel(src, fn):
-        start = src.index(head)
-        end = src.index("\n}\n", start)
-        return src[:start] + fn(src[start:end]) + src[end:]
-
+    decl = re.compile(r"__global__ void __launch_bounds__\([^)]*\) " + kname)
     for tok in re.findall(r"[a-z]+\d*", var):
-        if tok == "lb":
-            src = edit_kernel(src, lambda body: body.replace(
-                "__launch_bounds__(FX_THREADS)", "__launch_bounds__(FX_THREADS, 2048 / FX_THREADS)", 1))
-            head = "__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) " + kname
-        elif tok[0] in "xd" and tok[1:].isdigit():
+        if tok == "lb" or (tok[0] == "r" and tok[1:].isdigit()):
+            bounds = "FX_THREADS, 2048 / FX_THREADS" if tok == "lb" else "FX_THREADS, %d" % int(tok[1:])
+            src, k = decl.subn("__global__ void __launch_bounds__(%s) %s" % (bounds, kname), src, count=1)
+            assert k == 1, "fusion_bench: no fused kernel declaration in the .cu"
+        elif tok[0] == "x" and tok[1:].isdigit():
             k = int(tok[1:])
-            start = src.index(head)
-            e = int(re.search(r"constexpr int E = (\d+);", src[start:]).group(1))
-            e2 = e * k if tok[0] == "x" else max(e // k, 1)
-            src = edit_kernel(src, lambda body: body.replace("constexpr int E = %d;" % e, "constexpr int E = %d;" % e2, 1))
-            # the API's vector alignment is per 16-byte access, so it holds for any E
-            src = re.sub(r"(%s<(?:unsigned|size_t)><<<fx_blocks\(n, )%d\)" % (kname, e),
-                         lambda m: m.group(1) + "%d)" % e2, src)
+            m = re.search(r"const size_t full = vec \? n / (\d+) \* \d+ : 0;", src)
+            e = int(m.group(1))
+            src = src.replace(m.group(0), "const size_t full = vec ? n / %d * %d : 0;" % (e * k, e * k), 1)
+            for it in ("unsigned", "size_t"):
+                src = re.sub(r"(%s<%s, )%d(, false><<<fx_blocks\(full, )%d\)" % (kname, it, e, e),
+                             lambda mm: mm.group(1) + str(e * k) + mm.group(2) + "%d)" % (e * k), src)
         elif tok[0] == "t" and tok[1:].isdigit():
             src = src.replace("#define FX_THREADS 128", "#define FX_THREADS %d" % int(tok[1:]), 1)
         else:
@@ -638,7 +632,7 @@ def main():
     ap.add_argument("--out", default=None, help="folder for results.csv, accuracy.csv, table.txt")
     ap.add_argument("--build", default=None, help="folder for the .cu and .so files (default: OUT/build)")
     ap.add_argument("--keep-inductor", action="store_true", help="copy Inductor's generated code into OUT")
-    ap.add_argument("--variants", default="", help="comma list of fused-kernel shapes to time too (x2, lb, x2lb, d2, t256)")
+    ap.add_argument("--variants", default="", help="comma list of fused-kernel shapes to time too (x2, lb, r8, x2r8, t256)")
     ap.add_argument("--kernels", default=None, metavar="N",
                     help="also time each kernel of eager and of fusec's unfused version at size N (torch.profiler)")
     ap.add_argument("--order", choices=("shuffle", "alternate"), default="shuffle",

@@ -435,16 +435,20 @@ static int align_elems(int e, int dt)
  * thread holds (E times the sizes of every array it loads and stores): up
  * to 64 bytes fit in 32 registers, so 16 blocks of FX_THREADS (2048
  * threads, all an SM holds) an SM; up to 192 bytes, 8 blocks (64
- * registers); beyond that, and for any kernel that computes in double,
- * ptxas's choice. Measured on the H200 (runs 2-4 of docs/results.md): full
- * occupancy brought the fused kernels of three f16 inputs and of f16 pow
- * from 94% and 88% of Inductor's speed to 100% and 95%, and lifted every
- * kernel at n <= 2^20 by 2-7%; an unfused f64 exp under the 32-register cap
- * ran at 0.83x eager's kernel (1.05x without it), and the fused f64 kernels
- * gained nothing from it. */
+ * registers); beyond that, ptxas's choice. A kernel that computes in
+ * double asks for 8 blocks (64 registers) whatever its bytes. Measured on
+ * the H200 (runs 2-4 of docs/results.md): full occupancy brought the fused
+ * kernels of three f16 inputs and of f16 pow from 94% and 88% of Inductor's
+ * speed to 100% and 95%, and lifted every kernel at n <= 2^20 by 2-7%; an
+ * unfused f64 exp under the 32-register cap ran at 0.83x eager's kernel
+ * (1.05x without it). With no bound ptxas gave the fused f64 kernels 34
+ * registers and 75% occupancy; asking for 8 blocks let it use more and run
+ * fewer instructions: f64 gelu 5-7% faster at 2^16-2^28, sigmoid/tanh/exp
+ * 1-4%, log-sum-exp and softplus the same (fusion_bench --variants r8, call 1
+ * of 2026-12-03, bench/results/h200-2026-12-03/call-1-f64). */
 static const char *launch_bounds(int bytes, bool fp64)
 {
-    return fp64 ? "FX_THREADS"
+    return fp64 ? "FX_THREADS, 1024 / FX_THREADS"
            : bytes <= 64 ? "FX_THREADS, 2048 / FX_THREADS"
            : bytes <= 192 ? "FX_THREADS, 1024 / FX_THREADS"
                           : "FX_THREADS";

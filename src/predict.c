@@ -166,7 +166,9 @@ static void explain_bands(FILE *f, const Chain *c)
         double lo = p0.speedup, hi = p0.speedup;
         while (j + 1 < sz->n) {
             Point q = predict_at(c, sz->v[j + 1]);
-            if (why_at(c, &q) != w)
+            /* a band at the traffic ratio names the versions' regimes: it ends where one changes */
+            if (why_at(c, &q) != w ||
+                (w == WHY_BYTES && (q.u.regime != p0.u.regime || q.f.regime != p0.f.regime)))
                 break;
             lo = q.speedup < lo ? q.speedup : lo;
             hi = q.speedup > hi ? q.speedup : hi;
@@ -186,8 +188,14 @@ static void explain_bands(FILE *f, const Chain *c)
             fprintf(f, " from %s to %s, ", a, b + strlen(predict_sweep_name(c)) + 3);
         switch (w) {
         case WHY_BYTES:
-            fprintf(f, "bytes rule: %s, the traffic ratio%s", range,
-                    p1.f.regime == FUSEC_OVERHEAD ? "" : " (both versions memory-bound)");
+            if (p1.u.regime == FUSEC_MEMORY && p1.f.regime == FUSEC_MEMORY)
+                fprintf(f, "bytes rule: %s, the traffic ratio (both versions memory-bound)", range);
+            else if (p1.u.regime == p1.f.regime)
+                fprintf(f, "%s, the traffic ratio (both versions %s-bound)", range,
+                        fusec_regime_name[p1.u.regime]);
+            else
+                fprintf(f, "%s, the traffic ratio (unfused %s-bound, fused %s-bound)", range,
+                        fusec_regime_name[p1.u.regime], fusec_regime_name[p1.f.regime]);
             break;
         case WHY_LAUNCHES:
             fprintf(f, "launches rule: %s (the unfused call's %.1f us of launches against %.1f us at %s)", range,
@@ -274,7 +282,11 @@ void predict_explain(FILE *f, const Chain *c)
         /* A crossover of 0: the version is never overhead-bound in
          * [1, 2^40], or always is. */
         bool always = xu == 0 && regime_of(c, 1, 0) == FUSEC_OVERHEAD;
-        if (xf > 0)
+        if (xf > 0 && regime_of(c, xf * 1.01, 1) == FUSEC_COMPUTE)
+            fprintf(f, "the fused kernel leaves the overhead-bound regime at about %s, where its %.0f issue "
+                       "slots per element take longer than its %.1f us launch (compute-bound from there); ",
+                    sx, t->fcost.slots32 + t->fcost.slots64, lf);
+        else if (xf > 0)
             fprintf(f, "the fused kernel leaves the overhead-bound regime at about %s, where its %s B per "
                        "element take longer than its %.1f us launch; ",
                     sx, fb, lf);
@@ -293,12 +305,22 @@ void predict_explain(FILE *f, const Chain *c)
                        "(%.2f us, then %.2f us a node) against %.1f us for one, so the speedup tends to "
                        "%.1f / %.1f = %.2fx.",
                     below, k, plural(k), lu, d->graph_launch_us, d->graph_node_us, lf, lu, lf, lu / lf);
-        else
-            fprintf(f, "%s, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%.2f us "
-                       "for the first, %.2f us for the second, %.2f us for each later one) against %.1f us for "
-                       "one, so the speedup tends to %.1f / %.1f = %.2fx rather than the traffic ratio.",
-                    below, k, plural(k), lu, d->launch_first_us, d->launch_second_us, d->launch_next_us, lf, lu, lf,
-                    lu / lf);
+        else {
+            /* the launch terms this call uses (fusec_cold_launches) */
+            char terms[160];
+            if (k == 1)
+                snprintf(terms, sizeof terms, "the first kernel's");
+            else if (k == 2)
+                snprintf(terms, sizeof terms, "%.2f us for the first, %.2f us for the second", d->launch_first_us,
+                         d->launch_second_us);
+            else
+                snprintf(terms, sizeof terms, "%.2f us for the first, %.2f us for the second, %.2f us for each "
+                         "later one", d->launch_first_us, d->launch_second_us, d->launch_next_us);
+            fprintf(f, "%s, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%s) against "
+                       "%.1f us for one, so the speedup tends to %.1f / %.1f = %.2fx%s.",
+                    below, k, plural(k), lu, terms, lf, lu, lf, lu / lf,
+                    k > 1 ? " rather than the traffic ratio" : "");
+        }
     }
     fprintf(f, "\n\n");
     explain_bands(f, c);

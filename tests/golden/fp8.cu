@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k6_f8e5m2(c
 /* k7: t7 = d * 100 (fp8.fuse:14:14)
  * over [R, C]: reads 8*R*C B and writes 8*R*C B; computes in double */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) fp8_k7_mul(const double *__restrict__ a0, double *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k7_mul(const double *__restrict__ a0, double *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -186,7 +186,7 @@ __global__ void __launch_bounds__(FX_THREADS) fp8_k7_mul(const double *__restric
 /* k8: c = f8e4m3(t7) (fp8.fuse:14:5)
  * over [R, C]: reads 8*R*C B and writes 1*R*C B; computes in double */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS) fp8_k8_f8e4m3(const double *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k8_f8e4m3(const double *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 4; /* elements per thread: 4 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -461,7 +461,7 @@ struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
 };
 
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I rows, I cols, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I rows, I cols, bool vec)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
