@@ -388,6 +388,22 @@ static void scalar_operand(Emitter *em, char *buf, size_t len, int x, int ct)
 
 /* ---- the pieces of a kernel --------------------------------------------- */
 
+/* How long a kernel's issue slots (k) take beside its bytes, on the
+ * device profile in use (runtime/fusec_model.h's rates). From 0.5 on it
+ * moves two vectors a thread while a thread still holds at most 64 bytes
+ * (full occupancy), and from 1 on in any case. Measured on the H200 (run
+ * 2): two vectors lifted fused bf16 gelu, f32 erf/sin/cos, f16 pow and mish
+ * by 4-12%, cost the mixed example 2% (0.74, 112 bytes a thread) and
+ * memory-bound chains (seed, two outputs) 15-34%. */
+static double compute_share(const Chain *c, const FusecKernelCost *k, double bytes)
+{
+    const FusecProfile *d = &c->opt->device;
+    double comp = k->slots32 / (d->fp32_gflops / 2) + k->slots64 / (d->fp64_gflops / 2);
+    double mem = bytes / d->hbm_gbps;
+    return mem > 0 ? comp / mem : 0;
+}
+
+
 /* A kernel's tensor arrays: the distinct operands it loads and the results
  * it stores, with their dtypes. */
 typedef struct Arrays {
@@ -403,9 +419,16 @@ typedef struct Arrays {
  * mask beside f16 data, 16 elements. On the H200 that brings such kernels up
  * to the copy rate, while the same widening slows an f16-to-f32 kernel and
  * the fused kernel of examples/mixed.fuse, which keep 16 bytes (docs/results.md,
- * each kernel alone). */
-static int elems_per_thread(const Program *p, const int *a, int na, const int *b, int nb, bool fused, char *why,
-                            size_t len, const char *which)
+ * each kernel alone). An unfused f64 kernel whose issue slots take at least
+ * half its bytes' time (heavy64: compute_share, the fused kernel's rule)
+ * takes 4 elements, two 16-byte accesses, as ATen's vectorized kernel does
+ * for double. On the H200 (calls 2 and 3 of 2026-12-03, the kernels at 2^26
+ * against eager's): log1p 0.88-0.93x -> 0.97x, erf 0.96 -> 1.06, gelu 0.91
+ * -> 1.01, tanh 0.98 -> 1.03, softplus 1.05 -> 1.14; abs, neg, max and a
+ * square, memory-bound, ran at 0.87-0.92x with 4 and 1.05x with 2, which
+ * they keep (exp and sigmoid, between, were the same both ways). */
+static int elems_per_thread(const Program *p, const int *a, int na, const int *b, int nb, bool fused, bool heavy64,
+                            char *why, size_t len, const char *which)
 {
     int lo = 8, hi = 1;
     for (int i = 0; i < na + nb; i++) {
@@ -417,7 +440,10 @@ static int elems_per_thread(const Program *p, const int *a, int na, const int *b
     int e = widen ? (16 < 32 / hi ? 16 : 32 / hi) : 16 / hi;
     if (widen)
         snprintf(why, len, "%d bytes of the bool array, %d of the widest", e, e * hi);
-    else
+    else if (heavy64 && hi == 8) { /* as ATen's vectorized kernel: 4 doubles a thread */
+        e = 4;
+        snprintf(why, len, "32 bytes of the widest array: two 16-byte accesses for a compute-heavy f64 op");
+    } else
         snprintf(why, len, "16 bytes of the widest array%s", which);
     return e;
 }
@@ -697,7 +723,9 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 
     kernel_comment(em, k, text);
     char why[80];
-    em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, why, sizeof why, "");
+    /* an unfused f64 op whose issue slots take at least half its bytes' time */
+    bool heavy64 = compute_share(em->c, &kr->cost, kr->read_bytes + kr->write_bytes) >= 0.5;
+    em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, heavy64, why, sizeof why, "");
     kernel_params(em, unfused_name(em, k), &ar, sc, nsc, lnames, snames, em->elems[k]);
     loop_head(f, em->elems[k], why);
     for (int r = 0; r < ar.nload; r++) {
@@ -736,30 +764,14 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     fprintf(f, "        fx_store<E>(r, i, n, full, r_v);\n    }\n}\n");
 }
 
-/* How long the fused kernel's issue slots take beside its bytes, on the
- * device profile in use (runtime/fusec_model.h's rates). From 0.5 on it
- * moves two vectors a thread while a thread still holds at most 64 bytes
- * (full occupancy), and from 1 on in any case. Measured on the H200 (run
- * 2): two vectors lifted fused bf16 gelu, f32 erf/sin/cos, f16 pow and mish
- * by 4-12%, cost the mixed example 2% (0.74, 112 bytes a thread) and
- * memory-bound chains (seed, two outputs) 15-34%. */
-static double compute_share(const Chain *c)
-{
-    const FusecProfile *d = &c->opt->device;
-    const Traffic *t = &c->traffic;
-    double comp = t->fcost.slots32 / (d->fp32_gflops / 2) + t->fcost.slots64 / (d->fp64_gflops / 2);
-    double mem = (t->f_read + t->f_write) / d->hbm_gbps;
-    return mem > 0 ? comp / mem : 0;
-}
-
 /* The fused kernel's elements per thread, loading load[0..nl) and storing
  * store[0..nout), and why; *heavy: its compute_share. Set in em->elems. */
 static int fused_elems(Emitter *em, const int *load, int nl, const int *store, int nout, const char *which, char *why, size_t len,
                        double *heavy)
 {
     const Program *p = em->p;
-    int e = elems_per_thread(p, load, nl, store, nout, true, why, len, which);
-    *heavy = compute_share(em->c);
+    int e = elems_per_thread(p, load, nl, store, nout, true, false, why, len, which);
+    *heavy = compute_share(em->c, &em->t->fcost, em->t->f_read + em->t->f_write);
     int tb = thread_bytes(p, e, load, nl, store, nout, 1);
     if (*heavy >= 1 || (*heavy >= 0.5 && 2 * tb <= 64)) {
         e *= 2;
