@@ -11,6 +11,7 @@
 # (default 15), JOBS (parallel nvcc builds, default 16). Harnesses run one at
 # a time (they time the GPU); each has a limit of LIMIT seconds (default 120).
 # ONLY="name ..." keeps only those chains (golden_seed, rand_rand_4242_0003, ...).
+# EXTRA="bench/chains/*.fuse" adds other chains, named bench_NAME.
 # PHASE=build builds into FID_WORK (a folder) and stops; PHASE=run runs what
 # is built there (so that other, untimed GPU work can share the build phase).
 set -u
@@ -23,6 +24,7 @@ if [ "$phase" != run ]; then
 if [ "${ONLY_RANDOM:-0}" != 1 ]; then
   cp examples/*.fuse "$work/src/"
   for f in tests/golden/*.fuse; do cp "$f" "$work/src/golden_$(basename "$f")"; done
+  for f in ${EXTRA:-}; do cp "$f" "$work/src/bench_$(basename "$f")"; done
 fi
 if [ "${RANDOM_N:-100}" -gt 0 ]; then
   python3 tests/randgen.py --seed "${RANDOM_SEED:-4242}" --count "${RANDOM_N:-100}" --out "$work/rand" >/dev/null

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""opcost_fused.py: what each builtin costs inside fusec's own fused kernel.
+
+bench/opcost.cu measures an op in a throughput kernel of its own (8 independent
+chains a thread). The time model wants the cost of the op as the emitted code
+runs it: inside a fused kernel of fusec's shape, with its loads, stores,
+branches and register pressure. For every op and compute type listed, this
+script writes a chain of TERMS independent applications,
+
+    in x: f64
+    y = exp(x*0.91) + exp(x*0.93) + ... (TERMS terms)
+
+which is compute-bound for any op of more than a few issue slots, compiles it
+with fusec into a library (nvcc -O3, -DFUSEC_NO_HARNESS -shared), times its
+fused kernel cold at n elements with the host's dispatch hidden (a GPU sleep,
+an L2 flush, the start event, the call, the end event; the median of --reps),
+and solves fusec's own time model for the issue slots that reproduce the time:
+the kernel's compute time c with (mem^8 + c^8)^(1/8) = t (runtime/fusec_model.h,
+fusec_overlap), c * FMA rate / n slots an element, less the TERMS multiplies and
+TERMS - 1 adds (1 slot each; div's x + 3 one more), over TERMS. The rates and the memory time come
+from the device profile fusec predicts with (--device, default its built-in
+h200), so the result is in the units of src/opcost.def.
+
+Prints and writes OUT/opcost_fused.csv: op, type, the measured time, the
+kernel's memory time, the implied slots of one op, the table's slots (what
+fusec predicts with now) and their ratio. Rows whose kernel is not at least
+1.5 times its memory time are marked memory-bound (the op is too cheap to
+measure this way; the throughput kernel's row stands).
+
+Needs torch with CUDA, nvcc and a built fusec.
+"""
+import argparse
+import ctypes
+import json
+import os
+import statistics
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+# op: (call template with {a} for the argument, positive domain)
+OPS = {
+    "sigmoid": ("sigmoid({a})", False), "tanh": ("tanh({a})", False), "exp": ("exp({a})", False),
+    "exp2": ("exp2({a})", False), "expm1": ("expm1({a})", False), "log": ("log({a})", True),
+    "log2": ("log2({a})", True), "log1p": ("log1p({a})", True), "sqrt": ("sqrt({a})", True),
+    "rsqrt": ("rsqrt({a})", True), "reciprocal": ("reciprocal({a})", True), "sin": ("sin({a})", False),
+    "cos": ("cos({a})", False), "erf": ("erf({a})", False), "gelu": ("gelu({a})", False),
+    "gelu_tanh": ("gelu_tanh({a})", False), "silu": ("silu({a})", False), "softplus": ("softplus({a})", False),
+    "mish": ("mish({a})", False), "pow": ("pow({a}, 0.7)", True), "div": ("{a} / (x + 3)", True),
+}
+TYPES = ("f32", "f64")
+
+
+def chain_source(op, dt, terms):
+    tmpl, _ = OPS[op]
+    scales = ["%.2f" % (0.91 + 0.02 * k) for k in range(terms)]
+    body = " + ".join(tmpl.format(a="x*" + s) for s in scales)
+    return "# in-context cost of %s in %s: %d independent applications\nin x: %s\ny = %s\n" % (op, dt, terms, dt, body)
+
+
+def build(job):
+    src, cu, so, fusec = job
+    subprocess.check_call([fusec, "-w", src, "-o", cu])
+    subprocess.check_call(["nvcc", "-O3", "-arch=sm_90", "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared",
+                           cu, "-o", so])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--fusec", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--device", default="h200", help="fusec's --device: the profile whose units the slots take")
+    ap.add_argument("--n", type=int, default=1 << 26)
+    ap.add_argument("--terms", type=int, default=8)
+    ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--ops", default=",".join(OPS))
+    ap.add_argument("--types", default=",".join(TYPES))
+    args = ap.parse_args()
+    os.makedirs(os.path.join(args.out, "build"), exist_ok=True)
+    jobs, rows = [], []
+    for op in args.ops.split(","):
+        for dt in args.types.split(","):
+            name = "%s_%s" % (op, dt)
+            src = os.path.join(args.out, "build", name + ".fuse")
+            with open(src, "w") as f:
+                f.write(chain_source(op, dt, args.terms))
+            rep = json.loads(subprocess.check_output([args.fusec, "--predict", "--format=json", "-w",
+                                                      "--device=" + args.device, "--sizes=%d" % args.n, src]))
+            cu, so = src[:-5] + ".cu", os.path.join(args.out, "build", "lib%s.so" % name)
+            jobs.append((src, cu, so, args.fusec))
+            rows.append({"op": op, "type": dt, "so": so, "api": rep["name"], "rep": rep})
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
+        list(ex.map(build, jobs))
+    import torch
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    flush = torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda")
+    out = []
+    for r in rows:
+        dt = {"f32": torch.float32, "f64": torch.float64}[r["type"]]
+        g = torch.Generator(device="cuda").manual_seed(1)
+        lo, hi = (0.1, 4.0) if OPS[r["op"]][1] else (-3.0, 3.0)
+        x = torch.rand(args.n, dtype=dt, device="cuda", generator=g) * (hi - lo) + lo
+        y = torch.empty_like(x)
+        fn = getattr(ctypes.CDLL(r["so"]), r["api"] + "_fused")
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        fn.restype = ctypes.c_int
+        stream = torch.cuda.current_stream()
+        ts = []
+        for k in range(args.reps + 2):
+            torch.cuda._sleep(1_000_000)
+            flush.zero_()
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            if fn(x.data_ptr(), y.data_ptr(), args.n, stream.cuda_stream) != 0:
+                raise SystemExit("opcost_fused: %s failed" % r["api"])
+            b.record()
+            b.synchronize()
+            if k >= 2:
+                ts.append(a.elapsed_time(b) * 1e3)
+        t = statistics.median(ts)
+        d, rep = r["rep"]["device"], r["rep"]
+        bpe = rep["fused"]["bytes_per_element"]
+        mem = args.n * bpe / (d["hbm_gbps"] * 1e3)
+        rate = (d["fp64_gflops"] if r["type"] == "f64" else d["fp32_gflops"]) * 500  # FMAs per us
+        pred = rep["sweep"][0]["fused_us"]
+        if t < 1.5 * mem:
+            out.append((r["op"], r["type"], t, mem, None, pred))
+            continue
+        comp = (t ** 8 - mem ** 8) ** 0.125
+        total = comp * rate / args.n
+        extra = 2 * args.terms - 1 + (r["op"] == "div")  # the multiplies and adds (div: x + 3 once)
+        out.append((r["op"], r["type"], t, mem, (total - extra) / args.terms, pred))
+    lines = ["op,type,us,mem_us,slots_measured,predicted_us,measured_over_predicted"]
+    for op, dt, t, mem, s, pred in out:
+        lines.append("%s,%s,%.1f,%.1f,%s,%.1f,%.3f" % (op, dt, t, mem, "memory-bound" if s is None else "%.1f" % s,
+                                                      pred, t / pred))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "opcost_fused.csv"), "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
