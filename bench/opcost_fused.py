@@ -27,6 +27,11 @@ fusec predicts with now) and their ratio. Rows whose kernel is not at least
 1.5 times its memory time are marked memory-bound (the op is too cheap to
 measure this way; the throughput kernel's row stands).
 
+--profile-out G writes a device profile (--profile-in F, or fusec's --device
+profile) with an "op_slots" object of the measured rows: `fusec --device G`
+then prices those ops as measured here, in place of its built-in table
+(docs/model.md, "Device profiles").
+
 Needs torch with CUDA, nvcc and a built fusec.
 """
 import argparse
@@ -75,6 +80,11 @@ def main():
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--ops", default=",".join(OPS))
     ap.add_argument("--types", default=",".join(TYPES))
+    ap.add_argument("--profile-in", default=None, metavar="F",
+                    help="a profile JSON (a harness's --calibrate): --profile-out writes it with the measured op_slots")
+    ap.add_argument("--profile-out", default=None, metavar="G",
+                    help="writes F (or fusec's --device profile) with an op_slots object of the measured rows, "
+                         "which fusec --device G then uses in place of its built-in table")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, "build"), exist_ok=True)
     jobs, rows = [], []
@@ -135,6 +145,19 @@ def main():
         lines.append("%s,%s,%.1f,%.1f,%s,%.1f,%.3f" % (op, dt, t, mem, "memory-bound" if s is None else "%.1f" % s,
                                                       pred, t / pred))
     text = "\n".join(lines) + "\n"
+    if args.profile_out:
+        if args.profile_in:
+            prof = json.load(open(args.profile_in))
+        else:
+            prof = dict(rows[0]["rep"]["device"])
+        ops = prof.setdefault("op_slots", {})
+        for op, dt, t, mem, s, pred in out:
+            if s is not None and s > 0:
+                ops.setdefault(op, {})[dt] = round(s, 2)
+        prof["note"] = (prof.get("note", "") + "; op_slots from bench/opcost_fused.py")[:255]
+        with open(args.profile_out, "w") as f:
+            json.dump(prof, f, indent=2)
+            f.write("\n")
     with open(os.path.join(args.out, "opcost_fused.csv"), "w") as f:
         f.write(text)
     sys.stdout.write(text)

@@ -174,3 +174,51 @@ int device_load(const char *spec, FusecProfile *out, char *err, size_t errlen)
              spec, hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
     return -1;
 }
+
+int device_load_ops(const char *spec, OpSlots *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = strlen(spec);
+    if (n <= 5 || strcmp(spec + n - 5, ".json") != 0)
+        return 0;
+    json_t *root = json_load_file(spec, JSON_REJECT_DUPLICATES, NULL); /* device_load read it already */
+    json_t *ops = root ? json_object_get(root, "op_slots") : NULL;
+    int set = 0;
+    if (ops && !json_is_object(ops)) {
+        snprintf(err, errlen, "%s: key \"op_slots\" is not an object", spec);
+        set = -1;
+    }
+    const char *name, *type;
+    json_t *row, *v;
+    static const char *const types[3] = {"f32", "fast", "f64"};
+    if (set == 0 && ops)
+        json_object_foreach(ops, name, row)
+        {
+            int op = op_cost_row(name);
+            if (op < 0 || !json_is_object(row)) {
+                snprintf(err, errlen, "%s: op_slots: \"%s\" is %s", spec, name,
+                         op < 0 ? "not an op of the cost table (src/opcost.def)" : "not an object of f32, fast, f64");
+                set = -1;
+                break;
+            }
+            json_object_foreach(row, type, v)
+            {
+                int t = 0;
+                while (t < 3 && strcmp(type, types[t]) != 0)
+                    t++;
+                double x = json_is_number(v) ? json_number_value(v) : -1;
+                if (t == 3 || !(x >= 0.01 && x <= 1e5)) {
+                    snprintf(err, errlen, "%s: op_slots: \"%s\": \"%s\" must be f32, fast or f64 with a number "
+                             "of issue slots in [0.01, 1e5]", spec, name, type);
+                    set = -1;
+                    break;
+                }
+                out->slots[op][t] = x;
+                set++;
+            }
+            if (set < 0)
+                break;
+        }
+    json_decref(root);
+    return set;
+}

@@ -187,6 +187,7 @@ static int compile(const Options *opt, const Source *src, FILE *out, OpenPart op
         p->arena = a;
         p->diag = &d;
         p->default_dtype = opt->dtype;
+        p->slots = &opt->slots;
         parse_program(p);        /* bytes -> tokens -> instructions */
         ir_build(p);             /* names, types, folding, outputs */
         diag_check_werror(&d);   /* -Werror: a warning fails here */

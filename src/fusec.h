@@ -216,10 +216,18 @@ typedef struct Stmt {
     uint32_t off, len;
 } Stmt;
 
+/* A device profile's own issue slots for some ops (its "op_slots" object):
+ * slots[op][0..2] = f32, fast, f64; 0 where the built-in row (opcost.def)
+ * stands. */
+typedef struct OpSlots {
+    double slots[O_COUNT][3];
+} OpSlots;
+
 typedef struct Program {
     Arena *arena;
     Diag *diag;
     int default_dtype;
+    const OpSlots *slots; /* the profile's op costs, or NULL: opcost.def's */
     Inst *inst;
     int ninst, cap_inst;
     Sym *sym;
@@ -334,9 +342,11 @@ void op_cost(const Inst *in, int *flops, int *trans);
 /* Issue slots per element of instruction in as the emitted code runs it (in
  * FMAs of its compute type), with pow in the given PowForm (opcost.def): the
  * fast f16/bf16 forms only in the fused kernel (fused). */
-double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool fused);
+double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool fused, const OpSlots *own);
 /* Slots to widen a value of dtype when loaded, or round it when stored. */
 double op_convert_slots(int dtype, bool store);
+/* The op of opcost.def's row NAME (case-insensitive), or -1. */
+int op_cost_row(const char *name);
 const char *ir_value_name(const Program *p, int inst); /* "t3", or the assigned name */
 
 /* names.c: warns about an implicit input one typo from a known name. */
@@ -393,6 +403,11 @@ extern const FusecProfile device_builtin[];
 extern const int device_nbuiltin;
 /* name or FILE.json; returns 0, or fills err (static text) and returns -1. */
 int device_load(const char *spec, FusecProfile *out, char *err, size_t errlen);
+/* The optional "op_slots" object of a FILE.json profile: {"exp": {"f32": 9.1,
+ * "f64": 24.4}, ...}, keys opcost.def's row names in lower case, each type
+ * f32, fast or f64. Returns how many values it set (0 for a built-in name
+ * or a file without it), or -1 with the reason in err. */
+int device_load_ops(const char *spec, OpSlots *out, char *err, size_t errlen);
 
 /* ---- sizes.c: size lists ("4096,1M,2^20..2^28") ---------------------- */
 typedef struct SizeList {
@@ -419,6 +434,7 @@ typedef struct Options {
     const char *dims;  /* --dims=R=4096,C=1024, or NULL */
     const char *sweep; /* --sweep=R, or NULL (the first dim) */
     bool sizes_given;  /* --sizes (else a shaped chain sweeps 2^12..2^28 elements) */
+    OpSlots slots;     /* the --device file's "op_slots" (all 0: none) */
 } Options;
 
 /* Everything a backend reads. */

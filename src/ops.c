@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <strings.h>
+
 #include "fusec.h"
 #include "fusec_ref.h"
 
@@ -236,7 +238,7 @@ static const struct {
     {{60.9, 134.7}, {38.9, 89.9}}, /* FLOORDIV */
 };
 
-double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool fused)
+double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool fused, const OpSlots *own)
 {
     if (in->op == O_POW && form >= POW_SQUARE && form <= POW_RSQRT)
         return fp64 ? pow_costs[form].s64 : pow_costs[form].s32;
@@ -252,7 +254,28 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool fus
     if (row[0] == 0) /* no measurement: flops, and 25 per transcendental */
         return op_info[in->op].flops + 25.0 * op_info[in->op].trans;
     bool fast = fused && !fp64 && (in->dtype == FX_F16 || in->dtype == FX_BF16) && row[1] > 0;
-    return fp64 ? row[2] : fast ? row[1] : row[0];
+    int col = fp64 ? 2 : fast ? 1 : 0;
+    if (own && own->slots[in->op][col] > 0) /* the device profile's own measurement */
+        return own->slots[in->op][col];
+    return row[col];
+}
+
+/* opcost.def's row names, lower case: the keys of a profile's op_slots. */
+static const struct {
+    const char *name;
+    int op;
+} cost_rows[] = {
+#define COST(e, a, f, d) {#e, O_##e},
+#include "opcost.def"
+#undef COST
+};
+
+int op_cost_row(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_LEN(cost_rows); i++)
+        if (strcasecmp(name, cost_rows[i].name) == 0)
+            return cost_rows[i].op;
+    return -1;
 }
 
 double op_convert_slots(int dtype, bool store)

@@ -262,6 +262,17 @@ JSON
 "$fusec" --predict --format=json --device="$tmp/dev.json" "$seed" | grep -q '"name": "test-gpu"'; check "--device FILE" 0 $?
 echo '{"name": "x"}' >"$tmp/bad.json"
 "$fusec" --predict --device="$tmp/bad.json" "$seed" 2>/dev/null; check "incomplete profile" 2 $?
+# a profile's own op costs ("op_slots") replace the built-in rows: a dearer erf, a slower chain
+printf 'in x: f64\ny = erf(x)\n' >"$tmp/erf.fuse"
+sed 's/^{/{"op_slots": {"erf": {"f64": 500, "f32": 50}},/' "$tmp/dev.json" >"$tmp/dev_ops.json"
+a=$("$fusec" --predict --format=csv --sizes=2^28 --device="$tmp/dev.json" "$tmp/erf.fuse" | tail -1)
+b=$("$fusec" --predict --format=csv --sizes=2^28 --device="$tmp/dev_ops.json" "$tmp/erf.fuse" | tail -1)
+[ -n "$a" ] && [ "$a" != "$b" ]; check "--device op_slots changes the prediction" 0 $?
+sed 's/^{/{"op_slots": {"erff": {"f64": 5}},/' "$tmp/dev.json" >"$tmp/dev_bad_op.json"
+"$fusec" --predict --device="$tmp/dev_bad_op.json" "$seed" 2>"$tmp/e"; check "op_slots: unknown op" 2 $?
+grep -q '"erff" is not an op of the cost table' "$tmp/e"; check "op_slots: unknown op named" 0 $?
+sed 's/^{/{"op_slots": {"erf": {"f64": -1}},/' "$tmp/dev.json" >"$tmp/dev_bad_val.json"
+"$fusec" --predict --device="$tmp/dev_bad_val.json" "$seed" 2>/dev/null; check "op_slots: a value out of range" 2 $?
 
 # determinism: byte-identical output, run after run
 for f in "$root"/examples/*.fuse; do
