@@ -462,7 +462,11 @@ static int align_elems(int e, int dt)
  * to 64 bytes fit in 32 registers, so 16 blocks of FX_THREADS (2048
  * threads, all an SM holds) an SM; up to 192 bytes, 8 blocks (64
  * registers); beyond that, ptxas's choice. A kernel that computes in
- * double asks for 8 blocks (64 registers) whatever its bytes. Measured on
+ * double asks for 8 blocks (64 registers) whatever its bytes, a fused one 4
+ * (128 registers): 16 f64 exps in one fused kernel spilled 976 bytes under
+ * 64 and ran 2.4 times their cost alone (bench/opcost_fused.py --terms 16,
+ * call 4 of 2026-12-03); under 128, 32 bytes (ptxas -v), and call 1 timed
+ * 4 and 8 blocks alike on the four f64 chains. Measured on
  * the H200 (runs 2-4 of docs/results.md): full occupancy brought the fused
  * kernels of three f16 inputs and of f16 pow from 94% and 88% of Inductor's
  * speed to 100% and 95%, and lifted every kernel at n <= 2^20 by 2-7%; an
@@ -472,9 +476,10 @@ static int align_elems(int e, int dt)
  * fewer instructions: f64 gelu 5-7% faster at 2^16-2^28, sigmoid/tanh/exp
  * 1-4%, log-sum-exp and softplus the same (fusion_bench --variants r8, call 1
  * of 2026-12-03, bench/results/h200-2026-12-03/call-1-f64). */
-static const char *launch_bounds(int bytes, bool fp64)
+static const char *launch_bounds(int bytes, bool fp64, bool fused)
 {
-    return fp64 ? "FX_THREADS, 1024 / FX_THREADS"
+    return fp64 && fused ? "FX_THREADS, 512 / FX_THREADS"
+           : fp64        ? "FX_THREADS, 1024 / FX_THREADS"
            : bytes <= 64 ? "FX_THREADS, 2048 / FX_THREADS"
            : bytes <= 192 ? "FX_THREADS, 1024 / FX_THREADS"
                           : "FX_THREADS";
@@ -528,7 +533,7 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     const Program *p = em->p;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(%s) %s(",
             launch_bounds(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore, 2),
-                          p->inst[ar->store[0]].ct == FX_F64),
+                          p->inst[ar->store[0]].ct == FX_F64, false),
             name);
     for (int k = 0; k < ar->nload; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[ar->load[k]].dtype], load_names[k]);
@@ -1010,7 +1015,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
             t->nfused_ops == 1 ? "" : "s", e, why, comment_safe(em, rows_expr(em)));
     fused_args_struct(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "template <typename I, int E>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, ",
-            launch_bounds(thread_bytes(p, e, cols, nc, store, nout, 1), t->fcost.fp64), em->c->prefix, em->c->prefix);
+            launch_bounds(thread_bytes(p, e, cols, nc, store, nout, 1), t->fcost.fp64, true), em->c->prefix, em->c->prefix);
     fprintf(f, "I rows, I cols, ");
     for (int q = 0; some && q + 1 < p->full.rank; q++)
         fprintf(f, "I s%d, ", q);
@@ -1147,7 +1152,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                      : "");
     fused_args_struct(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, I n, I first)\n{\n",
-            launch_bounds(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64), em->c->prefix, em->c->prefix);
+            launch_bounds(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true), em->c->prefix, em->c->prefix);
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */\n");
     fprintf(f, "    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");

@@ -461,7 +461,7 @@ struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
 };
 
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I rows, I cols, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I rows, I cols, bool vec)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
