@@ -1,0 +1,3 @@
+# Session 7, call 6 (the machine still warm after call 5): the final build's f64 kernels (fused: 4 blocks an
+# SM, unfused: the heavy64 rule) against fusec_new (call 3's build: fused at 8 blocks) as fused@base.
+export LD_LIBRARY_PATH=$PWD/.dev/bin PATH=/usr/local/cuda/bin:$PATH; mkdir -p $OUT/ab; timeout 200 python3 bench/fusion_bench.py bench/chains/lse_f64.fuse examples/softplus_f64.fuse bench/chains/gelu_f64.fuse bench/chains/sigtanh_f64.fuse --fusec .dev/bin/fusec --baseline .dev/bin/fusec_new --kernels 67108864 --sizes 2^16,2^20,2^24,2^28 --passes 3 --reps 9 --modes cold --out $OUT/ab > $OUT/ab/stdout.txt 2>&1; echo rc=$?; rm -rf $OUT/ab/build; cat $OUT/ab/table.txt | head -60
