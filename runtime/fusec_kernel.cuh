@@ -314,6 +314,31 @@ __device__ __forceinline__ void fx_load(T (&r)[E], const T *__restrict__ p, I i,
     }
 }
 
+/* An unfused & | ^ of two 1-byte arrays (bool, u8, i8), or ~ of one, on a
+ * whole aligned chunk of 16 elements: four 32-bit words at once. On bools (0
+ * or 1 a byte) & | ^ are the bitwise ops and ~ flips the low bit of each
+ * byte; on u8 and i8 every op is bitwise. Byte for byte what the per-element
+ * path computes (tests/shapes/cpu_check runs both). */
+enum { FX_WORD_AND, FX_WORD_OR, FX_WORD_XOR, FX_WORD_NOT, FX_WORD_NOT_BOOL };
+template <int OP> __device__ __forceinline__ unsigned fx_word_op(unsigned a, unsigned b)
+{
+    return OP == FX_WORD_AND ? a & b
+           : OP == FX_WORD_OR ? a | b
+           : OP == FX_WORD_XOR ? a ^ b
+           : OP == FX_WORD_NOT ? ~a
+                               : a ^ 0x01010101u;
+}
+template <int OP, typename T, typename U, typename R, typename I>
+__device__ __forceinline__ void fx_words16(const T *__restrict__ a, const U *__restrict__ b, R *__restrict__ r, I i)
+{
+    static_assert(sizeof(T) == 1 && sizeof(U) == 1 && sizeof(R) == 1, "1-byte arrays");
+    const uint4 x = *reinterpret_cast<const uint4 *>(a + i);
+    const uint4 y = *reinterpret_cast<const uint4 *>(b + i);
+    const uint4 z = {fx_word_op<OP>(x.x, y.x), fx_word_op<OP>(x.y, y.y), fx_word_op<OP>(x.z, y.z),
+                     fx_word_op<OP>(x.w, y.w)};
+    *reinterpret_cast<uint4 *>(r + i) = z;
+}
+
 template <int E, typename T, typename I>
 __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full, const T (&r)[E])
 {

@@ -348,6 +348,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k15_not(co
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
+        if (full) { /* four 32-bit words: the op on 4 bytes at once */
+            fx_words16<FX_WORD_NOT>(a0, a0, r, i);
+            continue;
+        }
         int8_t a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         int8_t r_v[E];
@@ -992,6 +996,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k47_and(co
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
+        if (full) { /* four 32-bit words: the op on 4 bytes at once */
+            fx_words16<FX_WORD_AND>(a0, a1, r, i);
+            continue;
+        }
         bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         bool a1_v[E];
@@ -1032,6 +1040,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k49_or(con
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
+        if (full) { /* four 32-bit words: the op on 4 bytes at once */
+            fx_words16<FX_WORD_OR>(a0, a1, r, i);
+            continue;
+        }
         bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         bool a1_v[E];

@@ -365,6 +365,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k17_n
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
+        if (full) { /* four 32-bit words: the op on 4 bytes at once */
+            fx_words16<FX_WORD_NOT_BOOL>(a0, a0, r, i);
+            continue;
+        }
         bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         bool r_v[E];
@@ -384,6 +388,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k18_a
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
+        if (full) { /* four 32-bit words: the op on 4 bytes at once */
+            fx_words16<FX_WORD_AND>(a0, a1, r, i);
+            continue;
+        }
         bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         bool a1_v[E];
@@ -424,6 +432,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k20_x
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
+        if (full) { /* four 32-bit words: the op on 4 bytes at once */
+            fx_words16<FX_WORD_XOR>(a0, a1, r, i);
+            continue;
+        }
         bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         bool a1_v[E];
@@ -445,6 +457,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k21_o
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
+        if (full) { /* four 32-bit words: the op on 4 bytes at once */
+            fx_words16<FX_WORD_OR>(a0, a1, r, i);
+            continue;
+        }
         bool a0_v[E];
         fx_load<E>(a0_v, a0, i, n, full);
         bool a1_v[E];
