@@ -21,6 +21,9 @@ TERMS - 1 adds (1 slot each; div's x + 3 one more), over TERMS. The rates and th
 from the device profile fusec predicts with (--device, default its built-in
 h200), so the result is in the units of src/opcost.def.
 
+--dry-run needs no GPU: it prints the slots an op that fusec's table gives
+each chain (its report's fp32/fp64_slots_per_element, undone the same way).
+
 Prints and writes OUT/opcost_fused.csv: op, type, the measured time, the
 kernel's memory time, the implied slots of one op, the table's slots (what
 fusec predicts with now) and their ratio. Rows whose kernel is not at least
@@ -63,6 +66,11 @@ def chain_source(op, dt, terms):
     return "# in-context cost of %s in %s: %d independent applications\nin x: %s\ny = %s\n" % (op, dt, terms, dt, body)
 
 
+def extra_slots(op, terms):
+    """The chain's slots besides its TERMS ops: a multiply a term, the adds between terms, div's x + 3 once."""
+    return 2 * terms - 1 + (op == "div")
+
+
 def build(job):
     src, cu, so, fusec = job
     subprocess.check_call([fusec, "-w", src, "-o", cu])
@@ -80,6 +88,8 @@ def main():
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--ops", default=",".join(OPS))
     ap.add_argument("--types", default=",".join(TYPES))
+    ap.add_argument("--dry-run", action="store_true",
+                    help="no GPU: print each chain's table slots an op, from fusec's report, and stop")
     ap.add_argument("--profile-in", default=None, metavar="F",
                     help="a profile JSON (a harness's --calibrate): --profile-out writes it with the measured op_slots")
     ap.add_argument("--profile-out", default=None, metavar="G",
@@ -99,6 +109,12 @@ def main():
             cu, so = src[:-5] + ".cu", os.path.join(args.out, "build", "lib%s.so" % name)
             jobs.append((src, cu, so, args.fusec))
             rows.append({"op": op, "type": dt, "so": so, "api": rep["name"], "rep": rep})
+    if args.dry_run:  # the table's slots an op, undone as the measurement is (extra_slots)
+        for r in rows:
+            f = r["rep"]["fused"]
+            total = f["fp64_slots_per_element"] if r["type"] == "f64" else f["fp32_slots_per_element"]
+            print("%s,%s,%.2f" % (r["op"], r["type"], (total - extra_slots(r["op"], args.terms)) / args.terms))
+        return 0
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
         list(ex.map(build, jobs))
     import torch
@@ -138,8 +154,7 @@ def main():
             continue
         comp = (t ** 8 - mem ** 8) ** 0.125
         total = comp * rate / args.n
-        extra = 2 * args.terms - 1 + (r["op"] == "div")  # the multiplies and adds (div: x + 3 once)
-        out.append((r["op"], r["type"], t, mem, (total - extra) / args.terms, pred))
+        out.append((r["op"], r["type"], t, mem, (total - extra_slots(r["op"], args.terms)) / args.terms, pred))
     lines = ["op,type,us,mem_us,slots_measured,predicted_us,measured_over_predicted"]
     for op, dt, t, mem, s, pred in out:
         lines.append("%s,%s,%.1f,%.1f,%s,%.1f,%.3f" % (op, dt, t, mem, "memory-bound" if s is None else "%.1f" % s,

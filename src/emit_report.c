@@ -307,7 +307,8 @@ static void json_args(FILE *f, const Program *p, const char *key, const int *sym
     fprintf(f, "],\n");
 }
 
-static void json_version(FILE *f, const char *key, int kernels, double rd, double wr, double flops, double trans)
+static void json_version(FILE *f, const char *key, int kernels, double rd, double wr, double flops, double trans,
+                         const FusecKernelCost *k, int nk)
 {
     fprintf(f, "  \"%s\": {\"kernels\": %d, \"bytes_per_element\": ", key, kernels);
     json_num(f, rd + wr);
@@ -321,6 +322,15 @@ static void json_version(FILE *f, const char *key, int kernels, double rd, doubl
     json_num(f, trans);
     fprintf(f, ", \"arithmetic_intensity\": ");
     json_num(f, (flops + trans) / (rd + wr));
+    double s32 = 0, s64 = 0; /* the time model's issue slots (src/opcost.def) */
+    for (int i = 0; i < nk; i++) {
+        s32 += k[i].slots32;
+        s64 += k[i].slots64;
+    }
+    fprintf(f, ", \"fp32_slots_per_element\": ");
+    json_num(f, round(s32 * 1000) / 1000);
+    fprintf(f, ", \"fp64_slots_per_element\": ");
+    json_num(f, round(s64 * 1000) / 1000);
 }
 
 static void emit_json(FILE *f, const Chain *c)
@@ -365,7 +375,7 @@ static void emit_json(FILE *f, const Chain *c)
         fprintf(f, "},\n");
     }
 
-    json_version(f, "unfused", t->nkernels, t->u_read, t->u_write, t->u_flops, t->u_trans);
+    json_version(f, "unfused", t->nkernels, t->u_read, t->u_write, t->u_flops, t->u_trans, t->ucost, t->nkernels);
     json_shaped_bytes(f, c, false);
     fprintf(f, ",\n    \"kernel_list\": [");
     for (int k = 0; k < t->nkernels; k++) {
@@ -398,7 +408,7 @@ static void emit_json(FILE *f, const Chain *c)
         fputc('}', f);
     }
     fprintf(f, "\n    ]},\n");
-    json_version(f, "fused", 1, t->f_read, t->f_write, t->f_flops, t->f_trans);
+    json_version(f, "fused", 1, t->f_read, t->f_write, t->f_flops, t->f_trans, &t->fcost, 1);
     json_shaped_bytes(f, c, true);
     fprintf(f, ", \"distinct_ops\": %d},\n  \"traffic_ratio\": ", t->nfused_ops);
     json_num(f, t->ratio);

@@ -209,4 +209,17 @@ assert acc_row["cub"] == "2" and acc_row["compile"] == "-", acc_row
 assert "worst fused vs CUB (cub us / fused us): c1@2^20 1.136" in lines, lines[-2:]
 PY
 
+# opcost_fused.py --dry-run: undoing its chain's extra multiplies and adds from
+# fusec's own count gives each op's row, the slots of a one-op chain
+python3 bench/opcost_fused.py --fusec "$fusec" --out "$work/oc" --dry-run --ops erf,exp,pow,sigmoid \
+  --types f32,f64 >"$work/oc.txt" || fail "opcost_fused.py --dry-run exit status"
+while IFS=, read -r op dt slots; do
+  case $op in pow) body="pow(x, 0.7)" ;; *) body="$op(x)" ;; esac
+  printf 'in x: %s\ny = %s\n' "$dt" "$body" >"$work/one.fuse"
+  key=fp32; [ "$dt" = f64 ] && key=fp64
+  one=$("$fusec" --predict --format=json "$work/one.fuse" | python3 -c "import json, sys; print('%.2f' % json.load(sys.stdin)['fused']['${key}_slots_per_element'])")
+  [ "$one" = "$slots" ] || fail "opcost_fused.py --dry-run: $op $dt $slots slots an op, a one-op chain $one"
+done <"$work/oc.txt"
+[ "$(wc -l <"$work/oc.txt")" = 8 ] || fail "opcost_fused.py --dry-run: 8 rows"
+
 [ $fails = 0 ] && echo "ok: bench scripts" || { echo "$fails failed"; exit 1; }
