@@ -86,6 +86,8 @@ def variant_source(src, api, var):
         elif tok[0] == "x" and tok[1:].isdigit():
             k = int(tok[1:])
             m = re.search(r"const size_t full = vec \? n / (\d+) \* \d+ : 0;", src)
+            if not m:
+                raise SystemExit("fusion_bench: variant %s: no 1-D fused launch in the .cu (a shaped chain?)" % var)
             e = int(m.group(1))
             src = src.replace(m.group(0), "const size_t full = vec ? n / %d * %d : 0;" % (e * k, e * k), 1)
             for it in ("unsigned", "size_t"):
