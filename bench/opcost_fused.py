@@ -41,10 +41,11 @@ import argparse
 import ctypes
 import json
 import os
-import statistics
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # op: (call template with {a} for the argument, positive domain)
 OPS = {
@@ -118,8 +119,11 @@ def main():
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
         list(ex.map(build, jobs))
     import torch
+    import fusion_bench as fb  # its cold timing: sleep, L2 flush, events, the median of reps
+    fb.torch = torch
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     flush = torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda")
+    cycles = fb.sleep_cycles(1000.0, flush)
     out = []
     for r in rows:
         dt = {"f32": torch.float32, "f64": torch.float64}[r["type"]]
@@ -130,20 +134,14 @@ def main():
         fn = getattr(ctypes.CDLL(r["so"]), r["api"] + "_fused")
         fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
         fn.restype = ctypes.c_int
-        stream = torch.cuda.current_stream()
-        ts = []
-        for k in range(args.reps + 2):
-            torch.cuda._sleep(1_000_000)
-            flush.zero_()
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            if fn(x.data_ptr(), y.data_ptr(), args.n, stream.cuda_stream) != 0:
+        stream = torch.cuda.current_stream().cuda_stream
+
+        def call():
+            if fn(x.data_ptr(), y.data_ptr(), args.n, stream) != 0:
                 raise SystemExit("opcost_fused: %s failed" % r["api"])
-            b.record()
-            b.synchronize()
-            if k >= 2:
-                ts.append(a.elapsed_time(b) * 1e3)
-        t = statistics.median(ts)
+
+        call()  # warm-up
+        t = fb.time_cold({"fused": call}, flush, args.reps, cycles)["fused"]
         d, rep = r["rep"]["device"], r["rep"]
         bpe = rep["fused"]["bytes_per_element"]
         mem = args.n * bpe / (d["hbm_gbps"] * 1e3)

@@ -107,7 +107,45 @@ static int control_char(const char *s)
     return 0;
 }
 
-static int load_file(const char *path, FusecProfile *p, char *err, size_t errlen)
+/* The optional "op_slots" object: ops[op][0..2] = f32, fast, f64 (0 where
+ * the built-in row stands). Returns 0, or -1 with the reason in why. */
+static int read_ops(json_t *root, OpSlots *ops, char *why, size_t len)
+{
+    static const char *const types[3] = {"f32", "fast", "f64"};
+    json_t *obj = json_object_get(root, "op_slots"), *row, *v;
+    const char *name, *type;
+    if (!obj)
+        return 0;
+    if (!json_is_object(obj)) {
+        snprintf(why, len, "key \"op_slots\" is not an object");
+        return -1;
+    }
+    json_object_foreach(obj, name, row)
+    {
+        int op = op_cost_row(name);
+        if (op < 0 || !json_is_object(row)) {
+            snprintf(why, len, "op_slots: \"%s\" is %s", name,
+                     op < 0 ? "not an op of the cost table (src/opcost.def)" : "not an object of f32, fast, f64");
+            return -1;
+        }
+        json_object_foreach(row, type, v)
+        {
+            int t = 0;
+            while (t < 3 && strcmp(type, types[t]) != 0)
+                t++;
+            double x = json_is_number(v) ? json_number_value(v) : -1;
+            if (t == 3 || !(x >= 0.01 && x <= 1e5)) {
+                snprintf(why, len, "op_slots: \"%s\": \"%s\" must be f32, fast or f64 with a number of issue "
+                         "slots in [0.01, 1e5]", name, type);
+                return -1;
+            }
+            ops->slots[op][t] = x;
+        }
+    }
+    return 0;
+}
+
+static int load_file(const char *path, FusecProfile *p, OpSlots *ops, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -149,6 +187,8 @@ static int load_file(const char *path, FusecProfile *p, char *err, size_t errlen
             rc = read_legacy(root, p, why, sizeof why) < 0 ? -1 : 0;
         else
             rc = read_fields(root, p, why, sizeof why);
+        if (rc == 0 && ops)
+            rc = read_ops(root, ops, why, sizeof why);
         if (rc < 0)
             snprintf(err, errlen, "%s: %s", path, why);
     }
@@ -158,6 +198,13 @@ static int load_file(const char *path, FusecProfile *p, char *err, size_t errlen
 
 int device_load(const char *spec, FusecProfile *out, char *err, size_t errlen)
 {
+    return device_load_ops(spec, out, NULL, err, errlen);
+}
+
+int device_load_ops(const char *spec, FusecProfile *out, OpSlots *ops, char *err, size_t errlen)
+{
+    if (ops)
+        memset(ops, 0, sizeof *ops);
     for (int i = 0; i < device_nbuiltin; i++)
         if (strcmp(spec, device_builtin[i].name) == 0) {
             *out = device_builtin[i];
@@ -165,7 +212,7 @@ int device_load(const char *spec, FusecProfile *out, char *err, size_t errlen)
         }
     size_t n = strlen(spec);
     if (n > 5 && strcmp(spec + n - 5, ".json") == 0)
-        return load_file(spec, out, err, errlen);
+        return load_file(spec, out, ops, err, errlen);
     const char *names[8];
     for (int i = 0; i < device_nbuiltin; i++)
         names[i] = device_builtin[i].name;
@@ -173,52 +220,4 @@ int device_load(const char *spec, FusecProfile *out, char *err, size_t errlen)
     snprintf(err, errlen, "unknown device '%s'%s%s%s (built in: h200, h100, a100, rtx4090; or a FILE.json)",
              spec, hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
     return -1;
-}
-
-int device_load_ops(const char *spec, OpSlots *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    size_t n = strlen(spec);
-    if (n <= 5 || strcmp(spec + n - 5, ".json") != 0)
-        return 0;
-    json_t *root = json_load_file(spec, JSON_REJECT_DUPLICATES, NULL); /* device_load read it already */
-    json_t *ops = root ? json_object_get(root, "op_slots") : NULL;
-    int set = 0;
-    if (ops && !json_is_object(ops)) {
-        snprintf(err, errlen, "%s: key \"op_slots\" is not an object", spec);
-        set = -1;
-    }
-    const char *name, *type;
-    json_t *row, *v;
-    static const char *const types[3] = {"f32", "fast", "f64"};
-    if (set == 0 && ops)
-        json_object_foreach(ops, name, row)
-        {
-            int op = op_cost_row(name);
-            if (op < 0 || !json_is_object(row)) {
-                snprintf(err, errlen, "%s: op_slots: \"%s\" is %s", spec, name,
-                         op < 0 ? "not an op of the cost table (src/opcost.def)" : "not an object of f32, fast, f64");
-                set = -1;
-                break;
-            }
-            json_object_foreach(row, type, v)
-            {
-                int t = 0;
-                while (t < 3 && strcmp(type, types[t]) != 0)
-                    t++;
-                double x = json_is_number(v) ? json_number_value(v) : -1;
-                if (t == 3 || !(x >= 0.01 && x <= 1e5)) {
-                    snprintf(err, errlen, "%s: op_slots: \"%s\": \"%s\" must be f32, fast or f64 with a number "
-                             "of issue slots in [0.01, 1e5]", spec, name, type);
-                    set = -1;
-                    break;
-                }
-                out->slots[op][t] = x;
-                set++;
-            }
-            if (set < 0)
-                break;
-        }
-    json_decref(root);
-    return set;
 }

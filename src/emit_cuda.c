@@ -461,21 +461,18 @@ static int align_elems(int e, int dt)
  * thread holds (E times the sizes of every array it loads and stores): up
  * to 64 bytes fit in 32 registers, so 16 blocks of FX_THREADS (2048
  * threads, all an SM holds) an SM; up to 192 bytes, 8 blocks (64
- * registers); beyond that, ptxas's choice. A kernel that computes in
- * double asks for 8 blocks (64 registers) whatever its bytes, a fused one 4
- * (128 registers): 16 f64 exps in one fused kernel spilled 976 bytes under
- * 64 and ran 2.4 times their cost alone (bench/opcost_fused.py --terms 16,
- * call 4 of 2026-12-03); under 128, 32 bytes (ptxas -v), and call 1 timed
- * 4 and 8 blocks alike on the four f64 chains. Measured on
- * the H200 (runs 2-4 of docs/results.md): full occupancy brought the fused
- * kernels of three f16 inputs and of f16 pow from 94% and 88% of Inductor's
- * speed to 100% and 95%, and lifted every kernel at n <= 2^20 by 2-7%; an
- * unfused f64 exp under the 32-register cap ran at 0.83x eager's kernel
- * (1.05x without it). With no bound ptxas gave the fused f64 kernels 34
- * registers and 75% occupancy; asking for 8 blocks let it use more and run
- * fewer instructions: f64 gelu 5-7% faster at 2^16-2^28, sigmoid/tanh/exp
- * 1-4%, log-sum-exp and softplus the same (fusion_bench --variants r8, call 1
- * of 2026-12-03, bench/results/h200-2026-12-03/call-1-f64). */
+ * registers); beyond that, ptxas's choice. Measured on the H200 (runs 2-4
+ * of docs/results.md): full occupancy brought the fused kernels of three f16
+ * inputs and of f16 pow from 94% and 88% of Inductor's speed to 100% and
+ * 95%, and lifted every kernel at n <= 2^20 by 2-7%. A kernel that computes
+ * in double asks for 8 blocks (64 registers) whatever its bytes, a fused
+ * one 4 (128): left to ptxas the fused f64 kernels took 34-40 registers and
+ * ran more instructions, and a bound made f64 gelu 1.11-1.13x faster (calls
+ * 1-2 of 2026-12-03, bench/results/h200-2026-12-03); 16 f64 exps in one
+ * fused kernel spilled 976 bytes under 64 registers and ran 2.4 times their
+ * cost alone (call 4), and 4 blocks timed as 8 on the f64 chains (call 6).
+ * An unfused f64 exp under the 32-register cap ran at 0.83x eager's kernel
+ * (runs 2-4). */
 static const char *launch_bounds(int bytes, bool fp64, bool fused)
 {
     return fp64 && fused ? "FX_THREADS, 512 / FX_THREADS"

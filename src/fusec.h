@@ -403,11 +403,11 @@ extern const FusecProfile device_builtin[];
 extern const int device_nbuiltin;
 /* name or FILE.json; returns 0, or fills err (static text) and returns -1. */
 int device_load(const char *spec, FusecProfile *out, char *err, size_t errlen);
-/* The optional "op_slots" object of a FILE.json profile: {"exp": {"f32": 9.1,
- * "f64": 24.4}, ...}, keys opcost.def's row names in lower case, each type
- * f32, fast or f64. Returns how many values it set (0 for a built-in name
- * or a file without it), or -1 with the reason in err. */
-int device_load_ops(const char *spec, OpSlots *out, char *err, size_t errlen);
+/* The same, with a FILE.json profile's optional "op_slots" object into ops
+ * (when not NULL): {"exp": {"f32": 9.1, "f64": 24.4}, ...}, keys
+ * opcost.def's row names in lower case, each type f32, fast or f64; all 0
+ * for a built-in name or a file without it. */
+int device_load_ops(const char *spec, FusecProfile *out, OpSlots *ops, char *err, size_t errlen);
 
 /* ---- sizes.c: size lists ("4096,1M,2^20..2^28") ---------------------- */
 typedef struct SizeList {

@@ -512,8 +512,7 @@ int main(int argc, char **argv)
                             "arithmetic)", optarg);
             break;
         case OPT_DEVICE:
-            if (device_load(optarg, &opt.device, err, sizeof err) < 0 ||
-                device_load_ops(optarg, &opt.slots, err, sizeof err) < 0)
+            if (device_load_ops(optarg, &opt.device, &opt.slots, err, sizeof err) < 0)
                 usage_error("--device: %s", err);
             break;
         case OPT_HOST: opt.host = pick(optarg, fusec_host_name, FUSEC_NHOSTS, "--host"); break;
