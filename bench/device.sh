@@ -19,7 +19,8 @@
 #   and compare_pytorch.py checks --host=pytorch against it. TORCH_RUNS repeats
 #   the seed sweep. TORCH_ARGS="--dtype f32,f16 --passes 1" sweeps every example
 #   (a long run).
-# kernels: each unfused and fused kernel of the examples at 2^28, alone and cold,
+# kernels: each unfused and fused kernel of the examples at 2^28 elements (a
+#   shaped one at its --dims, the swept dim making up 2^28), alone and cold,
 #   timed by Nsight Compute (ncu); bench/kernels.py sets them against the copy
 #   and their DRAM bytes against the model's (fusec --predict --format=json).
 #   KERNELS="mixed" runs only those.
@@ -184,15 +185,25 @@ for phase in "$@"; do
     for n in $ks; do
       [ -x "$work/$n" ] || continue
       [ -f "$prof" ] || "$work/$n" --no-verify --sizes 2^12 --modes hot --calibrate "$prof" >/dev/null 2>&1
+      # 2^28 elements: a shaped example's swept dim is 2^28 over its other dims (its --dims)
+      src=examples/${n%_f16}.fuse; src=${src%_bf16.fuse}; case $src in *.fuse) ;; *) src=$src.fuse ;; esac
+      dims=$(dims_of "$src") size=2^28 pdims=""
+      if [ -n "$dims" ]; then
+        fixed=$(echo "$dims" | tr ' ' '\n' | sed -n 's/^--dims=//p')
+        size=$((1 << 28)) sweep=$(echo "$dims" | tr ' ' '\n' | sed -n 's/^--sweep=//p')
+        [ -n "$sweep" ] || sweep=$("$fusec" -w --predict --format=json $dims "$src" | python3 -c 'import json, sys; print(json.load(sys.stdin)["shape"]["sweep"])')
+        for d in $(echo "$fixed" | tr ',' ' '); do size=$((size / ${d#*=})); done
+        pdims="--dims=$fixed,$sweep=$size"
+      fi
       limited ncu --csv --page raw --print-units base --cache-control all --clock-control none \
         --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-        -k regex:'_k[0-9]+|_fused_kernel' "$work/$n" --no-verify --sizes 2^28 --modes cold --reps 1 --warmup 0 \
+        -k regex:'_k[0-9]+|_fused_kernel' "$work/$n" --no-verify --sizes $size $dims --modes cold --reps 1 --warmup 0 \
         >"$res/$n.ncu.csv" 2>"$res/$n.ncu.err"
       echo "== $n"
       case $n in  # the model's bytes of the same build (build_example's flags)
-      *_f16) "$fusec" -w --predict --format=json --dtype=f16 "examples/${n%_f16}.fuse" >"$res/$n.predict.json" ;;
-      *_bf16) "$fusec" -w --predict --format=json --dtype=bf16 "examples/${n%_bf16}.fuse" >"$res/$n.predict.json" ;;
-      *) "$fusec" -w --predict --format=json "examples/$n.fuse" >"$res/$n.predict.json" ;;
+      *_f16) "$fusec" -w --predict --format=json --dtype=f16 "$src" >"$res/$n.predict.json" ;;
+      *_bf16) "$fusec" -w --predict --format=json --dtype=bf16 "$src" >"$res/$n.predict.json" ;;
+      *) "$fusec" -w --predict --format=json $pdims "$src" >"$res/$n.predict.json" ;;
       esac
       python3 bench/kernels.py "$prof" "$res/$n.ncu.csv" --predict "$res/$n.predict.json" | tee "$res/$n.kernels.txt"
     done

@@ -10,12 +10,15 @@ as a library (-DFUSEC_NO_HARNESS) and called through its C API with ctypes on
 torch's stream. Times are cold: a torch.cuda._sleep of 1 ms is queued before
 the L2 flush and the start event, so the host's dispatch is hidden; each
 version's median of 15 calls, the median of 3 interleaved passes (eager,
-unfused, fused, a cudaMemcpy-rate f32 copy of the chain's elements). Prints
-eager / unfused (1 or more: the unfused kernels as fast as eager's), the fused
-kernel's % of the copy rate (its bytes from fusec --predict --format=json), a
+unfused, fused, a cudaMemcpy of the fused kernel's own bytes: half of them
+read, half written). Prints eager / unfused (1 or more: the unfused kernels as
+fast as eager's), the fused kernel's % of that copy (its bytes from fusec
+--predict --format=json; until 2026-12-03 the copy was of 2^26 floats, twice
+a bf16 chain's bytes, so its rate was the larger transfer's), a
 bit-for-bit check of the unfused outputs against eager's, and every kernel's
 time from torch.profiler (eager's and fusec's unfused kernels, one by one).
-Writes OUT/shaped.txt. Needs a GPU, nvcc and PyTorch.
+--scale K multiplies the first dim (K = 4: 2^28 elements). Writes
+OUT/shaped.txt. Needs a GPU, nvcc and PyTorch.
 """
 import argparse
 import ctypes
@@ -101,6 +104,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("variants", nargs="+", help="TAG=FUSEC[:SED]")
     ap.add_argument("--chains", default=",".join(list(SHAPED) + list(ONE_OP)))
+    ap.add_argument("--scale", type=int, default=1, help="multiply the first dim by K")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     log = open(os.path.join(a.out, "shaped.txt"), "a")
@@ -113,9 +117,13 @@ def main():
     jobs = []
     for name in a.chains.split(","):
         if name in SHAPED:
-            jobs.append((name, tc.CHAINS[name][0], tc.CHAINS[name][1], SHAPED[name]))
+            job = (name, tc.CHAINS[name][0], tc.CHAINS[name][1], SHAPED[name])
         else:
-            jobs.append((name,) + ONE_OP[name])
+            job = (name,) + ONE_OP[name]
+        dims = dict(job[3])
+        first = next(iter(dims))
+        dims[first] *= a.scale
+        jobs.append(job[:3] + (dims,))
     variants = [v.split("=", 1) for v in a.variants]
     todo = [(j, vi, tag, spec) for j in jobs for vi, (tag, spec) in enumerate(variants)]
 
@@ -145,8 +153,8 @@ def main():
         eager = lambda: fn(*ins, *[v for v, _ in params])  # noqa: E731
         unfused = api(lib, name, "unfused", ins, outs, params, api_dims)
         fused = api(lib, name, "fused", ins, outs, params, api_dims)
-        n = desc["shape"]["elements"]
-        src_c, dst_c = torch.empty(n, device="cuda"), torch.empty(n, device="cuda")
+        half = int(desc["fused"]["bytes"]) // 2  # the copy reads and writes the fused kernel's bytes
+        src_c, dst_c = (torch.empty(half, device="cuda", dtype=torch.uint8) for _ in range(2))
         t = {"eager": [], "unfused": [], "fused": [], "copy": []}
         for _ in range(3):
             t["eager"].append(cold_us(eager, flush))
@@ -154,10 +162,11 @@ def main():
             t["fused"].append(cold_us(fused, flush))
             t["copy"].append(cold_us(lambda: dst_c.copy_(src_c), flush))
         m = {k: statistics.median(v) for k, v in t.items()}
-        pct = 100 * (desc["fused"]["bytes"] / m["fused"]) / (8.0 * n / m["copy"])
+        pct = 100 * m["copy"] / m["fused"]
         say("%-17s %-6s %s: eager %.1f us, unfused %.1f us (eager / unfused %.3f), fused %.1f us (%.1f%% of copy; "
-            "copy of %d floats %.1f us)" % (name, tag, ",".join("%s=%d" % kv for kv in dims.items()), m["eager"],
-                                            m["unfused"], m["eager"] / m["unfused"], m["fused"], pct, n, m["copy"]))
+            "copy of the same %d bytes %.1f us)" % (name, tag, ",".join("%s=%d" % kv for kv in dims.items()),
+                                                   m["eager"], m["unfused"], m["eager"] / m["unfused"], m["fused"],
+                                                   pct, 2 * half, m["copy"]))
         want = eager()
         want = want if isinstance(want, tuple) else (want,)
         unfused()

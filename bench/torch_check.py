@@ -276,16 +276,19 @@ def t_fp8_corners(f, b, h, d, q, r):
 
 # Every f32 bit pattern (all 2^32: the boundaries, the subnormals of both
 # formats and of f32, every NaN payload, +-inf) into both fp8 formats, both
-# versions against eager's .to(), in chunks (check_all_floats).
+# versions against eager's .to(), in chunks (check_all_floats). ec is every
+# float through a clamp to e4m3's range: the saturating conversion alone
+# (fx_to_f8e4m3_sat), which must be c10's there.
 FP8_ALL_FLOATS = """# every f32 into f8e4m3 and f8e5m2 (bench/torch_check.py)
 in f: f32
 e4 = f8e4m3(f)
 e5 = f8e5m2(f)
+ec = f8e4m3(clamp(f, -448, 448.0))
 """
 
 
 def t_fp8_all_floats(f):
-    return f.to(E4M3), f.to(E5M2)
+    return f.to(E4M3), f.to(E5M2), f.clamp(-448, 448.0).to(E4M3)
 
 
 def t_fp8_quantize(x, inv_scale):

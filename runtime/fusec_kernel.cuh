@@ -198,6 +198,21 @@ FX_TO_F8(f8e4m3, FxF8e4m3)
 FX_TO_F8(f8e5m2, FxF8e5m2)
 #undef FX_TO_F8
 
+/* float -> f8e4m3 of a value the chain keeps within e4m3's finite range or
+ * NaN (a clamp to +-448 before the cast: src/ir.c's ir_bounded): c10's
+ * overflow rule cannot apply, so on sm_89 and later the hardware's saturating
+ * conversion alone is c10's, NaN's sign kept (bench/torch_check.py's
+ * fp8_all_floats checks every float through a clamp to +-448). */
+__host__ __device__ __forceinline__ FxF8e4m3 fx_to_f8e4m3_sat(float v)
+{
+#if FX_FP8_HW
+    return FxF8e4m3{(uint8_t)fx_f8x2_hw<FxF8e4m3::M>(v, 0.0f)};
+#else
+    return fx_to_f8e4m3(v);
+#endif
+}
+__host__ __device__ __forceinline__ FxF8e4m3 fx_to_f8e4m3_sat(double v) { return fx_to_f8e4m3_sat((float)v); }
+
 /* Integer (or bool) -> float, as c10::convert: a static_cast, to nearest
  * even; f16 and bf16 through float (c10::Half and c10::BFloat16 are built
  * from a float), which rounds twice only where f16 has overflowed anyway and

@@ -177,12 +177,31 @@ static void int_constant(char *buf, size_t len, int64_t v, int ct)
         snprintf(buf, len, "(%s)%lld", compute_t[ct], w);
 }
 
+/* The fx_to_ function that rounds value v (an instruction) to dtype dt:
+ * fx_to_<dt>, or fx_to_f8e4m3_sat where v stays within e4m3's finite range
+ * (a clamp to +-448 before the cast, say), so that the hardware's
+ * saturating conversion is c10's without its overflow rule (docs/cuda.md,
+ * "Conversions"). */
+static const char *to_fn(const Program *p, int dt, int v)
+{
+    return dt == FX_F8E4M3 && ir_bounded(p, v, fusec_dtype[FX_F8E4M3].max_finite) ? "f8e4m3_sat"
+                                                                                  : fusec_dtype_name[dt];
+}
+
+/* The value an unfused kernel of instruction i rounds to its dtype: a cast's
+ * or a copy's operand, or i's own. */
+static int rounded_value(const Program *p, int i)
+{
+    const Inst *in = &p->inst[i];
+    return op_info[in->op].cls == K_CAST || in->op == O_COPY ? in->arg[0] : i;
+}
+
 /* The fused kernel's store of output v's element e (its array name's _v),
  * rounded to its dtype: the same line in the 1-D and the shaped kernel. */
 static void out_element(Emitter *em, const char *name, int v)
 {
-    fprintf(em->f, "            %s_v[e] = fx_to_%s(v%d);\n", name, fusec_dtype_name[em->p->inst[v].dtype],
-            stored_vnum(em, v));
+    fprintf(em->f, "            %s_v[e] = fx_to_%s(v%d);\n", name,
+            to_fn(em->p, em->p->inst[v].dtype, ir_stored_value(em->p, v)), stored_vnum(em, v));
 }
 
 /* A literal as an operand of compute type ct: an integer literal converted
@@ -281,7 +300,7 @@ static void op_expr(char *buf, size_t len, const Program *p, const Inst *in, int
         /* Fused: round to the named dtype and go on in its compute type.
          * Unfused: the store itself rounds. */
         if (fused && in->dtype != FX_F64)
-            snprintf(buf, len, "fx_widen(fx_to_%s(%s))", fusec_dtype_name[in->dtype], a[0]);
+            snprintf(buf, len, "fx_widen(fx_to_%s(%s))", to_fn(p, in->dtype, in->arg[0]), a[0]);
         else if (fused)
             snprintf(buf, len, "(double)%s", a[0]);
         else
@@ -698,7 +717,7 @@ static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
     fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n"
                "            const I i = base + (I)e * FX_THREADS;\n"
                "            if (i < n)\n                r[i] = fx_to_%s(%s);\n        }\n    }\n}\n",
-            fusec_dtype_name[in->dtype], expr);
+            to_fn(p, in->dtype, rounded_value(p, kr->inst)), expr);
 }
 
 /* The word form of an unfused & | ^ ~ whose arrays and compute type are all
@@ -790,7 +809,7 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
         }
     }
     op_expr(expr, sizeof expr, p, in, ct, a, false);
-    fprintf(f, "            r_v[e] = fx_to_%s(%s);\n        }\n", fusec_dtype_name[in->dtype], expr);
+    fprintf(f, "            r_v[e] = fx_to_%s(%s);\n        }\n", to_fn(p, in->dtype, rounded_value(p, kr->inst)), expr);
     fprintf(f, "        fx_store<E>(r, i, n, full, r_v);\n    }\n}\n");
 }
 
@@ -1602,7 +1621,8 @@ static void emit_cub(Emitter *em, const int *sc, int nsc)
     fprintf(f, "        return %s", nout == 1 ? "" : "cuda::std::make_tuple(");
     for (int k = 0; k < nout; k++) {
         int v = p->sym[p->outputs[k]].value;
-        fprintf(f, "%sfx_to_%s(v%d)", k ? ", " : "", fusec_dtype_name[p->inst[v].dtype], stored_vnum(em, v));
+        fprintf(f, "%sfx_to_%s(v%d)", k ? ", " : "", to_fn(p, p->inst[v].dtype, ir_stored_value(p, v)),
+                stored_vnum(em, v));
     }
     fprintf(f, "%s;\n    }\n};\n", nout == 1 ? "" : ")");
 

@@ -251,6 +251,12 @@ typedef struct Program {
  * instruction, or for an output that is a cast to its dtype the cast's
  * operand (one conversion, not two; the model counts it once). */
 int ir_stored_value(const Program *p, int v);
+/* True when value v is NaN or within [-m, m] wherever it is computed, as far
+ * as its ops show: literals, clamps to bounded limits, min, max, where, abs,
+ * neg and relu of bounded values, tanh, sigmoid, erf, sin and cos (m >= 2),
+ * integers and bools by their dtype's range, f8e4m3 values (448), and
+ * float casts of bounded values. Used to drop conversions' overflow rules. */
+bool ir_bounded(const Program *p, int v, double m);
 
 /* Elements of a shape, as a product of dims: exp[d] is the power of
  * Program.dim[d] (a [C] bias: exp[C] = 1). */

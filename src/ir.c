@@ -70,6 +70,45 @@ int ir_stored_value(const Program *p, int v)
     return arg && !arg->scalar ? arg->canon : in->canon;
 }
 
+/* Depth of ir_bounded's walk: each level may visit three operands, so the
+ * walk stays under 3^8 visits on any DAG; deeper values count as unbounded. */
+#define BOUND_DEPTH 8
+
+static bool bounded(const Program *p, int v, double m, int depth)
+{
+    const Inst *in = &p->inst[p->inst[v].canon];
+    const FusecDtype *d = &fusec_dtype[in->dtype];
+    if (in->op == O_CONST)
+        return fabs(in->value) <= m;
+    if (d->kind != FX_KIND_FLOAT || (d->size == 1 && !d->inf)) /* bool, integers, f8e4m3: the dtype's range */
+        return d->max_finite + (d->kind == FX_KIND_INT) <= m;      /* (an integer's least is -max - 1) */
+    if (depth == 0)
+        return false;
+    const int *a = in->arg;
+    switch (in->op) {
+    case O_CLAMP: /* [lo, hi] (hi when lo > hi, as torch.clamp) */
+        return bounded(p, a[1], m, depth - 1) && bounded(p, a[2], m, depth - 1);
+    case O_MIN:
+    case O_MAX: return bounded(p, a[0], m, depth - 1) && bounded(p, a[1], m, depth - 1);
+    case O_WHERE: return bounded(p, a[1], m, depth - 1) && bounded(p, a[2], m, depth - 1);
+    case O_ABS:
+    case O_NEG:
+    case O_NEGATE:
+    case O_RELU: return bounded(p, a[0], m, depth - 1);
+    case O_TANH:
+    case O_SIGMOID:
+    case O_HARDSIGMOID:
+    case O_ERF:
+    case O_SIN:
+    case O_COS: return 2 <= m; /* |.| <= 1, with room for a fast form's rounding */
+    default: /* a cast to a float type keeps a bound the type holds exactly (rounding is monotone) */
+        return op_info[in->op].cls == K_CAST && ref_round(m, in->dtype) == m &&
+               bounded(p, a[0], m, depth - 1);
+    }
+}
+
+bool ir_bounded(const Program *p, int v, double m) { return bounded(p, v, m, BOUND_DEPTH); }
+
 int ir_add(Program *p, Inst in)
 {
     arena_grow(p->arena, (void **)&p->inst, &p->cap_inst, p->ninst + 1, sizeof(Inst));
