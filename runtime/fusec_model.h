@@ -97,33 +97,38 @@ static inline double fusec_footprint(const FusecKernelCost *kernels, int nk, dou
 }
 
 /* The fields of a device profile: X(name, printf format, lowest, highest,
- * meaning). One table for the struct, the JSON writer, fusec's reader (which
- * refuses a value outside [lowest, highest], naming the range) and the
- * report. docs/model.md says how the harness calibrates each. */
-#define FUSEC_PROFILE_FIELDS(X)                                                                                   \
-    X(hbm_gbps, "%.1f", 1.0, 1e6, "device-to-device copy, read + write bytes, GB/s")                              \
-    X(l2_gbps, "%.1f", 1.0, 1e7, "the same for buffers that fit in L2, GB/s")                                     \
-    X(l2_bytes, "%.0f", 1024.0, 1e12, "L2 capacity, bytes")                                                       \
-    X(ramp_us, "%.3f", 0.0, 1e3, "what a kernel's memory pipeline adds once its bytes pass ramp_bytes, us")      \
-    X(ramp_bytes, "%.0f", 1.0, 1e13, "the bytes at which the ramp reaches 63% of ramp_us")                       \
-    X(launch_first_us, "%.3f", 0.01, 1e4, "cold: a call's first kernel, start event to its end, no work, us")    \
-    X(launch_second_us, "%.3f", 0.0, 1e4, "cold: what the second kernel of a call adds, no work, us")            \
-    X(launch_next_us, "%.3f", 0.0, 1e4, "cold: what each later, queued kernel adds, no work, us")               \
-    X(host_call_us, "%.3f", 0.0, 1e4, "hot: host time of a call besides its launches (the timing event), us")   \
-    X(host_launch_us, "%.3f", 0.0, 1e4, "hot: host time of each kernel launch, back to back, us")               \
-    X(graph_launch_us, "%.3f", 0.0, 1e4, "graph: a replay of one node, back to back, us")                       \
-    X(graph_node_us, "%.3f", 0.0, 1e4, "graph: what each further dependent node adds, us")                     \
-    X(fp32_gflops, "%.0f", 1.0, 1e9, "fp32 FMA rate, 2 flops each, GFLOP/s")                                      \
-    X(fp64_gflops, "%.0f", 1.0, 1e9, "fp64 FMA rate, 2 flops each, GFLOP/s")                                      \
-    X(eager_op_us, "%.3f", 0.0, 1e5, "host cost of one PyTorch eager op, us")                                     \
-    X(compiled_call_us, "%.3f", 0.0, 1e6, "host cost of one torch.compile'd call, us")
+ * default, meaning). One table for the struct, the JSON writer, fusec's
+ * reader (which refuses a value outside [lowest, highest], naming the range,
+ * and gives a field missing from a file its default, or refuses the file if
+ * the default is FUSEC_REQUIRED) and the report. docs/model.md says how the
+ * harness calibrates each. */
+#define FUSEC_REQUIRED (-1.0)
+#define FUSEC_PROFILE_FIELDS(X)                                                                                               \
+    X(hbm_gbps, "%.1f", 1.0, 1e6, FUSEC_REQUIRED, "device-to-device copy, read + write bytes, GB/s")                          \
+    X(l2_gbps, "%.1f", 1.0, 1e7, FUSEC_REQUIRED, "the same for buffers that fit in L2, GB/s")                                 \
+    X(l2_bytes, "%.0f", 1024.0, 1e12, FUSEC_REQUIRED, "L2 capacity, bytes")                                                   \
+    X(ramp_us, "%.3f", 0.0, 1e3, FUSEC_REQUIRED, "what a kernel's memory pipeline adds once its bytes pass ramp_bytes, us")   \
+    X(ramp_bytes, "%.0f", 1.0, 1e13, FUSEC_REQUIRED, "the bytes at which the ramp reaches 63% of ramp_us")                    \
+    X(launch_first_us, "%.3f", 0.01, 1e4, FUSEC_REQUIRED, "cold: a call's first kernel, start event to its end, no work, us") \
+    X(launch_second_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "cold: what the second kernel of a call adds, no work, us")         \
+    X(launch_next_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "cold: what each later, queued kernel adds, no work, us")             \
+    X(host_call_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "hot: host time of a call besides its launches (the timing event), us") \
+    X(host_launch_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "hot: host time of each kernel launch, back to back, us")             \
+    X(graph_launch_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "graph: a replay of one node, back to back, us")                     \
+    X(graph_node_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "graph: what each further dependent node adds, us")                    \
+    X(fp32_gflops, "%.0f", 1.0, 1e9, FUSEC_REQUIRED, "fp32 FMA rate, 2 flops each, GFLOP/s")                                  \
+    X(fp64_gflops, "%.0f", 1.0, 1e9, FUSEC_REQUIRED, "fp64 FMA rate, 2 flops each, GFLOP/s")                                  \
+    X(eager_op_us, "%.3f", 0.0, 1e5, FUSEC_REQUIRED, "host cost of one PyTorch eager op, us")                                 \
+    X(compiled_call_us, "%.3f", 0.0, 1e6, FUSEC_REQUIRED, "host cost of one torch.compile'd call, us")                        \
+    X(l2_hot_end, "%.3f", 0.25, 4.0, 1.1,                                                                                     \
+      "hot: the footprint, in L2 sizes, from which L2 keeps none of it between calls (all up to 0.25 less)")
 
 /* A device profile. fusec has built-in ones; the harness writes calibrated
  * ones with --calibrate, in the JSON that fusec --device FILE reads. */
 typedef struct FusecProfile {
     char name[64];
     char note[256];
-#define FUSEC_PROFILE_MEMBER(f, fmt, lo, hi, doc) double f;
+#define FUSEC_PROFILE_MEMBER(f, fmt, lo, hi, def, doc) double f;
     FUSEC_PROFILE_FIELDS(FUSEC_PROFILE_MEMBER)
 #undef FUSEC_PROFILE_MEMBER
 } FusecProfile;
@@ -200,8 +205,8 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
 {
     FusecTime t = {0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
     /* hot: the share of the whole footprint that L2 keeps from one call to
-     * the next: all of it up to 0.85 of the L2, none from 1.1 on */
-    double hot_hit = hot ? fusec_l2_share(n * v->footprint, p->l2_bytes, 1.1) : 0;
+     * the next: none from l2_hot_end L2 sizes on, all of it up to 0.25 less */
+    double hot_hit = hot ? fusec_l2_share(n * v->footprint, p->l2_bytes, p->l2_hot_end) : 0;
     double work = 0;
     int nk = 0;
     for (int i = 0; i < v->nkernels; i++) {
@@ -277,7 +282,7 @@ static inline int fusec_kernel_count(const FusecVersion *v)
 static inline void fusec_profile_write_json(FILE *f, const FusecProfile *p)
 {
     fprintf(f, "{\n  \"name\": \"%s\",\n  \"note\": \"%s\"", p->name, p->note);
-#define FUSEC_PROFILE_JSON(fl, fmt, lo, hi, doc) fprintf(f, ",\n  \"" #fl "\": " fmt, p->fl);
+#define FUSEC_PROFILE_JSON(fl, fmt, lo, hi, def, doc) fprintf(f, ",\n  \"" #fl "\": " fmt, p->fl);
     FUSEC_PROFILE_FIELDS(FUSEC_PROFILE_JSON)
 #undef FUSEC_PROFILE_JSON
     fprintf(f, "\n}\n");

@@ -18,17 +18,22 @@
  * with the H200's launch terms assumed; calibrate for real ones.
  * Fields in FUSEC_PROFILE_FIELDS order (runtime/fusec_model.h). */
 #define H200_LAUNCH 0.0, 524288.0, 3.584, 1.952, 1.829, 1.845, 4.494, 3.424, 0.987
+/* l2_hot_end: 0.63 L2 sizes, fitted to the hot and cold times of the fused
+ * kernels in the harness CSVs of bench/results (`bench/hot_share.py
+ * bench/results`, docs/model.md). */
+#define H200_HOT_END 0.63
 const FusecProfile device_builtin[] = {
     {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01, docs/model.md)",
-     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0},
+     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT_END},
     {"h100", "NVIDIA H100 SXM: datasheet (3350 GB/s HBM3, 50 MiB L2); launch costs assumed equal to the H200's",
-     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0},
+     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT_END},
     {"a100", "NVIDIA A100 SXM 80GB: datasheet (2039 GB/s HBM2e, 40 MiB L2); launch costs assumed",
-     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0},
+     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0, H200_HOT_END},
     {"rtx4090", "NVIDIA GeForce RTX 4090: datasheet (1008 GB/s GDDR6X, 72 MiB L2); launch costs assumed",
-     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0},
+     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0, H200_HOT_END},
 };
 #undef H200_LAUNCH
+#undef H200_HOT_END
 const int device_nbuiltin = (int)ARRAY_LEN(device_builtin);
 
 static int get_number(json_t *o, const char *key, double lo, double hi, double *out, char *err, size_t errlen)
@@ -46,11 +51,14 @@ static int get_number(json_t *o, const char *key, double lo, double hi, double *
     return 0;
 }
 
-/* Every field of FUSEC_PROFILE_FIELDS, each within its range. */
+/* Every field of FUSEC_PROFILE_FIELDS, each within its range; one a file
+ * lacks takes its default (a profile written before the field existed). */
 static int read_fields(json_t *root, FusecProfile *p, char *why, size_t len)
 {
-#define READ_FIELD(f, fmt, lo, hi, doc)                                                                      \
-    if (get_number(root, #f, lo, hi, &p->f, why, len) < 0)                                                   \
+#define READ_FIELD(f, fmt, lo, hi, def, doc)                                                                 \
+    if (def != FUSEC_REQUIRED && !json_object_get(root, #f))                                                 \
+        p->f = def;                                                                                          \
+    else if (get_number(root, #f, lo, hi, &p->f, why, len) < 0)                                              \
         return -1;
     FUSEC_PROFILE_FIELDS(READ_FIELD)
 #undef READ_FIELD
@@ -79,6 +87,7 @@ static int read_legacy(json_t *root, FusecProfile *p, char *why, size_t len)
     p->graph_node_us = node;
     p->ramp_us = 0;
     p->ramp_bytes = 1;
+    p->l2_hot_end = 1.1;
     return 1;
 }
 

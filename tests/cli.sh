@@ -274,6 +274,22 @@ grep -q '"erff" is not an op of the cost table' "$tmp/e"; check "op_slots: unkno
 sed 's/^{/{"op_slots": {"erf": {"f64": -1}},/' "$tmp/dev.json" >"$tmp/dev_bad_val.json"
 "$fusec" --predict --device="$tmp/dev_bad_val.json" "$seed" 2>/dev/null; check "op_slots: a value out of range" 2 $?
 
+# a profile of today's fields; one written before l2_hot_end existed gets the old model's 1.1
+cat >"$tmp/dev2.json" <<'JSON'
+{"name": "test-gpu2", "note": "hand-written", "hbm_gbps": 1000.0, "l2_gbps": 2000.0, "l2_bytes": 1048576,
+ "ramp_us": 0, "ramp_bytes": 1, "launch_first_us": 3, "launch_second_us": 2, "launch_next_us": 2,
+ "host_call_us": 1, "host_launch_us": 3, "graph_launch_us": 4, "graph_node_us": 1,
+ "fp32_gflops": 10000, "fp64_gflops": 5000, "eager_op_us": 10.0, "compiled_call_us": 40.0}
+JSON
+"$fusec" --predict --format=json --device="$tmp/dev2.json" "$seed" | grep -q '"l2_hot_end": 1.1[,}]'
+check "profile without l2_hot_end: 1.1" 0 $?
+sed 's/^{/{"l2_hot_end": 0.7,/' "$tmp/dev2.json" >"$tmp/dev3.json"
+"$fusec" --predict --format=json --device="$tmp/dev3.json" "$seed" | grep -q '"l2_hot_end": 0.7[,}]'
+check "profile's l2_hot_end read" 0 $?
+sed 's/^{/{"l2_hot_end": 0.1,/' "$tmp/dev2.json" >"$tmp/dev4.json"
+"$fusec" --predict --device="$tmp/dev4.json" "$seed" 2>"$tmp/e"; check "l2_hot_end out of range" 2 $?
+grep -q '"l2_hot_end" is 0.1, outside its range' "$tmp/e"; check "l2_hot_end out of range named" 0 $?
+
 # determinism: byte-identical output, run after run
 for f in "$root"/examples/*.fuse; do
   for e in cuda header report json csv dot; do

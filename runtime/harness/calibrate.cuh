@@ -65,12 +65,14 @@ static void fh_rate_work(const void *ctx, cudaStream_t s)
 
 #define FH_CAL_K 8     /* launch terms: chains of 1..8 kernels */
 #define FH_CAL_RAMP 11 /* the ramp: a copy of 2^16..2^26 floats */
+#define FH_CAL_HOT 13  /* hot L2: copies of 0.2..1.4 L2 sizes (read + write) */
 
 /* What the calibration measured, for the printout and the files. */
 typedef struct FhCalib {
     size_t copy_bytes, l2_copy_bytes; /* per buffer */
     double cold[FH_CAL_K], hot[FH_CAL_K], graph[FH_CAL_K]; /* chains of 1..FH_CAL_K tiny kernels, us */
     double ramp_n[FH_CAL_RAMP], ramp_t[FH_CAL_RAMP];        /* one copy kernel cold: floats, us */
+    double hot_f[FH_CAL_HOT], hot_s[FH_CAL_HOT];            /* footprint in L2 sizes, share kept hot */
 } FhCalib;
 
 /* Bandwidth of a device-to-device copy of `bytes`, counting bytes read plus
@@ -241,6 +243,55 @@ static double fh_cal_b2b(const FhLaunchCal *L, int k, cudaGraphExec_t ge)
     return fh_median(t, 32);
 }
 
+/* Per-kernel time of one copy kernel of n floats run 32 times back to back
+ * between two events (the host's issue time hidden behind the queue), us. */
+static double fh_cal_copies_b2b(const FhLaunchCal *L, size_t n)
+{
+    float ms;
+    for (int r = -8; r < 32; r++) {
+        if (r == 0)
+            FH_CHECK(cudaEventRecord(L->ev[0], L->s));
+        fh_l2_copy_kernel<<<(unsigned)(n / 4 / 128), 128, 0, L->s>>>(L->big[0], L->big[1], n / 4, 1);
+    }
+    FH_CHECK(cudaEventRecord(L->ev[1], L->s));
+    FH_CHECK(cudaEventSynchronize(L->ev[1]));
+    FH_CHECK(cudaEventElapsedTime(&ms, L->ev[0], L->ev[1]));
+    return ms * 1e3 / 32;
+}
+
+/* l2_hot_end: how much of a footprint L2 keeps between calls back to back.
+ * One copy kernel of f L2 sizes (bytes read + written) for f = 0.2, 0.3, ...,
+ * 1.4, back to back: its work (less launch_next_us) against the model's, its
+ * bytes at hbm_gbps with a share k of them at l2_gbps, gives the k that
+ * matches, the share kept. l2_hot_end is the end of the
+ * model's line, clamp((end - f) / 0.25, 0, 1), that fits those shares best
+ * (least absolute deviations, as bench/hot_share.py fits the harness's CSVs;
+ * end in steps of 0.01). */
+static void fh_calibrate_hot(const FhLaunchCal *L, double l2, FusecProfile *p, FhCalib *info)
+{
+    for (int i = 0; i < FH_CAL_HOT; i++) {
+        double f = 0.2 + 0.1 * i;
+        size_t n = (size_t)(f * l2 / 8) / 512 * 512; /* whole blocks of 128 threads x 4 floats */
+        double hot = fh_cal_copies_b2b(L, n) - p->launch_next_us;
+        double all_hbm = 8.0 * n / (p->hbm_gbps * 1e3), all_l2 = 8.0 * n / (p->l2_gbps * 1e3);
+        info->hot_f[i] = f;
+        info->hot_s[i] = all_hbm > all_l2 ? (all_hbm - hot) / (all_hbm - all_l2) : 0;
+    }
+    double best = 1e300;
+    for (int e = 25; e <= 200; e++) {
+        double end = e / 100.0, dev = 0;
+        for (int i = 0; i < FH_CAL_HOT; i++) {
+            double m = (end - info->hot_f[i]) / 0.25;
+            m = m > 1 ? 1 : m < 0 ? 0 : m;
+            dev += fabs(m - info->hot_s[i]);
+        }
+        if (dev < best) {
+            best = dev;
+            p->l2_hot_end = end;
+        }
+    }
+}
+
 static double fh_cal_graph(const FhLaunchCal *L, int k)
 {
     cudaGraph_t g;
@@ -323,6 +374,7 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
             p->ramp_bytes = 8.0 * info->ramp_n[i];
             break;
         }
+    fh_calibrate_hot(&L, d->l2_bytes ? (double)d->l2_bytes : 4.0 * (1 << 20), p, info);
     for (int i = 0; i < 33; i++)
         FH_CHECK(cudaEventDestroy(L.ev[i]));
     FH_CHECK(cudaFree(L.buf));
@@ -373,8 +425,8 @@ static void fh_calibrate(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhC
             *c = '_';
     fh_format(p->note, sizeof p->note,
               "calibrated %s by the fusec harness: %zu MiB D2D copy, %zu KiB L2 copy, chains of 1-%d "
-              "tiny kernels cold, hot and in graphs, a copy kernel of 2^16-2^26 floats, FMA kernels; "
-              "eager_op_us and compiled_call_us are fusec defaults",
+              "tiny kernels cold, hot, in graphs, copy kernels of 2^16-2^26 floats and 0.2-1.4 L2s, FMA "
+              "kernels; eager_op_us, compiled_call_us: fusec defaults",
               d->date, info->copy_bytes >> 20, info->l2_copy_bytes >> 10, FH_CAL_K);
 }
 
@@ -396,6 +448,11 @@ static void fh_print_profile(const FusecProfile *p, const FhCalib *info)
            p->graph_node_us);
     printf("  %-16s %9.2f us     a copy kernel's fill and drain, 63%% of it at %.0f MB\n", "ramp", p->ramp_us,
            p->ramp_bytes / 1e6);
+    printf("  %-16s %9.2f L2s    hot: L2 keeps none of a footprint from this size on (a copy kernel;\n"
+           "  %-16s %9s        share kept at 0.2, 0.3, ... L2 sizes:", "l2 hot end", p->l2_hot_end, "", "");
+    for (int i = 0; i < FH_CAL_HOT; i++)
+        printf(" %.2f", info->hot_s[i]);
+    printf(")\n");
     printf("  %-16s %9.0f GFLOP/s fp32 FMA (2 flops each)\n", "fp32", p->fp32_gflops);
     printf("  %-16s %9.0f GFLOP/s fp64 FMA (2 flops each)\n", "fp64", p->fp64_gflops);
     printf("  chains of k tiny kernels, us:  k  cold    hot   graph\n");

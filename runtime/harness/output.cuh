@@ -182,7 +182,7 @@ static void fh_write_csv(FILE *f, const FhOutput *out)
         fputs("\n# profile_note,", f);
         fh_csv_str(f, p->note);
         fputc('\n', f);
-#define FH_PROFILE_CSV(fl, fmt, lo, hi, doc) fprintf(f, "# profile_" #fl "," fmt "\n", p->fl);
+#define FH_PROFILE_CSV(fl, fmt, lo, hi, def, doc) fprintf(f, "# profile_" #fl "," fmt "\n", p->fl);
         FUSEC_PROFILE_FIELDS(FH_PROFILE_CSV)
 #undef FH_PROFILE_CSV
     }
