@@ -15,12 +15,13 @@ lines):
     share     = (bytes / hbm - work_hot) / (bytes / hbm - bytes / l2)
 
 where k is the share the run's model assumed (its launch terms cancel that
-way). Prints the median share by band of F, and the l2_hot_end whose line
-clamp((end - F) / 0.25, 0, 1) fits the shares best (least absolute
-deviations: a few rows at small n, where the host's time decides, are far
-off any line): the
-built-in h200 profile's value (src/device.c, docs/model.md). Identical CSV
-files (copies kept in two places) count once.
+way). Prints the median share by band of F, and the l2_hot_keep and
+l2_hot_end whose line keep * clamp((end - F) / 0.25, 0, 1) fits the shares
+best (least absolute deviations, as the harness's calibration fits its copy
+kernels: a few rows at small n, where the host's time decides, are far off
+any line): a check on the chains' own kernels of the terms the harness
+calibrates (docs/model.md). Identical CSV files (copies kept in two places)
+count once.
 """
 import argparse
 import csv
@@ -44,8 +45,8 @@ def csv_texts(dirs):
                             yield path + ":" + m.name, t.extractfile(m).read().decode(errors="replace")
 
 
-def share_line(end, f):
-    return min(1.0, max(0.0, (end - f) / 0.25))
+def share_line(keep, end, f):
+    return keep * min(1.0, max(0.0, (end - f) / 0.25))
 
 
 def points(dirs, min_us):
@@ -66,7 +67,7 @@ def points(dirs, min_us):
         if not body or not body[0].startswith("n,mode,") or "hbm_gbps" not in prof:
             continue
         hbm, l2r, l2 = prof["hbm_gbps"] * 1e3, prof["l2_gbps"] * 1e3, prof["l2_bytes"]  # bytes per us
-        end0 = prof.get("l2_hot_end", 1.1)
+        keep0, end0 = prof.get("l2_hot_keep", 1.0), prof.get("l2_hot_end", 1.1)
         rows = {}
         for r in csv.DictReader(body):
             rows.setdefault(r["n"], {})[r["mode"]] = r
@@ -78,7 +79,7 @@ def points(dirs, min_us):
             if b / hbm < min_us:
                 continue
             f = b / l2
-            k = share_line(end0, f)
+            k = share_line(keep0, end0, f)
             work_hot = float(h["fused_us"]) - (float(h["predicted_fused_us"]) - b * (k / l2r + (1 - k) / hbm))
             yield f, (b / hbm - work_hot) / (b / hbm - b / l2r), name, int(n)
 
@@ -98,8 +99,10 @@ def main():
         s = [p[1] for p in pts if lo <= p[0] < hi]
         if s:
             print("%4.2f-%-7.2f %5d %14.2f %6.2f .. %.2f" % (lo, hi, len(s), statistics.median(s), min(s), max(s)))
-    best = min((sum(abs(share_line(e / 100, f) - s) for f, s, _, _ in pts), e / 100) for e in range(25, 201))
-    print("l2_hot_end that fits best: %.2f L2 sizes (mean |share - line| %.2f)" % (best[1], best[0] / len(pts)))
+    best = min((sum(abs(share_line(k / 100, e / 100, f) - s) for f, s, _, _ in pts), k / 100, e / 100)
+               for k in range(101) for e in range(25, 201))
+    print("the line that fits best: l2_hot_keep %.2f, l2_hot_end %.2f L2 sizes (mean |share - line| %.2f)"
+          % (best[1], best[2], best[0] / len(pts)))
 
 
 if __name__ == "__main__":

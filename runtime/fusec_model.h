@@ -120,8 +120,9 @@ static inline double fusec_footprint(const FusecKernelCost *kernels, int nk, dou
     X(fp64_gflops, "%.0f", 1.0, 1e9, FUSEC_REQUIRED, "fp64 FMA rate, 2 flops each, GFLOP/s")                                  \
     X(eager_op_us, "%.3f", 0.0, 1e5, FUSEC_REQUIRED, "host cost of one PyTorch eager op, us")                                 \
     X(compiled_call_us, "%.3f", 0.0, 1e6, FUSEC_REQUIRED, "host cost of one torch.compile'd call, us")                        \
+    X(l2_hot_keep, "%.3f", 0.0, 1.0, 1.0, "hot: the share of a small footprint that L2 keeps between calls")                 \
     X(l2_hot_end, "%.3f", 0.25, 4.0, 1.1,                                                                                     \
-      "hot: the footprint, in L2 sizes, from which L2 keeps none of it between calls (all up to 0.25 less)")
+      "hot: the footprint, in L2 sizes, from which L2 keeps none of it between calls (l2_hot_keep up to 0.25 less)")
 
 /* A device profile. fusec has built-in ones; the harness writes calibrated
  * ones with --calibrate, in the JSON that fusec --device FILE reads. */
@@ -205,8 +206,8 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
 {
     FusecTime t = {0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
     /* hot: the share of the whole footprint that L2 keeps from one call to
-     * the next: none from l2_hot_end L2 sizes on, all of it up to 0.25 less */
-    double hot_hit = hot ? fusec_l2_share(n * v->footprint, p->l2_bytes, p->l2_hot_end) : 0;
+     * the next: none from l2_hot_end L2 sizes on, l2_hot_keep up to 0.25 less */
+    double hot_hit = hot ? p->l2_hot_keep * fusec_l2_share(n * v->footprint, p->l2_bytes, p->l2_hot_end) : 0;
     double work = 0;
     int nk = 0;
     for (int i = 0; i < v->nkernels; i++) {

@@ -18,22 +18,21 @@
  * with the H200's launch terms assumed; calibrate for real ones.
  * Fields in FUSEC_PROFILE_FIELDS order (runtime/fusec_model.h). */
 #define H200_LAUNCH 0.0, 524288.0, 3.584, 1.952, 1.829, 1.845, 4.494, 3.424, 0.987
-/* l2_hot_end: 0.63 L2 sizes, fitted to the hot and cold times of the fused
- * kernels in the harness CSVs of bench/results (`bench/hot_share.py
- * bench/results`, docs/model.md). */
-#define H200_HOT_END 0.63
+/* l2_hot_keep and l2_hot_end: the medians of five harnesses' calibrations in
+ * call 8 of 2026-12-03 (bench/results/h200-2026-12-03/call-8-*, docs/model.md). */
+#define H200_HOT 0.67, 0.79
 const FusecProfile device_builtin[] = {
     {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01, docs/model.md)",
-     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT_END},
+     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT},
     {"h100", "NVIDIA H100 SXM: datasheet (3350 GB/s HBM3, 50 MiB L2); launch costs assumed equal to the H200's",
-     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT_END},
+     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT},
     {"a100", "NVIDIA A100 SXM 80GB: datasheet (2039 GB/s HBM2e, 40 MiB L2); launch costs assumed",
-     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0, H200_HOT_END},
+     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0, H200_HOT},
     {"rtx4090", "NVIDIA GeForce RTX 4090: datasheet (1008 GB/s GDDR6X, 72 MiB L2); launch costs assumed",
-     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0, H200_HOT_END},
+     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0, H200_HOT},
 };
 #undef H200_LAUNCH
-#undef H200_HOT_END
+#undef H200_HOT
 const int device_nbuiltin = (int)ARRAY_LEN(device_builtin);
 
 static int get_number(json_t *o, const char *key, double lo, double hi, double *out, char *err, size_t errlen)
@@ -87,6 +86,7 @@ static int read_legacy(json_t *root, FusecProfile *p, char *why, size_t len)
     p->graph_node_us = node;
     p->ramp_us = 0;
     p->ramp_bytes = 1;
+    p->l2_hot_keep = 1;
     p->l2_hot_end = 1.1;
     return 1;
 }

@@ -281,8 +281,8 @@ cat >"$tmp/dev2.json" <<'JSON'
  "host_call_us": 1, "host_launch_us": 3, "graph_launch_us": 4, "graph_node_us": 1,
  "fp32_gflops": 10000, "fp64_gflops": 5000, "eager_op_us": 10.0, "compiled_call_us": 40.0}
 JSON
-"$fusec" --predict --format=json --device="$tmp/dev2.json" "$seed" | grep -q '"l2_hot_end": 1.1[,}]'
-check "profile without l2_hot_end: 1.1" 0 $?
+"$fusec" --predict --format=json --device="$tmp/dev2.json" "$seed" | grep -q '"l2_hot_keep": 1, "l2_hot_end": 1.1[,}]'
+check "profile without l2_hot_keep, l2_hot_end: 1, 1.1" 0 $?
 sed 's/^{/{"l2_hot_end": 0.7,/' "$tmp/dev2.json" >"$tmp/dev3.json"
 "$fusec" --predict --format=json --device="$tmp/dev3.json" "$seed" | grep -q '"l2_hot_end": 0.7[,}]'
 check "profile's l2_hot_end read" 0 $?
