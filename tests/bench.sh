@@ -222,4 +222,13 @@ while IFS=, read -r op dt slots; do
 done <"$work/oc.txt"
 [ "$(wc -l <"$work/oc.txt")" = 8 ] || fail "opcost_fused.py --dry-run: 8 rows"
 
+# hot_share.py and write_tail.py on call 8's harness CSVs (inside its tarball): the hot-L2
+# line docs/model.md cites, and a write tail that brings the mid sizes' cold errors down
+c8=bench/results/h200-2026-12-03/call-8-shaped-fp8-l2
+python3 bench/hot_share.py "$c8" | grep -q "l2_hot_keep 0.57, l2_hot_end 0.68 L2 sizes" ||
+  fail "hot_share.py: call 8's fit is keep 0.57, end 0.68"
+python3 bench/write_tail.py "$c8" --tails 0,24 --shares 1 >"$work/wt.txt" || fail "write_tail.py exit status"
+grep -q "^0  *0  .* 11.0%   12/30 " "$work/wt.txt" || fail "write_tail.py: the model as it is, 11.0% at 2^22..2^25"
+grep -q "^24  *1  .*  5.1%   25/30 " "$work/wt.txt" || fail "write_tail.py: a 24 MB tail, 5.1% at 2^22..2^25"
+
 [ $fails = 0 ] && echo "ok: bench scripts" || { echo "$fails failed"; exit 1; }
