@@ -201,8 +201,8 @@ for phase in "$@"; do
         >"$res/$n.ncu.csv" 2>"$res/$n.ncu.err"
       echo "== $n"
       case $n in  # the model's bytes of the same build (build_example's flags)
-      *_f16) "$fusec" -w --predict --format=json --dtype=f16 "$src" >"$res/$n.predict.json" ;;
-      *_bf16) "$fusec" -w --predict --format=json --dtype=bf16 "$src" >"$res/$n.predict.json" ;;
+      *_f16) "$fusec" -w --predict --format=json --dtype=f16 $pdims "$src" >"$res/$n.predict.json" ;;
+      *_bf16) "$fusec" -w --predict --format=json --dtype=bf16 $pdims "$src" >"$res/$n.predict.json" ;;
       *) "$fusec" -w --predict --format=json $pdims "$src" >"$res/$n.predict.json" ;;
       esac
       python3 bench/kernels.py "$prof" "$res/$n.ncu.csv" --predict "$res/$n.predict.json" | tee "$res/$n.kernels.txt"

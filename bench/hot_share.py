@@ -10,8 +10,7 @@ cold work: its footprint F (its bytes, in L2 sizes) and the share of its bytes
 that behaved as L2 hits hot, from the run's own profile (the CSV's profile_
 lines):
 
-    work_cold = measured cold - (predicted cold - bytes / hbm)
-    work_hot  = measured hot  - (predicted hot  - bytes * (k / l2 + (1 - k) / hbm))
+    work_hot  = measured hot - (predicted hot - bytes * (k / l2 + (1 - k) / hbm))
     share     = (bytes / hbm - work_hot) / (bytes / hbm - bytes / l2)
 
 where k is the share the run's model assumed (its launch terms cancel that
@@ -26,7 +25,6 @@ count once.
 import argparse
 import csv
 import glob
-import io
 import os
 import statistics
 import tarfile

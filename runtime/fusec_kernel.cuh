@@ -201,11 +201,13 @@ FX_TO_F8(f8e5m2, FxF8e5m2)
 /* float -> f8e4m3 of a value the chain keeps within e4m3's finite range or
  * NaN (a clamp to +-448 before the cast: src/ir.c's ir_bounded): c10's
  * overflow rule cannot apply, so on sm_89 and later the hardware's saturating
- * conversion is c10's but for a negative NaN, which it makes 0x7f where c10
- * keeps the sign (0xff): v's sign bit is or-ed in, which changes no other
- * code (the hardware's carries v's sign already). bench/torch_check.py's
- * fp8_all_floats checks every float through a clamp to +-448, byte for byte
- * (without the or: 2^23 - 1 negative NaNs differed, call 8 of 2026-12-03). */
+ * conversion is c10's for every number (bench/torch_check.py's
+ * fp8_all_floats: every f32 through a clamp to +-448, bit for bit, call 8 of
+ * 2026-12-03). A NaN the hardware makes 0x7f; c10 keeps its sign (0xff for a
+ * negative one), so v's sign bit is or-ed in, which changes no other code
+ * (the hardware's carries v's sign already). That or matters only for a NaN
+ * that reaches the cast with its sign (a copy of an e4m3 input, where, abs):
+ * a clamp's NaN is the canonical one, positive; no GPU run has checked it. */
 __host__ __device__ __forceinline__ FxF8e4m3 fx_to_f8e4m3_sat(float v)
 {
 #if FX_FP8_HW
@@ -250,6 +252,10 @@ template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e4
 template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e5m2 fx_to_f8e5m2(T v)
 {
     return fx_to_f8e5m2((float)v);
+}
+template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e4m3 fx_to_f8e4m3_sat(T v)
+{
+    return fx_to_f8e4m3_sat((float)v);
 }
 
 /* Float -> integer, as eager on CUDA: toward zero through the signed type W

@@ -254,8 +254,9 @@ int ir_stored_value(const Program *p, int v);
 /* True when value v is NaN or within [-m, m] wherever it is computed, as far
  * as its ops show: literals, clamps to bounded limits, min, max, where, abs,
  * neg and relu of bounded values, tanh, sigmoid, erf, sin and cos (m >= 2),
- * integers and bools by their dtype's range, f8e4m3 values (448), and
- * float casts of bounded values. Used to drop conversions' overflow rules. */
+ * integer and bool tensors by their dtype's range, f8e4m3 values (448), and
+ * float casts of bounded values; never a param or a value the host computes
+ * from one. Used to drop conversions' overflow rules. */
 bool ir_bounded(const Program *p, int v, double m);
 
 /* Elements of a shape, as a product of dims: exp[d] is the power of

@@ -80,6 +80,8 @@ static bool bounded(const Program *p, int v, double m, int depth)
     const FusecDtype *d = &fusec_dtype[in->dtype];
     if (in->op == O_CONST)
         return fabs(in->value) <= m;
+    if (in->scalar) /* params and what the host computes from them, in double, unwrapped: unknown */
+        return false;
     if (d->kind != FX_KIND_FLOAT || (d->size == 1 && !d->inf)) /* bool, integers, f8e4m3: the dtype's range */
         return d->max_finite + (d->kind == FX_KIND_INT) <= m;      /* (an integer's least is -max - 1) */
     if (depth == 0)

@@ -290,6 +290,15 @@ sed 's/^{/{"l2_hot_end": 0.1,/' "$tmp/dev2.json" >"$tmp/dev4.json"
 "$fusec" --predict --device="$tmp/dev4.json" "$seed" 2>"$tmp/e"; check "l2_hot_end out of range" 2 $?
 grep -q '"l2_hot_end" is 0.1, outside its range' "$tmp/e"; check "l2_hot_end out of range named" 0 $?
 
+# a cast to f8e4m3 drops c10's overflow rule only where the value is known within +-448:
+# a clamp to literals, not one to a param (computed on the host, unwrapped)
+printf 'in x: f32\nq = f8e4m3(clamp(x, -448, 448.0))\n' >"$tmp/sat.fuse"
+"$fusec" -w "$tmp/sat.fuse" -o "$tmp/sat.cu" && grep -q "q_u_v\[e\] = fx_to_f8e4m3_sat(" "$tmp/sat.cu"
+check "bounded e4m3 cast: saturating conversion" 0 $?
+printf 'in x: f32\nparam p: f32 = 5\nq = f8e4m3(clamp(x, -(i8(p) * 100), 448.0))\n' >"$tmp/sat2.fuse"
+"$fusec" -w "$tmp/sat2.fuse" -o "$tmp/sat2.cu" && grep -q "q_u_v\[e\] = fx_to_f8e4m3(" "$tmp/sat2.cu"
+check "e4m3 cast of a clamp to a param: c10's rule kept" 0 $?
+
 # determinism: byte-identical output, run after run
 for f in "$root"/examples/*.fuse; do
   for e in cuda header report json csv dot; do

@@ -243,11 +243,24 @@ static double fh_cal_b2b(const FhLaunchCal *L, int k, cudaGraphExec_t ge)
     return fh_median(t, 32);
 }
 
+/* Holds the stream for `cycles` clock cycles, so that the launches queued
+ * behind it start back to back, however long the host takes to issue them. */
+static __global__ void fh_spin_kernel(long long cycles)
+{
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
+
 /* Per-kernel time of one copy kernel of n floats run 32 times back to back
- * between two events (the host's issue time hidden behind the queue), us. */
+ * between two events, us. All 40 launches (8 untimed first) are queued behind
+ * a spin of a million cycles (about 0.5 ms, longer than the host takes to
+ * issue them), so the GPU never waits for the host: a kernel of 3 us would
+ * otherwise be timed at the host's launch cost (4-5 us on the H200). */
 static double fh_cal_copies_b2b(const FhLaunchCal *L, size_t n)
 {
     float ms;
+    fh_spin_kernel<<<1, 1, 0, L->s>>>(1000000);
     for (int r = -8; r < 32; r++) {
         if (r == 0)
             FH_CHECK(cudaEventRecord(L->ev[0], L->s));
@@ -273,8 +286,9 @@ static void fh_calibrate_hot(const FhLaunchCal *L, double l2, FusecProfile *p, F
     for (int i = 0; i < FH_CAL_HOT; i++) {
         double f = 0.2 + 0.1 * i;
         size_t n = (size_t)(f * l2 / 8) / 512 * 512; /* whole blocks of 128 threads x 4 floats */
-        double hot = fh_cal_copies_b2b(L, n) - p->launch_next_us;
-        double all_hbm = 8.0 * n / (p->hbm_gbps * 1e3), all_l2 = 8.0 * n / (p->l2_gbps * 1e3);
+        double bytes = 8.0 * n;
+        double hot = fh_cal_copies_b2b(L, n) - p->launch_next_us - p->ramp_us * (1 - exp(-bytes / p->ramp_bytes));
+        double all_hbm = bytes / (p->hbm_gbps * 1e3), all_l2 = bytes / (p->l2_gbps * 1e3);
         info->hot_f[i] = f;
         info->hot_s[i] = all_hbm > all_l2 ? (all_hbm - hot) / (all_hbm - all_l2) : 0;
     }
