@@ -2,7 +2,8 @@
 # The model's fidelity on the GPU: every example, every tests/golden chain and
 # RANDOM_N programs from tests/randgen.py (verified first), each through its
 # emitted harness (which calibrates the profile on the GPU in hand), cold, hot
-# and in a CUDA graph, at SIZES; then bench/fidelity.py prints the table of
+# and in a CUDA graph, at SIZES elements (a shaped chain too: bench/sweep_sizes.py);
+# then bench/fidelity.py prints the table of
 # |measured / predicted speedup - 1| by mode and size band, per chain and
 # over all, and the worst rows.
 #   bench/fidelity.sh OUT FUSEC
@@ -45,11 +46,10 @@ fi
 [ "$phase" = build ] && exit 0
 for b in "$work"/src/*.bin; do
   name=$(basename "${b%.bin}")
-  # a shaped chain: its --dims (the harness sweeps its first dim over 2^12..2^28 elements)
-  dims=$(sed -n '1s/^# fusec-args: //p' "${b%.bin}.fuse" | tr ' ' '\n' | grep -E '^--(dims|sweep)=' | tr '\n' ' ')
-  sizes=--sizes=${SIZES:-4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456}
-  [ -n "$dims" ] && sizes=
-  timeout "${LIMIT:-120}" "$b" --seed 7 --reps "${REPS:-15}" $sizes $dims \
+  # the sizes (a shaped chain: its --dims, and the sizes of its swept dim that make SIZES elements)
+  args=$(python3 bench/sweep_sizes.py "$fusec" "${b%.bin}.fuse" \
+    "${SIZES:-4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456}")
+  timeout "${LIMIT:-120}" "$b" --seed 7 --reps "${REPS:-15}" $args \
     --csv "$out/fidelity/$name.csv" >"$work/$name.log" 2>&1
   echo "$? $name"
 done >"$out/fidelity/status.txt"

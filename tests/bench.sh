@@ -231,4 +231,10 @@ python3 bench/write_tail.py "$c8" --tails 0,24 --shares 1 >"$work/wt.txt" || fai
 grep -q "^0  *0  .* 11.0%   12/30 " "$work/wt.txt" || fail "write_tail.py: the model as it is, 11.0% at 2^22..2^25"
 grep -q "^24  *1  .*  5.1%   25/30 " "$work/wt.txt" || fail "write_tail.py: a 24 MB tail, 5.1% at 2^22..2^25"
 
+# sweep_sizes.py: a shaped chain's swept-dim sizes for element counts, an unshaped one's counts
+[ "$(python3 bench/sweep_sizes.py "$fusec" examples/layernorm_affine.fuse 4096,65536,268435456)" = \
+  "--dims=C=4096 --sweep=R --sizes=1,16,65536" ] || fail "sweep_sizes.py: layernorm_affine's rows"
+[ "$(python3 bench/sweep_sizes.py "$fusec" examples/seed.fuse 4096,65536)" = "--sizes=4096,65536" ] ||
+  fail "sweep_sizes.py: seed's sizes as given"
+
 [ $fails = 0 ] && echo "ok: bench scripts" || { echo "$fails failed"; exit 1; }
