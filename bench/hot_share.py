@@ -43,11 +43,10 @@ def csv_texts(dirs):
                             yield path + ":" + m.name, t.extractfile(m).read().decode(errors="replace")
 
 
-def share_line(keep, end, f):
-    return keep * min(1.0, max(0.0, (end - f) / 0.25))
-
-
-def points(dirs, min_us):
+def harness_runs(dirs):
+    """Each distinct harness CSV under dirs: its name, its profile (the
+    profile_ lines, numbers) and its rows (dicts); one without a profile is
+    skipped."""
     seen = set()
     for name, text in csv_texts(dirs):
         if text in seen:
@@ -62,12 +61,20 @@ def points(dirs, min_us):
                 except ValueError:
                     pass
         body = [l for l in text.splitlines() if not l.startswith("#")]
-        if not body or not body[0].startswith("n,mode,") or "hbm_gbps" not in prof:
-            continue
+        if body and body[0].startswith("n,mode,") and "hbm_gbps" in prof:
+            yield name, prof, list(csv.DictReader(body))
+
+
+def share_line(keep, end, f):
+    return keep * min(1.0, max(0.0, (end - f) / 0.25))
+
+
+def points(dirs, min_us):
+    for name, prof, table in harness_runs(dirs):
         hbm, l2r, l2 = prof["hbm_gbps"] * 1e3, prof["l2_gbps"] * 1e3, prof["l2_bytes"]  # bytes per us
         keep0, end0 = prof.get("l2_hot_keep", 1.0), prof.get("l2_hot_end", 1.1)
         rows = {}
-        for r in csv.DictReader(body):
+        for r in table:
             rows.setdefault(r["n"], {})[r["mode"]] = r
         for n, by in rows.items():
             c, h = by.get("cold"), by.get("hot")

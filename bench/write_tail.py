@@ -16,36 +16,20 @@ median |error| of the predicted speedup and the rows within 10% by size band,
 the first line (tail 0) being the model as it is.
 """
 import argparse
-import csv
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hot_share import csv_texts  # noqa: E402  (the harness CSVs, plain and in tarballs)
+from hot_share import harness_runs  # noqa: E402  (the harness CSVs, plain and in tarballs)
 
 BANDS = (("n < 2^20", 0, 1 << 20), ("2^20..2^22", 1 << 20, 1 << 22), ("2^22..2^25", 1 << 22, 1 << 25),
          ("n >= 2^25", 1 << 25, 1 << 62))
 
 
 def cold_rows(dirs):
-    seen = set()
-    for _, text in csv_texts(dirs):
-        if text in seen:
-            continue
-        seen.add(text)
-        prof = {}
-        for line in text.splitlines():
-            if line.startswith("# profile_"):
-                key, _, val = line[2:].partition(",")
-                try:
-                    prof[key[len("profile_"):]] = float(val)
-                except ValueError:
-                    pass
-        body = [l for l in text.splitlines() if not l.startswith("#")]
-        if not body or not body[0].startswith("n,mode,") or "hbm_gbps" not in prof:
-            continue
-        for r in csv.DictReader(body):
+    for _, prof, table in harness_runs(dirs):
+        for r in table:
             if r["mode"] == "cold":
                 yield {"n": int(r["n"]), "bytes": float(r["fused_gbps"]) * float(r["fused_us"]) * 1e3,
                        "hbm": prof["hbm_gbps"] * 1e3, "l2": prof["l2_gbps"] * 1e3,
