@@ -184,8 +184,14 @@ static void int_constant(char *buf, size_t len, int64_t v, int ct)
  * "Conversions"). */
 static const char *to_fn(const Program *p, int dt, int v)
 {
-    return dt == FX_F8E4M3 && ir_bounded(p, v, fusec_dtype[FX_F8E4M3].max_finite) ? "f8e4m3_sat"
-                                                                                  : fusec_dtype_name[dt];
+    if (dt != FX_F8E4M3 || !ir_bounded(p, v, fusec_dtype[FX_F8E4M3].max_finite))
+        return fusec_dtype_name[dt];
+    /* an f32 clamp, min or max gives the canonical NaN (min.NaN), positive:
+     * the conversion needs no sign of a NaN or-ed in (fx_to_f8e4m3_satc) */
+    const Inst *in = &p->inst[p->inst[v].canon];
+    bool canonical_nan = (in->op == O_CLAMP || in->op == O_MIN || in->op == O_MAX) &&
+                         fusec_dtype[in->dtype].kind == FX_KIND_FLOAT && fusec_dtype[in->dtype].compute == FX_F32;
+    return canonical_nan ? "f8e4m3_satc" : "f8e4m3_sat";
 }
 
 /* The value an unfused kernel of instruction i rounds to its dtype: a cast's

@@ -293,8 +293,13 @@ grep -q '"l2_hot_end" is 0.1, outside its range' "$tmp/e"; check "l2_hot_end out
 # a cast to f8e4m3 drops c10's overflow rule only where the value is known within +-448:
 # a clamp to literals, not one to a param (computed on the host, unwrapped)
 printf 'in x: f32\nq = f8e4m3(clamp(x, -448, 448.0))\n' >"$tmp/sat.fuse"
-"$fusec" -w "$tmp/sat.fuse" -o "$tmp/sat.cu" && grep -q "q_u_v\[e\] = fx_to_f8e4m3_sat(" "$tmp/sat.cu"
-check "bounded e4m3 cast: saturating conversion" 0 $?
+"$fusec" -w "$tmp/sat.fuse" -o "$tmp/sat.cu" && grep -q "q_u_v\[e\] = fx_to_f8e4m3_satc(" "$tmp/sat.cu"
+check "bounded e4m3 cast of an f32 clamp: saturating conversion, canonical NaN" 0 $?
+# an e4m3 input's NaN keeps its sign through a cast, an f64 clamp's too: the sign is or-ed in
+printf 'in q: f8e4m3\nin x: f64\nr = f8e4m3(f32(q))\ns = f8e4m3(clamp(x, -448, 448))\n' >"$tmp/sat3.fuse"
+"$fusec" -w "$tmp/sat3.fuse" -o "$tmp/sat3.cu" && grep -q "r_u_v\[e\] = fx_to_f8e4m3_sat(" "$tmp/sat3.cu" &&
+    grep -q "s_u_v\[e\] = fx_to_f8e4m3_sat(" "$tmp/sat3.cu"
+check "bounded e4m3 cast of a signed NaN: the sign or-ed in" 0 $?
 printf 'in x: f32\nparam p: f32 = 5\nq = f8e4m3(clamp(x, -(i8(p) * 100), 448.0))\n' >"$tmp/sat2.fuse"
 "$fusec" -w "$tmp/sat2.fuse" -o "$tmp/sat2.cu" && grep -q "q_u_v\[e\] = fx_to_f8e4m3(" "$tmp/sat2.cu"
 check "e4m3 cast of a clamp to a param: c10's rule kept" 0 $?

@@ -63,9 +63,10 @@ static void fh_rate_work(const void *ctx, cudaStream_t s)
         fh_fma_kernel<double><<<w->blocks, 256, 0, s>>>((double *)w->out, w->iters, 0.9999, 1e-4);
 }
 
-#define FH_CAL_K 8     /* launch terms: chains of 1..8 kernels */
-#define FH_CAL_RAMP 11 /* the ramp: a copy of 2^16..2^26 floats */
-#define FH_CAL_HOT 13  /* hot L2: copies of 0.2..1.4 L2 sizes (read + write) */
+#define FH_CAL_K 8      /* launch terms: chains of 1..8 kernels */
+#define FH_CAL_ROUNDS 5 /* ... timed in 5 rounds over k, each k's median kept */
+#define FH_CAL_RAMP 11  /* the ramp: a copy of 2^16..2^26 floats */
+#define FH_CAL_HOT 13   /* hot L2: copies of 0.2..1.4 L2 sizes (read + write) */
 
 /* What the calibration measured, for the printout and the files. */
 typedef struct FhCalib {
@@ -354,17 +355,30 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
     FH_CHECK(cudaMemsetAsync(L.flush, 2, L.flush_n * sizeof(uint4), s));
     for (int i = 0; i < 33; i++)
         FH_CHECK(cudaEventCreate(&L.ev[i]));
-    double ks[FH_CAL_K];
+    /* FH_CAL_ROUNDS rounds over k = 1..FH_CAL_K, each k's figure the median
+     * of its rounds: the host's issue rate (hot) drifts over tens of
+     * milliseconds, and one pass per k put that drift into the line's slope
+     * (host_call_us came out 0.5 to 3.1 us across the harnesses of one call,
+     * call 10 of 2026-12-03) */
+    double ks[FH_CAL_K], r[3][FH_CAL_K][FH_CAL_ROUNDS];
+    for (int i = 0; i < FH_CAL_ROUNDS; i++)
+        for (int k = 1; k <= FH_CAL_K; k++) {
+            r[0][k - 1][i] = fh_cal_cold(&L, k, 0);
+            r[1][k - 1][i] = fh_cal_b2b(&L, k, NULL);
+            r[2][k - 1][i] = fh_cal_graph(&L, k);
+        }
     for (int k = 1; k <= FH_CAL_K; k++) {
         ks[k - 1] = k;
-        info->cold[k - 1] = fh_cal_cold(&L, k, 0);
-        info->hot[k - 1] = fh_cal_b2b(&L, k, NULL);
-        info->graph[k - 1] = fh_cal_graph(&L, k);
+        info->cold[k - 1] = fh_median(r[0][k - 1], FH_CAL_ROUNDS);
+        info->hot[k - 1] = fh_median(r[1][k - 1], FH_CAL_ROUNDS);
+        info->graph[k - 1] = fh_median(r[2][k - 1], FH_CAL_ROUNDS);
     }
     double a, b;
     p->launch_first_us = info->cold[0];
     p->launch_second_us = info->cold[1] - info->cold[0];
-    p->launch_next_us = (info->cold[FH_CAL_K - 1] - info->cold[1]) / (FH_CAL_K - 2);
+    /* the slope of a line through k = 2..FH_CAL_K rather than its two ends */
+    fh_line(ks + 1, info->cold + 1, FH_CAL_K - 1, &a, &b);
+    p->launch_next_us = b;
     fh_line(ks, info->hot, FH_CAL_K, &a, &b);
     p->host_call_us = a > 0 ? a : 0;
     p->host_launch_us = b;

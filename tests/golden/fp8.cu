@@ -486,7 +486,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k22_f8e4m3(
         FxF8e4m3 r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3_sat(fx_widen(a0_v[e]));
+            r_v[e] = fx_to_f8e4m3_satc(fx_widen(a0_v[e]));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -733,7 +733,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
                 const bool v22 = (v20 | v21); /* m */
                 const float v23 = fx_widen(fx_to_f8e4m3(v4)); /* bh */
                 const float v24 = fx_clamp(v2, -448.0f, 448.0f);
-                const float v25 = fx_widen(fx_to_f8e4m3_sat(v24)); /* qs */
+                const float v25 = fx_widen(fx_to_f8e4m3_satc(v24)); /* qs */
                 const float v26 = fx_tanh(v5);
                 const float v27 = (v26 * 4.6e+02f);
                 const float v28 = fx_widen(fx_to_f8e4m3(v27)); /* qt */
@@ -748,7 +748,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
                 m_u_v[e] = fx_to_bool(v22);
                 w_u_v[e] = fx_to_f8e4m3_sat(v30);
                 bh_u_v[e] = fx_to_f8e4m3(v4);
-                qs_u_v[e] = fx_to_f8e4m3_sat(v24);
+                qs_u_v[e] = fx_to_f8e4m3_satc(v24);
                 qt_u_v[e] = fx_to_f8e4m3(v27);
                 qi_u_v[e] = fx_to_f8e4m3_sat(v19);
             }
