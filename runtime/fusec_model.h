@@ -214,16 +214,24 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         const FusecKernelCost *k = &v->kernels[i];
         double m = k->count > 0 ? k->count : 1;
         double io = k->in_bytes + k->out_bytes, mid = k->mid_read + k->mid_write;
-        /* an intermediate stays in L2 for the next kernel while it is small
+        /* a read of an intermediate hits in L2 while the array is small
          * beside the L2 (the next kernel's output streams in meanwhile): all
          * of it hits up to a quarter of the L2, none from half of it on
          * (the largest intermediate array the kernel touches stands for its
-         * buffers) */
+         * buffers). Its write reaches HBM all the same when cold: L2 writes
+         * back a dirty line when it evicts it, and the call's later writes
+         * evict it (ncu, call 8 of 2026-12-03: a kernel ends with at most
+         * 23-24 MB of its writes not yet in HBM). Not so in eager, whose
+         * caching allocator hands a freed temporary's block to the next op
+         * of the chain: that op overwrites the dirty lines in L2, and they
+         * are never written back (seed at 2^22, run G of 2026-11-30: eager
+         * 35.4 us, 39.1 predicted so, 44.4 with the writes at HBM) */
         double buf = n * (k->mid_read > k->mid_write ? k->mid_read : k->mid_write);
         double mid_hit = mid > 0 ? fusec_l2_share(buf, p->l2_bytes, 0.5) : 0;
         if (mid_hit < hot_hit)
             mid_hit = hot_hit;
-        double l2 = io * hot_hit + mid * mid_hit;
+        double write_hit = host == FUSEC_HOST_PYTORCH ? mid_hit : hot_hit;
+        double l2 = io * hot_hit + k->mid_read * mid_hit + k->mid_write * write_hit;
         double hbm = io + mid - l2;
         double bytes = n * (hbm + l2);
         double ramp = p->ramp_us * (1 - exp(-bytes / p->ramp_bytes));

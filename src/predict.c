@@ -206,7 +206,7 @@ static void explain_bands(FILE *f, const Chain *c)
             break;
         case WHY_L2:
             out_num(mid, sizeof mid, round(100 * p1.u.l2_bytes / (t->u_read + t->u_write)));
-            fprintf(f, "the unfused intermediates fit in the %s MiB L2, which serves them at %.0f GB/s instead "
+            fprintf(f, "the unfused intermediates fit in the %s MiB L2, which serves their reads at %.0f GB/s instead "
                        "of HBM's %.0f (%s%% of the unfused bytes at %s): %s, below the traffic ratio",
                     l2, d->l2_gbps, d->hbm_gbps, mid, b, range);
             break;
