@@ -73,6 +73,15 @@ static void intermediates_in_l2(void **state)
     double lu = fusec_launch_floor(h200(), 4, FUSEC_HOST_C, 0);
     double hbm_only = lu + 4 * mem_us(1 << 20, 8);
     assert_true(small.us < hbm_only);
+    /* cold, exactly: the intermediates' 12 B of reads at the L2 rate, their
+     * 12 B of writes (written back on eviction) and the chain's 8 B at HBM */
+    const FusecProfile *p = h200();
+    double n = 1 << 20, split = n * 20 / (p->hbm_gbps * 1e3) + n * 12 / (p->l2_gbps * 1e3);
+    assert_true(p->ramp_us == 0 && fabs(small.mem_us - split) < 1e-9);
+    assert_true(fabs(small.l2_bytes - 12) < 1e-12);
+    /* eager's allocator reuses a freed temporary's block: its writes hit too */
+    FusecTime eager = fusec_model_time(h200(), &U, n, FUSEC_HOST_PYTORCH, 0, 0);
+    assert_true(fabs(eager.l2_bytes - 24) < 1e-12 && eager.mem_us < small.mem_us);
     /* at 2^22 (16 MiB buffers, over a quarter of the L2) most of them hit;
      * at 2^24 (64 MiB) none */
     FusecTime mid = fusec_model_time(h200(), &U, 1 << 22, FUSEC_HOST_C, 0, 0);
