@@ -210,8 +210,8 @@ FX_TO_F8(f8e5m2, FxF8e5m2)
  * fx_to_f8e4m3_satc is the same conversion without the or, for a value whose
  * NaN is the canonical one, positive, already (an f32 clamp, min or max:
  * min.NaN on the GPUs that have the conversion; src/emit_cuda.c's to_fn):
- * the or cost fp8_quantize 6% at 2^28 (208.1 against 196.4 us, call A of
- * session 9, 2026-12-03). */
+ * the or cost fp8_quantize 6% at 2^28 (208.1 against 196.4 us, call 11 of
+ * 2026-12-03). */
 __host__ __device__ __forceinline__ FxF8e4m3 fx_to_f8e4m3_satc(float v)
 {
 #if FX_FP8_HW
