@@ -285,8 +285,8 @@ static void **fh_prepare_size(FhRun *R, size_t n, int verifying)
         /* timing: the same values without the special ones at the first
          * indices, which send some ops (a division, exp, log1p of an
          * infinity, a NaN or a subnormal) down slow paths that ordinary data
-         * never take; at small n that one slow warp was the kernel's time
-         * (docs/harness.md, "Inputs") */
+         * never take; at small n the slow warp set the kernel's time
+         * (call 12 of 2026-12-03; docs/harness.md, "Inputs") */
         if (!verifying)
             g.nspecial = 0;
         fh_gen_input(b[k], fh_tensor_elems(R, R->c->in[k].varies, n), &g, R->d.sms, R->s);
