@@ -578,8 +578,8 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
             const float v10 = (v7 + v9);
             const float v11 = fx_remainder(2.5f, v0);
             const float v12 = (v10 + v11); /* r */
-            const float v13 = fx_floor_divide(v0, (float)s_u);
-            const float v14 = fx_floor_divide(v8, 2.0f);
+            const float v13 = fx_floor_divide_by(v0, (float)s_u);
+            const float v14 = fx_floor_divide_by(v8, 2.0f);
             const float v15 = (v13 + v14);
             const float v16 = fx_floor_divide(7.0f, v0);
             const float v17 = (v15 + v16); /* q */
@@ -938,8 +938,8 @@ struct operators_cub_op {
         const float v10 = (v7 + v9);
         const float v11 = fx_remainder(2.5f, v0);
         const float v12 = (v10 + v11); /* r */
-        const float v13 = fx_floor_divide(v0, (float)s_u);
-        const float v14 = fx_floor_divide(v8, 2.0f);
+        const float v13 = fx_floor_divide_by(v0, (float)s_u);
+        const float v14 = fx_floor_divide_by(v8, 2.0f);
         const float v15 = (v13 + v14);
         const float v16 = fx_floor_divide(7.0f, v0);
         const float v17 = (v15 + v16); /* q */

@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_fuse
         for (int e = 0; e < E; e++) {
             const float v0 = fx_widen(x_u_v[e]); /* x */
             const float v1 = ((float)c2 * v0);
-            const float v2 = fx_floor_divide(v0, (float)c1);
+            const float v2 = fx_floor_divide_by(v0, (float)c1);
             const float v3 = (v1 + v2); /* y */
             y_u_v[e] = fx_to_f32(v3);
         }
@@ -255,7 +255,7 @@ struct scalar_cse_cub_op {
     {
         const float v0 = fx_widen(x_u); /* x */
         const float v1 = ((float)c2 * v0);
-        const float v2 = fx_floor_divide(v0, (float)c1);
+        const float v2 = fx_floor_divide_by(v0, (float)c1);
         const float v3 = (v1 + v2); /* y */
         return fx_to_f32(v3);
     }
