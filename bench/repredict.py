@@ -3,17 +3,19 @@
 
     bench/repredict.py FUSEC DIR_OR_TGZ... [--chains]
 
-Each argument is a folder or tarball that bench/fidelity.sh wrote (its
-`fidelity/NAME.csv` harness CSVs beside `fidelity/src/NAME.fuse`). For every
-cold and graph row, predicts the speedup again with FUSEC (fusec --predict
+Each argument is a tarball that bench/fidelity.sh wrote (fidelity.tgz, its
+`fidelity/NAME.csv` harness CSVs beside `fidelity/src/NAME.fuse`), a folder
+holding such tarballs (a kept run's folder), or one they were extracted to. For every
+cold row, predicts the speedup again with FUSEC (fusec --predict
 --format=json, the CSV's own calibrated profile, its --dims and --sweep) and
-prints, by mode and size band, the median |measured / predicted speedup - 1|
+prints, by size band, the median |measured / predicted speedup - 1|
 and the rows within 10%: as the run recorded it, and with FUSEC. A change to
 the model (runtime/fusec_model.h) is checked this way on every kept run
 before a GPU sees it (docs/model.md). --chains adds each chain's signed
 cold errors by log2 n.
 """
 import argparse
+import glob
 import json
 import os
 import statistics
@@ -26,7 +28,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hot_share import harness_runs  # noqa: E402  (the harness CSVs and their profiles)
 
 BANDS = (("n < 2^22", 0, 1 << 22), ("n >= 2^22", 1 << 22, 1 << 62))
-HOSTS = (("cold", "c"), ("graph", "graph"))
+# fusec --predict predicts a cold call; the harness's graph and hot rows
+# are calls back to back (L2 kept between them), which it cannot
+HOSTS = (("cold", "c"),)
 
 
 def header(text, key):
@@ -36,7 +40,24 @@ def header(text, key):
     return ""
 
 
-def repredict(fusec, folder):
+def shape_args(cmd, src):
+    """fusec's --dims and --sweep for a harness command line (either form,
+    --dims=X or --dims X) and the source's own # fusec-args."""
+    args = []
+    for i, a in enumerate(cmd):
+        if a in ("--dims", "--sweep") and i + 1 < len(cmd):
+            args.append(a + "=" + cmd[i + 1])
+        elif a.startswith(("--dims=", "--sweep=")):
+            args.append(a)
+    with open(src) as f:
+        first = f.readline()
+    if first.startswith("# fusec-args:"):
+        given = {a.split("=")[0] for a in args}
+        args += [a for a in first.split()[2:] if a.split("=")[0] not in given]
+    return args
+
+
+def repredict(fusec, folder, tmp):
     """(chain, mode, n, recorded error %, error % with fusec) of every row."""
     for path, prof, rows in harness_runs([folder]):
         name = os.path.basename(path)[:-4]
@@ -45,18 +66,13 @@ def repredict(fusec, folder):
             continue
         with open(path) as f:
             cmd = header(f.read(), "command").split()
-        dims = [a for a in cmd if a.startswith(("--dims", "--sweep"))]
-        with open(src) as f:
-            first = f.readline()
-        if first.startswith("# fusec-args:"):
-            dims += [a for a in first.split()[2:] if not a.startswith(("--dims", "--sweep"))]
-        profile = dict(prof, name="recorded", note="a harness CSV's profile")
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-            json.dump(profile, f)
+        device = os.path.join(tmp, "profile.json")
+        with open(device, "w") as f:
+            json.dump(dict(prof, name="recorded", note="a harness CSV's profile"), f)
         sizes = ",".join(sorted({r["n"] for r in rows}, key=int))
         for mode, host in HOSTS:
-            out = subprocess.run([fusec, "--predict", "--format=json", "-w", "--device=" + f.name, "--host=" + host,
-                                  "--sizes=" + sizes] + dims + [src], capture_output=True, text=True)
+            out = subprocess.run([fusec, "--predict", "--format=json", "-w", "--device=" + device, "--host=" + host,
+                                  "--sizes=" + sizes] + shape_args(cmd, src) + [src], capture_output=True, text=True)
             if out.returncode:
                 print("repredict.py: %s: %s" % (name, out.stderr.strip()), file=sys.stderr)
                 continue
@@ -65,7 +81,19 @@ def repredict(fusec, folder):
                 n = int(r["n"])
                 if r["mode"] == mode and n in pred:
                     yield name, mode, n, float(r["error_pct"]), 100 * (float(r["speedup"]) / pred[n] - 1)
-        os.unlink(f.name)
+
+
+def extract(tarball, into):
+    """Extracts tarball, and the tarballs inside it, into the folder into,
+    keeping none (a CSV is read where its src/ folder is)."""
+    with tarfile.open(tarball) as t:
+        if hasattr(tarfile, "data_filter"):  # Python 3.12, and 3.11.4 on
+            t.extractall(into, filter="data")
+        else:
+            t.extractall(into)
+    for i, inner in enumerate(glob.glob(os.path.join(into, "**", "*.tgz"), recursive=True)):
+        extract(inner, os.path.join(os.path.dirname(inner), "%s.%d" % (os.path.basename(inner), i)))
+        os.unlink(inner)
 
 
 def main():
@@ -77,12 +105,12 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for i, run in enumerate(a.runs):
-            folder = run
-            if run.endswith((".tgz", ".tar.gz")):
-                folder = os.path.join(tmp, str(i))
-                with tarfile.open(run) as t:
-                    t.extractall(folder, filter="data")
-            rows += list(repredict(a.fusec, folder))
+            folder = os.path.join(tmp, str(i))
+            tarballs = [run] if run.endswith((".tgz", ".tar.gz")) else \
+                glob.glob(os.path.join(run, "**", "*.tgz"), recursive=True)
+            for j, t in enumerate(tarballs):
+                extract(t, os.path.join(folder, str(j)))
+            rows += list(repredict(a.fusec, folder if tarballs else run, tmp))
     if not rows:
         raise SystemExit("repredict.py: no harness CSVs with their sources")
     print("%d rows; |error| median and rows within 10%%: recorded | with %s" % (len(rows), a.fusec))

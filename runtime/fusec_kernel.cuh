@@ -208,7 +208,7 @@ FX_TO_F8(f8e5m2, FxF8e5m2)
  * (the hardware's carries v's sign already). That or matters only for a NaN
  * that reaches the cast with its sign (a copy of an e4m3 input, where, abs).
  * fx_to_f8e4m3_satc is the same conversion without the or, for a value whose
- * NaN is the canonical one, positive, already (an f32 clamp, min or max:
+ * NaN is the canonical one, positive, already (a clamp, min or max in float:
  * min.NaN on the GPUs that have the conversion; src/emit_cuda.c's to_fn):
  * the or cost fp8_quantize 6% at 2^28 (208.1 against 196.4 us, call 11 of
  * 2026-12-03). */
@@ -269,6 +269,10 @@ template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e5
 template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e4m3 fx_to_f8e4m3_sat(T v)
 {
     return fx_to_f8e4m3_sat((float)v);
+}
+template <typename T, FX_INTEGRAL(T)> __host__ __device__ __forceinline__ FxF8e4m3 fx_to_f8e4m3_satc(T v)
+{
+    return fx_to_f8e4m3_satc((float)v);
 }
 
 /* Float -> integer, as eager on CUDA: toward zero through the signed type W

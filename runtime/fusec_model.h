@@ -17,7 +17,8 @@
 
 /* What one kernel costs per element. Reads of chain inputs and writes of chain
  * outputs go to HBM when cold; intermediates (buffers that one kernel writes
- * and a later one reads) stay in L2 as far as they fit. */
+ * and a later one reads) are read back from L2 as far as they fit, and their
+ * writes reach HBM (fusec_model_time says when not). */
 typedef struct FusecKernelCost {
     double in_bytes;  /* reads of chain inputs */
     double mid_read;  /* reads of intermediates */

@@ -186,12 +186,14 @@ static const char *to_fn(const Program *p, int dt, int v)
 {
     if (dt != FX_F8E4M3 || !ir_bounded(p, v, fusec_dtype[FX_F8E4M3].max_finite))
         return fusec_dtype_name[dt];
-    /* an f32 clamp, min or max gives the canonical NaN (min.NaN), positive:
-     * the conversion needs no sign of a NaN or-ed in (fx_to_f8e4m3_satc) */
+    /* a clamp, min or max in float gives the canonical NaN (min.NaN),
+     * positive, and an integer or a bool no NaN: the conversion needs no
+     * sign of a NaN or-ed in (fx_to_f8e4m3_satc) */
     const Inst *in = &p->inst[p->inst[v].canon];
-    bool canonical_nan = (in->op == O_CLAMP || in->op == O_MIN || in->op == O_MAX) &&
-                         fusec_dtype[in->dtype].kind == FX_KIND_FLOAT && fusec_dtype[in->dtype].compute == FX_F32;
-    return canonical_nan ? "f8e4m3_satc" : "f8e4m3_sat";
+    const FusecDtype *d = &fusec_dtype[in->dtype];
+    bool no_signed_nan = d->kind != FX_KIND_FLOAT || ((in->op == O_CLAMP || in->op == O_MIN || in->op == O_MAX) &&
+                                                      d->compute == FX_F32);
+    return no_signed_nan ? "f8e4m3_satc" : "f8e4m3_sat";
 }
 
 /* The value an unfused kernel of instruction i rounds to its dtype: a cast's

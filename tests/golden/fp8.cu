@@ -581,7 +581,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k27_f8e4m3(
         FxF8e4m3 r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3_sat(fx_widen(a0_v[e]));
+            r_v[e] = fx_to_f8e4m3_satc(fx_widen(a0_v[e]));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -737,7 +737,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
                 const float v26 = fx_tanh(v5);
                 const float v27 = (v26 * 4.6e+02f);
                 const float v28 = fx_widen(fx_to_f8e4m3(v27)); /* qt */
-                const float v29 = fx_widen(fx_to_f8e4m3_sat(v19)); /* qi */
+                const float v29 = fx_widen(fx_to_f8e4m3_satc(v19)); /* qi */
                 const float v30 = v11;
                 a_u_v[e] = fx_to_f8e4m3(v2);
                 b_u_v[e] = fx_to_f8e5m2(v6);
@@ -750,7 +750,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
                 bh_u_v[e] = fx_to_f8e4m3(v4);
                 qs_u_v[e] = fx_to_f8e4m3_satc(v24);
                 qt_u_v[e] = fx_to_f8e4m3(v27);
-                qi_u_v[e] = fx_to_f8e4m3_sat(v19);
+                qi_u_v[e] = fx_to_f8e4m3_satc(v19);
             }
             fx_store<E>(a_u_p, j, cols, full, a_u_v);
             fx_store<E>(b_u_p, j, cols, full, b_u_v);
