@@ -179,6 +179,15 @@ cmp -s "$work/fid12.txt" "$f12/fidelity.txt" || fail "fidelity.py: run 12's tabl
 grep -q '^ALL  .* 8.6 / 60.6 (219)' "$work/fid12.txt" || fail "fidelity.py: run 12 cold n<2^22 median 8.6%, max 60.6%"
 grep -q '^within target: cold 163/299 (<= 10%), graph 148/299 (<= 10%), hot 175/299 (<= 15%)$' "$work/fid12.txt" ||
   fail "fidelity.py: run 12's rows within target"
+# and on call 12 of 2026-12-03, the latest table docs/model.md and docs/results.md quote
+c12=$root/bench/results/h200-2026-12-03/call-12-fidelity
+mkdir -p "$work/c12" && tar -xzf "$c12/fidelity.tgz" -C "$work/c12" || fail "fidelity: call 12's CSVs unpack"
+python3 bench/fidelity.py "$work/c12/fidelity" >"$work/c12.txt" || fail "fidelity.py: call 12"
+cmp -s "$work/c12.txt" "$c12/fidelity.txt" || fail "fidelity.py: call 12's table differs from the kept one"
+grep -q '^ALL  .* 9.5 / 45.1 (104) *4.0 / 42.5 (44) *5.8 / 138.2 (104)' "$work/c12.txt" ||
+  fail "fidelity.py: call 12's cold and hot medians"
+grep -q '^within target: cold 86/148 (<= 10%), graph 88/148 (<= 10%), hot 127/148 (<= 15%)$' "$work/c12.txt" ||
+  fail "fidelity.py: call 12's rows within target"
 
 # fusion_bench.py: sizes, the variants' source edits, ulps (pure parts, no torch)
 python3 - "$root" <<'PY' || fail "fusion_bench.py: pure parts"
