@@ -86,8 +86,11 @@ static int read_legacy(json_t *root, FusecProfile *p, char *why, size_t len)
     p->graph_node_us = node;
     p->ramp_us = 0;
     p->ramp_bytes = 1;
-    p->l2_hot_keep = 1;
-    p->l2_hot_end = 1.1;
+#define DEFAULT_FIELD(f, fmt, lo, hi, def, doc)                                                              \
+    if (def != FUSEC_REQUIRED)                                                                               \
+        p->f = def;
+    FUSEC_PROFILE_FIELDS(DEFAULT_FIELD)
+#undef DEFAULT_FIELD
     return 1;
 }
 

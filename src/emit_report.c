@@ -350,7 +350,7 @@ static void emit_json(FILE *f, const Chain *c)
     json_str(f, d->name);
     fprintf(f, ", \"note\": ");
     json_str(f, d->note);
-#define JSON_FIELD(fl, fmt, lo, hi, def, doc)                                                                     \
+#define JSON_FIELD(fl, fmt, lo, hi, def, doc)                                                                \
     fprintf(f, ", \"" #fl "\": ");                                                                          \
     json_num(f, d->fl);
     FUSEC_PROFILE_FIELDS(JSON_FIELD)

@@ -297,11 +297,8 @@ static void fh_calibrate_hot(const FhLaunchCal *L, double l2, FusecProfile *p, F
     for (int k = 0; k <= 100; k++)
         for (int e = 25; e <= 200; e++) {
             double keep = k / 100.0, end = e / 100.0, dev = 0;
-            for (int i = 0; i < FH_CAL_HOT; i++) {
-                double m = (end - info->hot_f[i]) / 0.25;
-                m = m > 1 ? 1 : m < 0 ? 0 : m;
-                dev += fabs(keep * m - info->hot_s[i]);
-            }
+            for (int i = 0; i < FH_CAL_HOT; i++) /* the model's line, in L2 sizes */
+                dev += fabs(keep * fusec_l2_share(info->hot_f[i], 1.0, end) - info->hot_s[i]);
             if (dev < best) {
                 best = dev;
                 p->l2_hot_keep = keep;
