@@ -9,8 +9,11 @@
 #   bench/fidelity.sh OUT FUSEC
 # RANDOM_N (default 100; 0: none), RANDOM_SEED (4242), ONLY_RANDOM=1 (no
 # examples or golden chains), SIZES (default 2^12..2^28 in steps of 4x), REPS
-# (default 15), JOBS (parallel nvcc builds, default 16). Harnesses run one at
-# a time (they time the GPU); each has a limit of LIMIT seconds (default 120).
+# (default 15), JOBS (parallel nvcc builds, default 16). Each harness first
+# verifies its chain at VERIFY_SIZES elements (default 4099,1000003: odd, so
+# the tail too) and is timed only if that passes, with --no-verify. Harnesses
+# run one at a time (they time the GPU); each step has a limit of LIMIT
+# seconds (default 120).
 # ONLY="name ..." keeps only those chains (golden_seed, rand_rand_4242_0003, ...).
 # EXTRA="bench/chains/*.fuse" adds other chains, named bench_NAME.
 # PHASE=build builds into FID_WORK (a folder) and stops; PHASE=run runs what
@@ -49,9 +52,15 @@ for b in "$work"/src/*.bin; do
   # the sizes (a shaped chain: its --dims, and the sizes of its swept dim that make SIZES elements)
   args=$(python3 bench/sweep_sizes.py "$fusec" "${b%.bin}.fuse" \
     "${SIZES:-4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456}")
-  timeout "${LIMIT:-120}" "$b" --seed 7 --reps "${REPS:-15}" $args \
-    --csv "$out/fidelity/$name.csv" >"$work/$name.log" 2>&1
-  echo "$? $name"
+  # verified first (at VERIFY_SIZES elements: on the host, its double reference is slow at 2^28), then timed
+  vargs=$(python3 bench/sweep_sizes.py "$fusec" "${b%.bin}.fuse" "${VERIFY_SIZES:-4099,1000003}")
+  if timeout "${LIMIT:-120}" "$b" --verify-only --seed 7 $vargs >"$work/$name.log" 2>&1; then
+    timeout "${LIMIT:-120}" "$b" --no-verify --seed 7 --reps "${REPS:-15}" $args \
+      --csv "$out/fidelity/$name.csv" >>"$work/$name.log" 2>&1
+    echo "$? $name"
+  else
+    echo "$? $name (verification)"
+  fi
 done >"$out/fidelity/status.txt"
 python3 bench/fidelity.py "$out/fidelity" | tee "$out/fidelity.txt"
 tar -C "$out" -czf "$out/fidelity.tgz" fidelity && rm -rf "$out/fidelity"

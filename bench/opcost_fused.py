@@ -10,14 +10,18 @@ script writes a chain of TERMS independent applications,
     in x: f64
     y = exp(x*0.91) + exp(x*0.93) + ... (TERMS terms)
 
-which is compute-bound for any op of more than a few issue slots, compiles it
+(an integer op, INT_OPS, in i32 or i64: TERMS applications to x + k, by a
+tensor, x | 1 or x & 7, or by the literal 7), which is compute-bound for any
+op of more than a few issue slots, compiles it
 with fusec into a library (nvcc -O3, -DFUSEC_NO_HARNESS -shared), times its
 fused kernel cold at n elements with the host's dispatch hidden (a GPU sleep,
 an L2 flush, the start event, the call, the end event; the median of --reps),
 and solves fusec's own time model for the issue slots that reproduce the time:
 the kernel's compute time c with (mem^8 + c^8)^(1/8) = t (runtime/fusec_model.h,
-fusec_overlap), c * FMA rate / n slots an element, less the TERMS multiplies and
-TERMS - 1 adds (1 slot each; div's x + 3 one more), over TERMS. The rates and the memory time come
+fusec_overlap), c * FMA rate / n slots an element, less the slots fusec's report
+gives the same chain without the op (a unary op's argument alone, a binary op
+as +, plus 1 a term for that +), over TERMS. f16 and bf16 chains measure the
+fast column. The rates and the memory time come
 from the device profile fusec predicts with (--device, default its built-in
 h200), so the result is in the units of src/opcost.def.
 
@@ -57,19 +61,45 @@ OPS = {
     "gelu_tanh": ("gelu_tanh({a})", False), "silu": ("silu({a})", False), "softplus": ("softplus({a})", False),
     "mish": ("mish({a})", False), "pow": ("pow({a}, 0.7)", True), "div": ("{a} / (x + 3)", True),
 }
+# integer ops: by a tensor (x | 1, odd so never 0) and by a number, each term on x + k
+INT_OPS = {
+    "floordiv_t": "({a}) // (x | 1)", "floordiv_n": "({a}) // 7", "rem_t": "({a}) % (x | 1)", "rem_n": "({a}) % 7",
+    "mul_t": "({a}) * (x | 1)", "shl_t": "({a}) << (x & 7)", "shr_t": "({a}) >> (x & 7)",
+}
 TYPES = ("f32", "f64")
+INT_TYPES = ("i32", "i64")
+TORCH_TYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i32": "int32",
+               "i64": "int64"}
 
 
-def chain_source(op, dt, terms):
-    tmpl, _ = OPS[op]
-    scales = ["%.2f" % (0.91 + 0.02 * k) for k in range(terms)]
-    body = " + ".join(tmpl.format(a="x*" + s) for s in scales)
+def is_int(dt):
+    return dt.startswith("i")
+
+
+def chain_source(op, dt, terms, base=False):
+    """TERMS independent applications of OP on x; BASE: the same chain without the op (a unary op's
+    argument alone, a binary op as +), whose slots in fusec's report are the chain's other work."""
+    if is_int(dt):
+        tmpl = INT_OPS[op]
+        if base:
+            tmpl = "({a}) + " + tmpl.split(" ", 2)[2]
+        args = ["x + %d" % (k + 3) for k in range(terms)]
+    else:
+        tmpl = OPS[op][0]
+        if base:
+            tmpl = "{a} + (x + 3)" if op == "div" else "{a}"
+        args = ["x*%.2f" % (0.91 + 0.02 * k) for k in range(terms)]
+    body = " + ".join(tmpl.format(a=a) for a in args)
     return "# in-context cost of %s in %s: %d independent applications\nin x: %s\ny = %s\n" % (op, dt, terms, dt, body)
 
 
-def extra_slots(op, terms):
-    """The chain's slots besides its TERMS ops: a multiply a term, the adds between terms, div's x + 3 once."""
-    return 2 * terms - 1 + (op == "div")
+def report_slots(rep, dt):
+    f = rep["fused"]
+    return f["fp64_slots_per_element"] if dt == "f64" else f["fp32_slots_per_element"]
+
+
+def binary(op, dt):
+    return is_int(dt) or op == "div"
 
 
 def build(job):
@@ -87,8 +117,9 @@ def main():
     ap.add_argument("--n", type=int, default=1 << 26)
     ap.add_argument("--terms", type=int, default=8)
     ap.add_argument("--reps", type=int, default=15)
-    ap.add_argument("--ops", default=",".join(OPS))
-    ap.add_argument("--types", default=",".join(TYPES))
+    ap.add_argument("--ops", default=",".join(list(OPS) + list(INT_OPS)),
+                    help="float ops run in the float types, integer ops (INT_OPS) in the integer ones")
+    ap.add_argument("--types", default=",".join(TYPES + INT_TYPES), help="of " + ",".join(TORCH_TYPES))
     ap.add_argument("--dry-run", action="store_true",
                     help="no GPU: print each chain's table slots an op, from fusec's report, and stop")
     ap.add_argument("--profile-in", default=None, metavar="F",
@@ -101,20 +132,25 @@ def main():
     jobs, rows = [], []
     for op in args.ops.split(","):
         for dt in args.types.split(","):
+            if (op in INT_OPS) != is_int(dt):
+                continue
             name = "%s_%s" % (op, dt)
             src = os.path.join(args.out, "build", name + ".fuse")
-            with open(src, "w") as f:
-                f.write(chain_source(op, dt, args.terms))
-            rep = json.loads(subprocess.check_output([args.fusec, "--predict", "--format=json", "-w",
-                                                      "--device=" + args.device, "--sizes=%d" % args.n, src]))
+            reps = []
+            for base in (False, True):
+                path = src[:-5] + "_base.fuse" if base else src
+                with open(path, "w") as f:
+                    f.write(chain_source(op, dt, args.terms, base))
+                reps.append(json.loads(subprocess.check_output(
+                    [args.fusec, "--predict", "--format=json", "-w", "--device=" + args.device,
+                     "--sizes=%d" % args.n, path])))
             cu, so = src[:-5] + ".cu", os.path.join(args.out, "build", "lib%s.so" % name)
             jobs.append((src, cu, so, args.fusec))
-            rows.append({"op": op, "type": dt, "so": so, "api": rep["name"], "rep": rep})
-    if args.dry_run:  # the table's slots an op, undone as the measurement is (extra_slots)
+            rows.append({"op": op, "type": dt, "so": so, "api": reps[0]["name"], "rep": reps[0],
+                         "base": report_slots(reps[1], dt) - args.terms * binary(op, dt)})
+    if args.dry_run:  # the table's slots an op, undone as the measurement is (the base chain's slots)
         for r in rows:
-            f = r["rep"]["fused"]
-            total = f["fp64_slots_per_element"] if r["type"] == "f64" else f["fp32_slots_per_element"]
-            print("%s,%s,%.2f" % (r["op"], r["type"], (total - extra_slots(r["op"], args.terms)) / args.terms))
+            print("%s,%s,%.2f" % (r["op"], r["type"], (report_slots(r["rep"], r["type"]) - r["base"]) / args.terms))
         return 0
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
         list(ex.map(build, jobs))
@@ -126,10 +162,14 @@ def main():
     cycles = fb.sleep_cycles(1000.0, flush)
     out = []
     for r in rows:
-        dt = {"f32": torch.float32, "f64": torch.float64}[r["type"]]
+        dt = getattr(torch, TORCH_TYPES[r["type"]])
         g = torch.Generator(device="cuda").manual_seed(1)
-        lo, hi = (0.1, 4.0) if OPS[r["op"]][1] else (-3.0, 3.0)
-        x = torch.rand(args.n, dtype=dt, device="cuda", generator=g) * (hi - lo) + lo
+        if is_int(r["type"]):  # i64 beyond 2^32, off the division's 32-bit path
+            lim = 1 << (40 if r["type"] == "i64" else 20)
+            x = torch.randint(-lim, lim, (args.n,), dtype=dt, device="cuda", generator=g)
+        else:
+            lo, hi = (0.1, 4.0) if OPS[r["op"]][1] else (-3.0, 3.0)
+            x = (torch.rand(args.n, device="cuda", generator=g) * (hi - lo) + lo).to(dt)
         y = torch.empty_like(x)
         fn = getattr(ctypes.CDLL(r["so"]), r["api"] + "_fused")
         fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
@@ -152,7 +192,7 @@ def main():
             continue
         comp = (t ** 8 - mem ** 8) ** 0.125
         total = comp * rate / args.n
-        out.append((r["op"], r["type"], t, mem, (total - extra_slots(r["op"], args.terms)) / args.terms, pred))
+        out.append((r["op"], r["type"], t, mem, (total - r["base"]) / args.terms, pred))
     lines = ["op,type,us,mem_us,slots_measured,predicted_us,measured_over_predicted"]
     for op, dt, t, mem, s, pred in out:
         lines.append("%s,%s,%.1f,%.1f,%s,%.1f,%.3f" % (op, dt, t, mem, "memory-bound" if s is None else "%.1f" % s,
@@ -165,7 +205,7 @@ def main():
             prof = dict(rows[0]["rep"]["device"])
         ops = prof.setdefault("op_slots", {})
         for op, dt, t, mem, s, pred in out:
-            if s is not None and s > 0:
+            if s is not None and s > 0 and op in OPS and dt in TYPES:  # opcost.def's rows, f32 and f64
                 ops.setdefault(op, {})[dt] = round(s, 2)
         prof["note"] = (prof.get("note", "") + "; op_slots from bench/opcost_fused.py")[:255]
         with open(args.profile_out, "w") as f:

@@ -1063,8 +1063,10 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
                " * intermediate stays in registers. %d distinct op%s.\n"
                " * Grid: x covers the last dim (cols), E = %d elements per thread (%s), and\n"
                " * blockIdx.y walks the rows (every dim but the last: %s), several a block\n"
-               " * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols\n"
-               " * is a multiple of E and every pointer is aligned: vector accesses. */\n",
+               " * (fx_row_blocks), so a thread's columns stay the same from row to row; a\n"
+               " * short row takes fewer threads than a block, which then takes several rows at\n"
+               " * once (fx_row_threads). vec: cols is a multiple of E and every pointer is\n"
+               " * aligned: vector accesses. */\n",
             comment_safe(em, shape_text(p, &p->full)),
             comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_IN)),
             comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_OUT, FUSEC_OUT)), t->nfused_ops,
@@ -1075,13 +1077,16 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     fprintf(f, "I rows, I cols, ");
     for (int q = 0; some && q + 1 < p->full.rank; q++)
         fprintf(f, "I s%d, ", q);
-    fprintf(f, "bool vec)\n{\n");
+    fprintf(f, "unsigned tpr, bool vec)\n{\n");
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
     /* A thread's columns are the same in every row it takes (the grid's x
      * covers a row), so an input that varies only along the last dim ([C])
      * is loaded once, before the rows, and kept in registers. */
-    fprintf(f, "    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */\n"
-               "    if (j >= cols)\n        return;\n    const bool full = vec && cols - j >= (I)E;\n");
+    fprintf(f, "    /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr\n"
+               "     * rows at once (fx_row_threads) */\n"
+               "    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;\n"
+               "    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */\n"
+               "    if (ty >= rpb || j >= cols)\n        return;\n    const bool full = vec && cols - j >= (I)E;\n");
     for (int k = 0; k < nc; k++) {
         int v = cols[k];
         if (row_kind(p, &p->inst[v].shape) != ROW_NONE)
@@ -1091,7 +1096,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
                                               shape_text(p, &p->inst[v].shape))));
         fprintf(f, "    fx_load<E>(%s_v, %s, j, cols, full);\n", em->cname[v], em->cname[v]);
     }
-    fprintf(f, "    for (I row = blockIdx.y; row < rows; row += gridDim.y) {\n");
+    fprintf(f, "    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {\n");
     if (some) {
         fprintf(f, "        /* the row's coordinates in the dims before the last */\n        I rest = row;\n");
         for (int q = p->full.rank - 2; q >= 0; q--) {
@@ -1331,17 +1336,18 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
             cbytes += fusec_dtype_size[p->inst[v].dtype];
     }
     int rpb = wbytes > 0 ? (2 * cbytes + wbytes - 1) / wbytes : 1;
-    fprintf(f, "    const dim3 grid(fx_blocks(cols, %d), fx_row_blocks(rows, fx_blocks(cols, %d), %d));\n", e, e,
-            rpb > 1 ? rpb : 1);
+    fprintf(f, "    const unsigned tpr = fx_row_threads(cols, %d), gx = (unsigned)((cols + (size_t)tpr * %d - 1) / ((size_t)tpr * %d));\n"
+               "    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, %d));\n",
+            e, e, e, rpb > 1 ? rpb : 1);
     char *sizes = arena_printf(p->arena, "%s", ""), *sizes32 = arena_printf(p->arena, "%s", "");
     for (int q = 0; some && q + 1 < p->full.rank; q++) {
         sizes = arena_printf(p->arena, "%s(size_t)%s, ", sizes, pos_size(em, q));
         sizes32 = arena_printf(p->arena, "%s(unsigned)%s, ", sizes32, pos_size(em, q));
     }
     fprintf(f, "    if (rows * cols <= 0x7fffffffu)\n"
-               "        %s_fused_kernel<unsigned, %d><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, %svec);\n"
+               "        %s_fused_kernel<unsigned, %d><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, %stpr, vec);\n"
                "    else\n"
-               "        %s_fused_kernel<size_t, %d><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, %svec);\n",
+               "        %s_fused_kernel<size_t, %d><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, %stpr, vec);\n",
             em->c->prefix, e, sizes32, em->c->prefix, e, sizes);
     free(align);
     fprintf(f, "    return cudaGetLastError();\n}\n");

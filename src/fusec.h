@@ -349,7 +349,8 @@ void op_cost(const Inst *in, int *flops, int *trans);
 /* Issue slots per element of instruction in as the emitted code runs it (in
  * FMAs of its compute type), with pow in the given PowForm (opcost.def): the
  * fast f16/bf16 forms only in the fused kernel (fused). */
-double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool fused, const OpSlots *own);
+double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool by_literal, bool fused,
+                   const OpSlots *own);
 /* Slots to widen a value of dtype when loaded, or round it when stored. */
 double op_convert_slots(int dtype, bool store);
 /* The op of opcost.def's row NAME (case-insensitive), or -1. */

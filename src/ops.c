@@ -230,7 +230,7 @@ void op_cost(const Inst *in, int *flops, int *trans)
  * quotient, so a divisor from the harness's range ([-4, 4)) costs more than
  * a number; by a tensor and by a number (bench/opcost.cu's rows remainder_t,
  * remainder, floor_divide_t, floor_divide, run 10 of 2026-12-01; f64 times
- * 1.25 as in opcost.def). Integer % and // cost their flops. */
+ * 1.25 as in opcost.def). */
 static const struct {
     double s32, s64;
 } fmod_costs[2][2] = {
@@ -238,13 +238,33 @@ static const struct {
     {{60.9, 134.7}, {38.9, 89.9}}, /* FLOORDIV */
 };
 
-double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool fused, const OpSlots *own)
+/* % and // of integers (fx_int_remainder, fx_int_floor_divide), in fp32
+ * FMAs: a divide at run time by a tensor or a param, and by a literal, which
+ * both versions inline and nvcc turns into a multiply-high; in 32 bits (u8,
+ * i8 and i16 divide as int) and in 64, i64's slow path (operands beyond
+ * 2^32). Measured inside fusec's fused kernel by bench/opcost_fused.py (rows
+ * rem_t, rem_n, floordiv_t, floordiv_n; call 15 of 2026-12-03,
+ * bench/results/h200-2026-12-03/call-15-opcost-int-fid100). The other
+ * integer ops (*, <<, >>, &) stayed memory-bound at 8 applications a chain
+ * and cost their flops. */
+static const struct {
+    double i32, i64;
+} idiv_costs[2][2] = {
+    {{40.3, 145.3}, {11.1, 48.2}}, /* REM: by a tensor or a param, by a literal */
+    {{46.6, 148.9}, {12.3, 43.5}}, /* FLOORDIV */
+};
+
+double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool by_literal, bool fused, const OpSlots *own)
 {
     if (in->op == O_POW && form >= POW_SQUARE && form <= POW_RSQRT)
         return fp64 ? pow_costs[form].s64 : pow_costs[form].s32;
     if ((in->op == O_REM || in->op == O_FLOORDIV) && fusec_dtype[in->ct].kind == FX_KIND_FLOAT) {
         int op = in->op == O_FLOORDIV, by = by_number;
         return fp64 ? fmod_costs[op][by].s64 : fmod_costs[op][by].s32;
+    }
+    if (in->op == O_REM || in->op == O_FLOORDIV) {
+        int op = in->op == O_FLOORDIV, by = by_literal;
+        return fusec_dtype_size[in->ct] == 8 ? idiv_costs[op][by].i64 : idiv_costs[op][by].i32;
     }
     /* a / b by a number with an f16 or bf16 result: both versions multiply
      * by its reciprocal (emit_cuda.c's op_expr) */

@@ -34,7 +34,8 @@ static void add_cost(FusecKernelCost *k, const Inst *in)
 static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int form, bool fp64, bool fused)
 {
     bool by_number = in->nargs == 2 && p->inst[in->arg[1]].scalar;
-    double s = op_slots_of(in, form, fp64, by_number, fused, p->slots);
+    bool by_literal = by_number && p->inst[in->arg[1]].op == O_CONST;
+    double s = op_slots_of(in, form, fp64, by_number, by_literal, fused, p->slots);
     if (fp64)
         k->slots64 += s;
     else

@@ -68,8 +68,10 @@ __global__ void __launch_bounds__(FX_THREADS) bcast_only_k1_add(const float *__r
  * intermediate stays in registers. 1 distinct op.
  * Grid: x covers the last dim (cols), E = 4 elements per thread (16 bytes of the widest array of the chain's shape), and
  * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
- * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols
- * is a multiple of E and every pointer is aligned: vector accesses. */
+ * (fx_row_blocks), so a thread's columns stay the same from row to row; a
+ * short row takes fewer threads than a block, which then takes several rows at
+ * once (fx_row_threads). vec: cols is a multiple of E and every pointer is
+ * aligned: vector accesses. */
 struct bcast_only_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *x_u;
     const float *b_u;
@@ -77,19 +79,22 @@ struct bcast_only_fused_args { /* the kernel's arrays and scalars: one argument 
 };
 
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fused_kernel(const bcast_only_fused_args a, I rows, I cols, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fused_kernel(const bcast_only_fused_args a, I rows, I cols, unsigned tpr, bool vec)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const float *__restrict__ x_u = a.x_u;
     const float *__restrict__ b_u = a.b_u;
     float *__restrict__ y_u = a.y_u;
-    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */
-    if (j >= cols)
+    /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
+     * rows at once (fx_row_threads) */
+    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
+    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
+    if (ty >= rpb || j >= cols)
         return;
     const bool full = vec && cols - j >= (I)E;
     float b_u_v[E]; /* b: [C]: the same columns in every row */
     fx_load<E>(b_u_v, b_u, j, cols, full);
-    for (I row = blockIdx.y; row < rows; row += gridDim.y) {
+    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
         const float *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         float *__restrict__ y_u_p = y_u + row * cols;
         {
@@ -118,11 +123,12 @@ extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, floa
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const bcast_only_fused_args args = {(const float *)x_u, (const float *)b_u, (float *)y_u};
-    const dim3 grid(fx_blocks(cols, 4), fx_row_blocks(rows, fx_blocks(cols, 4), 1));
+    const unsigned tpr = fx_row_threads(cols, 4), gx = (unsigned)((cols + (size_t)tpr * 4 - 1) / ((size_t)tpr * 4));
+    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, 1));
     if (rows * cols <= 0x7fffffffu)
-        bcast_only_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
+        bcast_only_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr, vec);
     else
-        bcast_only_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, vec);
+        bcast_only_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr, vec);
     return cudaGetLastError();
 }
 

@@ -613,8 +613,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k28_copy(co
  * intermediate stays in registers. 25 distinct ops.
  * Grid: x covers the last dim (cols), E = 2 elements per thread (16 bytes of the widest array of the chain's shape), and
  * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
- * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols
- * is a multiple of E and every pointer is aligned: vector accesses. */
+ * (fx_row_blocks), so a thread's columns stay the same from row to row; a
+ * short row takes fewer threads than a block, which then takes several rows at
+ * once (fx_row_threads). vec: cols is a multiple of E and every pointer is
+ * aligned: vector accesses. */
 struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const __half *h_u;
@@ -638,7 +640,7 @@ struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
 };
 
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I rows, I cols, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I rows, I cols, unsigned tpr, bool vec)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
@@ -660,15 +662,18 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
     FxF8e4m3 *__restrict__ qt_u = a.qt_u;
     FxF8e4m3 *__restrict__ qi_u = a.qi_u;
     const double inv_scale_u = a.inv_scale_u;
-    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */
-    if (j >= cols)
+    /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
+     * rows at once (fx_row_threads) */
+    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
+    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
+    if (ty >= rpb || j >= cols)
         return;
     const bool full = vec && cols - j >= (I)E;
     float s_u_v[E]; /* s: [C]: the same columns in every row */
     fx_load<E>(s_u_v, s_u, j, cols, full);
     FxF8e5m2 r_u_v[E]; /* r: [C]: the same columns in every row */
     fx_load<E>(r_u_v, r_u, j, cols, full);
-    for (I row = blockIdx.y; row < rows; row += gridDim.y) {
+    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         const __half *__restrict__ h_u_p = h_u + row * cols; /* h: [R, C] */
         const double *__restrict__ d_u_p = d_u + row * cols; /* d: [R, C] */
@@ -778,11 +783,12 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 2 == 0 && fx_aligned(x_u, 2, 2) && fx_aligned(h_u, 2, 2) && fx_aligned(d_u, 2, 8) && fx_aligned(s_u, 2, 4) && fx_aligned(q_u, 2, 1) && fx_aligned(r_u, 2, 1) && fx_aligned(a_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(c_u, 2, 1) && fx_aligned(e_u, 2, 4) && fx_aligned(g_u, 2, 1) && fx_aligned(k_u, 2, 1) && fx_aligned(m_u, 2, 1) && fx_aligned(w_u, 2, 1) && fx_aligned(bh_u, 2, 1) && fx_aligned(qs_u, 2, 1) && fx_aligned(qt_u, 2, 1) && fx_aligned(qi_u, 2, 1);
     const fp8_fused_args args = {(const __nv_bfloat16 *)x_u, (const __half *)h_u, (const double *)d_u, (const float *)s_u, (const FxF8e4m3 *)q_u, (const FxF8e5m2 *)r_u, (FxF8e4m3 *)a_u, (FxF8e5m2 *)b_u, (FxF8e4m3 *)c_u, (float *)e_u, (FxF8e5m2 *)g_u, (int8_t *)k_u, (bool *)m_u, (FxF8e4m3 *)w_u, (FxF8e4m3 *)bh_u, (FxF8e4m3 *)qs_u, (FxF8e4m3 *)qt_u, (FxF8e4m3 *)qi_u, (double)inv_scale_u};
-    const dim3 grid(fx_blocks(cols, 2), fx_row_blocks(rows, fx_blocks(cols, 2), 1));
+    const unsigned tpr = fx_row_threads(cols, 2), gx = (unsigned)((cols + (size_t)tpr * 2 - 1) / ((size_t)tpr * 2));
+    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, 1));
     if (rows * cols <= 0x7fffffffu)
-        fp8_fused_kernel<unsigned, 2><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
+        fp8_fused_kernel<unsigned, 2><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr, vec);
     else
-        fp8_fused_kernel<size_t, 2><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, vec);
+        fp8_fused_kernel<size_t, 2><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr, vec);
     return cudaGetLastError();
 }
 

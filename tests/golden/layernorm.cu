@@ -169,8 +169,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
  * intermediate stays in registers. 5 distinct ops.
  * Grid: x covers the last dim (cols), E = 8 elements per thread (16 bytes of the widest array of the chain's shape), and
  * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
- * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols
- * is a multiple of E and every pointer is aligned: vector accesses. */
+ * (fx_row_blocks), so a thread's columns stay the same from row to row; a
+ * short row takes fewer threads than a block, which then takes several rows at
+ * once (fx_row_threads). vec: cols is a multiple of E and every pointer is
+ * aligned: vector accesses. */
 struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const float *mean_u;
@@ -181,7 +183,7 @@ struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument *
 };
 
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I rows, I cols, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I rows, I cols, unsigned tpr, bool vec)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
@@ -190,15 +192,18 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
     const float *__restrict__ weight_u = a.weight_u;
     const float *__restrict__ bias_u = a.bias_u;
     __nv_bfloat16 *__restrict__ y_u = a.y_u;
-    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */
-    if (j >= cols)
+    /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
+     * rows at once (fx_row_threads) */
+    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
+    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
+    if (ty >= rpb || j >= cols)
         return;
     const bool full = vec && cols - j >= (I)E;
     float weight_u_v[E]; /* weight: [C]: the same columns in every row */
     fx_load<E>(weight_u_v, weight_u, j, cols, full);
     float bias_u_v[E]; /* bias: [C]: the same columns in every row */
     fx_load<E>(bias_u_v, bias_u, j, cols, full);
-    for (I row = blockIdx.y; row < rows; row += gridDim.y) {
+    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         const float mean_u_r = fx_widen(mean_u[row]); /* mean: [R, 1], one element a row */
         const float rstd_u_r = fx_widen(rstd_u[row]); /* rstd: [R, 1], one element a row */
@@ -236,11 +241,12 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 8 == 0 && fx_aligned(x_u, 8, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 8, 2);
     const layernorm_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u};
-    const dim3 grid(fx_blocks(cols, 8), fx_row_blocks(rows, fx_blocks(cols, 8), 4));
+    const unsigned tpr = fx_row_threads(cols, 8), gx = (unsigned)((cols + (size_t)tpr * 8 - 1) / ((size_t)tpr * 8));
+    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, 4));
     if (rows * cols <= 0x7fffffffu)
-        layernorm_fused_kernel<unsigned, 8><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
+        layernorm_fused_kernel<unsigned, 8><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr, vec);
     else
-        layernorm_fused_kernel<size_t, 8><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, vec);
+        layernorm_fused_kernel<size_t, 8><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr, vec);
     return cudaGetLastError();
 }
 

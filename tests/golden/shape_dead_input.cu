@@ -69,8 +69,10 @@ __global__ void __launch_bounds__(FX_THREADS) shape_dead_input_k1_mul(const __nv
  * intermediate stays in registers. 1 distinct op.
  * Grid: x covers the last dim (cols), E = 4 elements per thread (16 bytes of the widest array of the chain's shape), and
  * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
- * (fx_row_blocks), so a thread's columns stay the same from row to row. vec: cols
- * is a multiple of E and every pointer is aligned: vector accesses. */
+ * (fx_row_blocks), so a thread's columns stay the same from row to row; a
+ * short row takes fewer threads than a block, which then takes several rows at
+ * once (fx_row_threads). vec: cols is a multiple of E and every pointer is
+ * aligned: vector accesses. */
 struct shape_dead_input_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const float *w_u;
@@ -78,19 +80,22 @@ struct shape_dead_input_fused_args { /* the kernel's arrays and scalars: one arg
 };
 
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_input_fused_kernel(const shape_dead_input_fused_args a, I rows, I cols, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_input_fused_kernel(const shape_dead_input_fused_args a, I rows, I cols, unsigned tpr, bool vec)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
     const float *__restrict__ w_u = a.w_u;
     float *__restrict__ y_u = a.y_u;
-    const I j = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* the thread's columns, every row */
-    if (j >= cols)
+    /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
+     * rows at once (fx_row_threads) */
+    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
+    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
+    if (ty >= rpb || j >= cols)
         return;
     const bool full = vec && cols - j >= (I)E;
     float w_u_v[E]; /* w: [C]: the same columns in every row */
     fx_load<E>(w_u_v, w_u, j, cols, full);
-    for (I row = blockIdx.y; row < rows; row += gridDim.y) {
+    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         float *__restrict__ y_u_p = y_u + row * cols;
         {
@@ -119,11 +124,12 @@ extern "C" cudaError_t shape_dead_input_fused(const float *unused_u, const uint1
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 2) && fx_aligned(w_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const shape_dead_input_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)w_u, (float *)y_u};
-    const dim3 grid(fx_blocks(cols, 4), fx_row_blocks(rows, fx_blocks(cols, 4), 2));
+    const unsigned tpr = fx_row_threads(cols, 4), gx = (unsigned)((cols + (size_t)tpr * 4 - 1) / ((size_t)tpr * 4));
+    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, 2));
     if (rows * cols <= 0x7fffffffu)
-        shape_dead_input_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, vec);
+        shape_dead_input_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr, vec);
     else
-        shape_dead_input_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, vec);
+        shape_dead_input_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr, vec);
     return cudaGetLastError();
 }
 
