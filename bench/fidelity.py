@@ -3,7 +3,8 @@
 
 Reads the CSV files of emitted harnesses (one per chain, from bench/fidelity.sh
 or any harness run with --csv) in a folder and prints, by mode (cold, hot,
-graph) and size band (n < 2^22, n >= 2^22), the median and largest
+graph) and size band (n < 2^22, n >= 2^22 elements: a shaped chain's swept
+dim times its other dims), the median and largest
 |error| (error = measured speedup / predicted speedup - 1, the harness's
 error_pct), the rows within the targets of issue 12 (10% cold and graph, 15%
 hot), per chain and over all, and the worst rows.
@@ -30,6 +31,28 @@ def band(n):
     return "n<2^22" if n < (1 << 22) else "n>=2^22"
 
 
+def row_elements(path):
+    """The elements of one step of a CSV's n: 1 for a flat chain; for a shaped one (its harness
+    command's --dims and --sweep), the product of the dims other than the swept one, so that a
+    shaped chain's rows fall in the size band of their element count, not of their swept dim."""
+    dims, sweep = {}, None
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("#"):
+                break
+            if line.startswith("# command,"):
+                for tok in line.strip().strip('"').split():
+                    if tok.startswith("--dims="):
+                        dims = dict((kv.split("=") for kv in tok[len("--dims="):].split(",")))
+                    elif tok.startswith("--sweep="):
+                        sweep = tok[len("--sweep="):]
+    e = 1
+    for d, v in dims.items():
+        if d != sweep:
+            e *= int(v)
+    return e
+
+
 def summary(errs):
     a = [abs(e) for e in errs]
     return statistics.median(a), max(a), len(a)
@@ -42,9 +65,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     rows = []
     for path in sorted(glob.glob(os.path.join(args.dir, "*.csv"))):
-        chain = os.path.basename(path)[:-4]
+        chain, per = os.path.basename(path)[:-4], row_elements(path)
         for r in read_rows(path):
-            rows.append((chain, int(r["n"]), r["mode"], float(r["error_pct"]), float(r["speedup"]),
+            rows.append((chain, int(r["n"]) * per, r["mode"], float(r["error_pct"]), float(r["speedup"]),
                          float(r["predicted_speedup"])))
     if not rows:
         print("fidelity.py: no harness rows in %s" % args.dir, file=sys.stderr)
@@ -74,7 +97,7 @@ def main(argv=None):
     print("within target: " + ", ".join("%s %d/%d (<= %.0f%%)" % (m, ok[m], tot[m], TARGET[m]) for m in TARGET))
     allmed = statistics.median(abs(r[3]) for r in rows)
     print("median |error| over all rows: %.1f%%" % allmed)
-    print("worst rows (chain, n, mode, measured, predicted, error %):")
+    print("worst rows (chain, elements, mode, measured, predicted, error %):")
     for r in sorted(rows, key=lambda r: -abs(r[3]))[:args.worst]:
         print("  %-28s %10d %-5s %7.2fx %7.2fx %+6.1f" % (r[0][:28], r[1], r[2], r[4], r[5], r[3]))
     return 0

@@ -26,6 +26,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hot_share import harness_runs  # noqa: E402  (the harness CSVs and their profiles)
+from fidelity import row_elements  # noqa: E402  (a shaped CSV's elements per step of n)
 
 BANDS = (("n < 2^22", 0, 1 << 22), ("n >= 2^22", 1 << 22, 1 << 62))
 # fusec --predict predicts a cold call; the harness's graph and hot rows
@@ -77,10 +78,11 @@ def repredict(fusec, folder, tmp):
                 print("repredict.py: %s: %s" % (name, out.stderr.strip()), file=sys.stderr)
                 continue
             pred = {s["n"]: s["speedup"] for s in json.loads(out.stdout)["sweep"]}
+            per = row_elements(path)  # banded by elements, as fidelity.py does
             for r in rows:
                 n = int(r["n"])
                 if r["mode"] == mode and n in pred:
-                    yield name, mode, n, float(r["error_pct"]), 100 * (float(r["speedup"]) / pred[n] - 1)
+                    yield name, mode, n * per, float(r["error_pct"]), 100 * (float(r["speedup"]) / pred[n] - 1)
 
 
 def extract(tarball, into):
