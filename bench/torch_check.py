@@ -233,7 +233,7 @@ def t_fp8(x, h, d, s, q, r, inv_scale):
     return ((x.float() * inv_scale).to(E4M3), (h.float() * 16000.0).to(E5M2), (d * 100.0).to(E4M3),
             q.float() * s + r.float(), q.to(E5M2), q.to(torch.int8), r.bool() | q.bool(), q.clone(), h.to(E4M3),
             (x.float() * inv_scale).clamp(-448, 448.0).to(E4M3), (torch.tanh(h.float()) * 460.0).to(E4M3),
-            q.to(torch.int8).to(E4M3))
+            q.to(torch.int8).to(E4M3), torch.where(r.bool() | q.bool(), q, 0.3))
 
 
 # The corners of the fp8 conversions, one output per (source dtype, format),

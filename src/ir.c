@@ -357,13 +357,21 @@ static void check_no_fp8(Program *p, const Inst *in, const int *use)
             continue;
         const Inst *w = &p->inst[use[a]];
         const char *q = w->sym >= 0 ? p->sym[w->sym].name : "q";
+        if (info->cls == K_WHERE && a > 0) {
+            /* torch.where selects fp8 values: beside a scalar (which keeps
+             * the tensor's dtype) or a tensor of the same fp8 dtype; with any
+             * other tensor it would have to promote, which PyTorch refuses */
+            const Inst *o = &p->inst[in->arg[3 - a]];
+            if (o->scalar || o->dtype == dt)
+                continue;
+            diag_error(diag(p), in->off, in->len,
+                       "where of %s and %s: promotion for Float8 types is not supported (as in PyTorch): cast "
+                       "one first, e.g. f32(%s)", fusec_dtype_name[dt], fusec_dtype_name[o->dtype], q);
+            return;
+        }
         const char *what = info->cls == K_CMP       ? "a comparison"
                            : op_is_builtin(in->op) ? arena_printf(p->arena, "'%s'", op_name((Op)in->op))
                                                     : "arithmetic";
-        if (info->cls == K_WHERE) /* PyTorch's where selects bytes, of any dtype: fusec's computes */
-            diag_error(diag(p), in->off, in->len,
-                       "where on %s is not supported yet (PyTorch's where copies fp8 bytes; fusec's selects in "
-                       "the compute type): cast it first, e.g. f32(%s)", fusec_dtype_name[dt], q);
         diag_error(diag(p), in->off, in->len,
                    "%s on %s is not supported (as in PyTorch): cast it first, e.g. f32(%s)", what,
                    fusec_dtype_name[dt], q);

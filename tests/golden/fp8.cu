@@ -4,7 +4,7 @@
  *   # fusec-args: --dims=R=4096,C=1024
  *   # fp8 (issue 16): casts into f8e4m3 and f8e5m2 from bf16, f16, f32 and f64,
  *   # fp8 inputs cast out to f32, i8 and bool and into the other fp8, a copy of
- *   # one. Shaped, so that tests/shapes/cpu.sh runs it on the host.
+ *   # one, a where of fp8 values. Shaped, so that tests/shapes/cpu.sh runs it on the host.
  *   in x: bf16[R, C]
  *   in h: f16[R, C]
  *   in d: f64[R, C]
@@ -24,10 +24,11 @@
  *   qs = f8e4m3(clamp(f32(x) * inv_scale, -448, 448.0))  # within e4m3's range: fx_to_f8e4m3_sat
  *   qt = f8e4m3(tanh(f32(h)) * 460.0)  # a product: not known bounded, c10's overflow rule stays
  *   qi = f8e4m3(k)                  # an i8 is within +-448: fx_to_f8e4m3_sat of an integer
- *   out a, b, c, e, g, k, m, w, bh, qs, qt, qi
+ *   ws = where(m, q, 0.3)           # selects e4m3 values; 0.3 rounds to e4m3 as torch.where's scalar does
+ *   out a, b, c, e, g, k, m, w, bh, qs, qt, qi, ws
  *
- * Over [R, C], row-major. Unfused: 28 kernels, 153*R*C + 16*C B (as PyTorch eager).
- * Fused: 1 kernel, 28*R*C + 5*C B. Traffic ratio 5.46x for large dims: the predicted speedup
+ * Over [R, C], row-major. Unfused: 29 kernels, 156*R*C + 16*C B (as PyTorch eager).
+ * Fused: 1 kernel, 29*R*C + 5*C B. Traffic ratio 5.38x for large dims: the predicted speedup
  * while memory-bound.
  *
  * Harness:  nvcc -O3 -arch=sm_90 fp8.cu -o fp8 && ./fp8 --help
@@ -587,10 +588,31 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k27_f8e4m3(
     }
 }
 
-/* k28: w = copy(q) (fp8.fuse:19:1)
+/* k28: ws = where(m, q, 0.3) (fp8.fuse:24:6)
+ * over [R, C]: reads 2*R*C B and writes 1*R*C B; computes in float */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k28_where(const bool *__restrict__ a0, const FxF8e4m3 *__restrict__ a1, FxF8e4m3 *__restrict__ r, I n, bool vec)
+{
+    constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
+    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        const bool full = vec && n - i >= (I)E;
+        bool a0_v[E];
+        fx_load<E>(a0_v, a0, i, n, full);
+        FxF8e4m3 a1_v[E];
+        fx_load<E>(a1_v, a1, i, n, full);
+        FxF8e4m3 r_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            r_v[e] = fx_to_f8e4m3_sat((fx_widen(a0_v[e]) ? fx_widen(a1_v[e]) : 0.3f));
+        }
+        fx_store<E>(r, i, n, full, r_v);
+    }
+}
+
+/* k29: w = copy(q) (fp8.fuse:19:1)
  * over [R, C]: reads 1*R*C B and writes 1*R*C B; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k28_copy(const FxF8e4m3 *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k29_copy(const FxF8e4m3 *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
 {
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
@@ -608,9 +630,9 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k28_copy(co
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
 
-/* Over [R, C], row-major: reads 13*R*C + 5*C B and writes 15*R*C B, each input's own elements once
+/* Over [R, C], row-major: reads 13*R*C + 5*C B and writes 16*R*C B, each input's own elements once
  * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every
- * intermediate stays in registers. 25 distinct ops.
+ * intermediate stays in registers. 26 distinct ops.
  * Grid: x covers the last dim (cols), E = 2 elements per thread (16 bytes of the widest array of the chain's shape), and
  * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
  * (fx_row_blocks), so a thread's columns stay the same from row to row; a
@@ -636,6 +658,7 @@ struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
     FxF8e4m3 *qs_u;
     FxF8e4m3 *qt_u;
     FxF8e4m3 *qi_u;
+    FxF8e4m3 *ws_u;
     double inv_scale_u;
 };
 
@@ -661,6 +684,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
     FxF8e4m3 *__restrict__ qs_u = a.qs_u;
     FxF8e4m3 *__restrict__ qt_u = a.qt_u;
     FxF8e4m3 *__restrict__ qi_u = a.qi_u;
+    FxF8e4m3 *__restrict__ ws_u = a.ws_u;
     const double inv_scale_u = a.inv_scale_u;
     /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
      * rows at once (fx_row_threads). The thread's columns, the same in every row: E in a
@@ -692,6 +716,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
         FxF8e4m3 *__restrict__ qs_u_p = qs_u + row * cols;
         FxF8e4m3 *__restrict__ qt_u_p = qt_u + row * cols;
         FxF8e4m3 *__restrict__ qi_u_p = qi_u + row * cols;
+        FxF8e4m3 *__restrict__ ws_u_p = ws_u + row * cols;
         {
             __nv_bfloat16 x_u_v[E];
             fx_load<E>(x_u_v, x_u_p, j, cols, full, js);
@@ -713,6 +738,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
             FxF8e4m3 qs_u_v[E];
             FxF8e4m3 qt_u_v[E];
             FxF8e4m3 qi_u_v[E];
+            FxF8e4m3 ws_u_v[E];
 #pragma unroll
             for (int e = 0; e < E; e++) {
                 const float v0 = fx_widen(x_u_v[e]); /* x */
@@ -745,7 +771,8 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
                 const float v27 = (v26 * 4.6e+02f);
                 const float v28 = fx_widen(fx_to_f8e4m3(v27)); /* qt */
                 const float v29 = fx_widen(fx_to_f8e4m3_satc(v19)); /* qi */
-                const float v30 = v11;
+                const float v30 = (v22 ? v11 : 0.3f); /* ws */
+                const float v31 = v11;
                 a_u_v[e] = fx_to_f8e4m3(v2);
                 b_u_v[e] = fx_to_f8e5m2(v6);
                 c_u_v[e] = fx_to_f8e4m3(v9);
@@ -753,11 +780,12 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
                 g_u_v[e] = fx_to_f8e5m2(v11);
                 k_u_v[e] = fx_to_i8(v11);
                 m_u_v[e] = fx_to_bool(v22);
-                w_u_v[e] = fx_to_f8e4m3_sat(v30);
+                w_u_v[e] = fx_to_f8e4m3_sat(v31);
                 bh_u_v[e] = fx_to_f8e4m3(v4);
                 qs_u_v[e] = fx_to_f8e4m3_satc(v24);
                 qt_u_v[e] = fx_to_f8e4m3(v27);
                 qi_u_v[e] = fx_to_f8e4m3_satc(v19);
+                ws_u_v[e] = fx_to_f8e4m3_sat(v30);
             }
             fx_store<E>(a_u_p, j, cols, full, a_u_v, js);
             fx_store<E>(b_u_p, j, cols, full, b_u_v, js);
@@ -771,6 +799,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
             fx_store<E>(qs_u_p, j, cols, full, qs_u_v, js);
             fx_store<E>(qt_u_p, j, cols, full, qt_u_v, js);
             fx_store<E>(qi_u_p, j, cols, full, qi_u_v, js);
+            fx_store<E>(ws_u_p, j, cols, full, ws_u_v, js);
         }
     }
 }
@@ -778,13 +807,13 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
 /* ==== host API ==== */
 
 /* One launch of the fused kernel. */
-extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const double *d_u, const float *s_u, const uint8_t *q_u, const uint8_t *r_u, uint8_t *a_u, uint8_t *b_u, uint8_t *c_u, float *e_u, uint8_t *g_u, int8_t *k_u, uint8_t *m_u, uint8_t *w_u, uint8_t *bh_u, uint8_t *qs_u, uint8_t *qt_u, uint8_t *qi_u, float inv_scale_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
+extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const double *d_u, const float *s_u, const uint8_t *q_u, const uint8_t *r_u, uint8_t *a_u, uint8_t *b_u, uint8_t *c_u, float *e_u, uint8_t *g_u, int8_t *k_u, uint8_t *m_u, uint8_t *w_u, uint8_t *bh_u, uint8_t *qs_u, uint8_t *qt_u, uint8_t *qi_u, uint8_t *ws_u, float inv_scale_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && cols % 2 == 0 && fx_aligned(x_u, 2, 2) && fx_aligned(h_u, 2, 2) && fx_aligned(d_u, 2, 8) && fx_aligned(s_u, 2, 4) && fx_aligned(q_u, 2, 1) && fx_aligned(r_u, 2, 1) && fx_aligned(a_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(c_u, 2, 1) && fx_aligned(e_u, 2, 4) && fx_aligned(g_u, 2, 1) && fx_aligned(k_u, 2, 1) && fx_aligned(m_u, 2, 1) && fx_aligned(w_u, 2, 1) && fx_aligned(bh_u, 2, 1) && fx_aligned(qs_u, 2, 1) && fx_aligned(qt_u, 2, 1) && fx_aligned(qi_u, 2, 1);
-    const fp8_fused_args args = {(const __nv_bfloat16 *)x_u, (const __half *)h_u, (const double *)d_u, (const float *)s_u, (const FxF8e4m3 *)q_u, (const FxF8e5m2 *)r_u, (FxF8e4m3 *)a_u, (FxF8e5m2 *)b_u, (FxF8e4m3 *)c_u, (float *)e_u, (FxF8e5m2 *)g_u, (int8_t *)k_u, (bool *)m_u, (FxF8e4m3 *)w_u, (FxF8e4m3 *)bh_u, (FxF8e4m3 *)qs_u, (FxF8e4m3 *)qt_u, (FxF8e4m3 *)qi_u, (double)inv_scale_u};
+    const bool vec = !fx_scalar_only && cols % 2 == 0 && fx_aligned(x_u, 2, 2) && fx_aligned(h_u, 2, 2) && fx_aligned(d_u, 2, 8) && fx_aligned(s_u, 2, 4) && fx_aligned(q_u, 2, 1) && fx_aligned(r_u, 2, 1) && fx_aligned(a_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(c_u, 2, 1) && fx_aligned(e_u, 2, 4) && fx_aligned(g_u, 2, 1) && fx_aligned(k_u, 2, 1) && fx_aligned(m_u, 2, 1) && fx_aligned(w_u, 2, 1) && fx_aligned(bh_u, 2, 1) && fx_aligned(qs_u, 2, 1) && fx_aligned(qt_u, 2, 1) && fx_aligned(qi_u, 2, 1) && fx_aligned(ws_u, 2, 1);
+    const fp8_fused_args args = {(const __nv_bfloat16 *)x_u, (const __half *)h_u, (const double *)d_u, (const float *)s_u, (const FxF8e4m3 *)q_u, (const FxF8e5m2 *)r_u, (FxF8e4m3 *)a_u, (FxF8e5m2 *)b_u, (FxF8e4m3 *)c_u, (float *)e_u, (FxF8e5m2 *)g_u, (int8_t *)k_u, (bool *)m_u, (FxF8e4m3 *)w_u, (FxF8e4m3 *)bh_u, (FxF8e4m3 *)qs_u, (FxF8e4m3 *)qt_u, (FxF8e4m3 *)qi_u, (FxF8e4m3 *)ws_u, (double)inv_scale_u};
     const unsigned tpr = fx_row_threads(cols, 2), gx = (unsigned)((cols + (size_t)tpr * 2 - 1) / ((size_t)tpr * 2));
     const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, 1));
     if (rows * cols <= 0x7fffffffu)
@@ -807,9 +836,9 @@ extern "C" void fp8_unfused_release(void)
     fp8_scratch_bytes = 0;
 }
 
-/* The chain as PyTorch eager runs it: 28 kernels, each reading its operands from
+/* The chain as PyTorch eager runs it: 29 kernels, each reading its operands from
  * memory and writing its result back in its storage dtype. */
-extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, const double *d_u, const float *s_u, const uint8_t *q_u, const uint8_t *r_u, uint8_t *a_u, uint8_t *b_u, uint8_t *c_u, float *e_u, uint8_t *g_u, int8_t *k_u, uint8_t *m_u, uint8_t *w_u, uint8_t *bh_u, uint8_t *qs_u, uint8_t *qt_u, uint8_t *qi_u, float inv_scale_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
+extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, const double *d_u, const float *s_u, const uint8_t *q_u, const uint8_t *r_u, uint8_t *a_u, uint8_t *b_u, uint8_t *c_u, float *e_u, uint8_t *g_u, int8_t *k_u, uint8_t *m_u, uint8_t *w_u, uint8_t *bh_u, uint8_t *qs_u, uint8_t *qt_u, uint8_t *qi_u, uint8_t *ws_u, float inv_scale_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
 {
     size_t n = dim_R * dim_C; /* elements of the chain's shape [R, C] */
     if (n == 0)
@@ -1120,11 +1149,20 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
         return err;
     /* k28 */
     n = dim_R * dim_C;
+    vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(q_u, 16, 1) && fx_aligned(ws_u, 16, 1);
+    if (n <= 0x7fffffffu)
+        fp8_k28_where<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const FxF8e4m3 *)q_u, (FxF8e4m3 *)ws_u, (unsigned)n, vec);
+    else
+        fp8_k28_where<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const FxF8e4m3 *)q_u, (FxF8e4m3 *)ws_u, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k29 */
+    n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 16, 1) && fx_aligned(w_u, 16, 1);
     if (n <= 0x7fffffffu)
-        fp8_k28_copy<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e4m3 *)w_u, (unsigned)n, vec);
+        fp8_k29_copy<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e4m3 *)w_u, (unsigned)n, vec);
     else
-        fp8_k28_copy<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e4m3 *)w_u, n, vec);
+        fp8_k29_copy<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e4m3 *)w_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -1171,16 +1209,17 @@ static void fp8_reference(int fused, const FusecValue *in, const double *par, Fu
         const double v21 = ref_round(v11, 0);
         const double v22 = ref_round((double)((bool)v20 | (bool)v21), 0);
         const double v23 = ref_round(v4, 10);
-        const double v31 = ref_round(v0, 3);
-        const double v32 = ref_round(ref_ovf(v31 * ref_round(inv_scale_u, 3), v31, ref_round(inv_scale_u, 3)), 3);
-        const double v24 = ref_round(ref_clamp(v32, -448.0, 448.0), 3);
+        const double v32 = ref_round(v0, 3);
+        const double v33 = ref_round(ref_ovf(v32 * ref_round(inv_scale_u, 3), v32, ref_round(inv_scale_u, 3)), 3);
+        const double v24 = ref_round(ref_clamp(v33, -448.0, 448.0), 3);
         const double v25 = ref_round(v24, 10);
-        const double v33 = ref_round(v4, 3);
-        const double v26 = ref_round(ref_tanh(v33), 3);
+        const double v34 = ref_round(v4, 3);
+        const double v26 = ref_round(ref_tanh(v34), 3);
         const double v27 = ref_round(ref_ovf(v26 * 4.6e+02, v26, 4.6e+02), 3);
         const double v28 = ref_round(v27, 10);
         const double v29 = ref_round(ref_int_to_float(v19, 10), 10);
-        const double v30 = ref_round(v11, 10);
+        const double v30 = ref_round(ref_where(v22, v11, 0.3), 10);
+        const double v31 = ref_round(v11, 10);
         out[0].f = ref_round(v3, 10); /* a */
         out[1].f = ref_round(v7, 11); /* b */
         out[2].f = ref_round(v10, 10); /* c */
@@ -1188,11 +1227,12 @@ static void fp8_reference(int fused, const FusecValue *in, const double *par, Fu
         out[4].f = ref_round(v18, 11); /* g */
         out[5].i = v19; /* k */
         out[6].f = ref_round(v22, 0); /* m */
-        out[7].f = ref_round(v30, 10); /* w */
+        out[7].f = ref_round(v31, 10); /* w */
         out[8].f = ref_round(v23, 10); /* bh */
         out[9].f = ref_round(v25, 10); /* qs */
         out[10].f = ref_round(v28, 10); /* qt */
         out[11].f = ref_round(v29, 10); /* qi */
+        out[12].f = ref_round(v30, 10); /* ws */
     }
     else {
         const double v1 = ref_round(v0, 3);
@@ -1219,7 +1259,8 @@ static void fp8_reference(int fused, const FusecValue *in, const double *par, Fu
         const double v27 = ref_round(ref_ovf(v26 * 4.6e+02, v26, 4.6e+02), 3);
         const double v28 = ref_round(v27, 10);
         const double v29 = ref_round(ref_int_to_float(v19, 10), 10);
-        const double v30 = ref_round(v11, 3);
+        const double v30 = ref_round(ref_where(v22, v11, 0.3), 3);
+        const double v31 = ref_round(v11, 3);
         out[0].f = ref_round(v3, 10); /* a */
         out[1].f = ref_round(v7, 11); /* b */
         out[2].f = ref_round(v10, 10); /* c */
@@ -1227,11 +1268,12 @@ static void fp8_reference(int fused, const FusecValue *in, const double *par, Fu
         out[4].f = ref_round(v18, 11); /* g */
         out[5].i = v19; /* k */
         out[6].f = ref_round(v22, 0); /* m */
-        out[7].f = ref_round(v30, 10); /* w */
+        out[7].f = ref_round(v31, 10); /* w */
         out[8].f = ref_round(v23, 10); /* bh */
         out[9].f = ref_round(v25, 10); /* qs */
         out[10].f = ref_round(v28, 10); /* qt */
         out[11].f = ref_round(v29, 10); /* qi */
+        out[12].f = ref_round(v30, 10); /* ws */
     }
 }
 
@@ -1266,11 +1308,12 @@ static const FusecKernelCost fp8_unfused_cost[] = {
     {0, 4, 4, 0, 1, 0, 1, 0, 0, 1},
     {0, 4, 0, 1, 0, 0, 0, 0, 0, 1},
     {0, 1, 0, 1, 0, 0, 0, 0, 0, 1},
+    {1, 1, 0, 1, 1, 0, 2.2, 0, 0, 1},
     {1, 0, 0, 1, 0, 0, 0, 0, 0, 1},
 };
-static const FusecKernelCost fp8_fused_cost[] = {{13.0012, 0, 0, 15, 9, 1, 33.9, 1, 1, 1}};
+static const FusecKernelCost fp8_fused_cost[] = {{13.0012, 0, 0, 16, 10, 1, 36.1, 1, 1, 1}};
 static const FusecTensorArg fp8_in[] = {{"x", FX_BF16, FX_BF16, 0x3u}, {"h", FX_F16, FX_F16, 0x3u}, {"d", FX_F64, FX_F64, 0x3u}, {"s", FX_F32, FX_F32, 0x2u}, {"q", FX_F8E4M3, FX_F8E4M3, 0x3u}, {"r", FX_F8E5M2, FX_F8E5M2, 0x2u}};
-static const FusecTensorArg fp8_out[] = {{"a", FX_F8E4M3, FX_BF16, 0x3u}, {"b", FX_F8E5M2, FX_F16, 0x3u}, {"c", FX_F8E4M3, FX_F64, 0x3u}, {"e", FX_F32, FX_F32, 0x3u}, {"g", FX_F8E5M2, FX_F8E5M2, 0x3u}, {"k", FX_I8, FX_I8, 0x3u}, {"m", FX_BOOL, FX_BOOL, 0x3u}, {"w", FX_F8E4M3, FX_F8E4M3, 0x3u}, {"bh", FX_F8E4M3, FX_F16, 0x3u}, {"qs", FX_F8E4M3, FX_BF16, 0x3u}, {"qt", FX_F8E4M3, FX_F16, 0x3u}, {"qi", FX_F8E4M3, FX_F8E4M3, 0x3u}};
+static const FusecTensorArg fp8_out[] = {{"a", FX_F8E4M3, FX_BF16, 0x3u}, {"b", FX_F8E5M2, FX_F16, 0x3u}, {"c", FX_F8E4M3, FX_F64, 0x3u}, {"e", FX_F32, FX_F32, 0x3u}, {"g", FX_F8E5M2, FX_F8E5M2, 0x3u}, {"k", FX_I8, FX_I8, 0x3u}, {"m", FX_BOOL, FX_BOOL, 0x3u}, {"w", FX_F8E4M3, FX_F8E4M3, 0x3u}, {"bh", FX_F8E4M3, FX_F16, 0x3u}, {"qs", FX_F8E4M3, FX_BF16, 0x3u}, {"qt", FX_F8E4M3, FX_F16, 0x3u}, {"qi", FX_F8E4M3, FX_F8E4M3, 0x3u}, {"ws", FX_F8E4M3, FX_F8E4M3, 0x3u}};
 static const FusecParamArg fp8_par[] = {{"inv_scale", FX_F32, 128}};
 
 /* The chain's shape (the dim at each position, -1 for 1), its dims in the API's order,
@@ -1362,8 +1405,13 @@ static const FusecTerm fp8_uterms[] = {
     {25, FUSEC_OUT, 1, {1, 1, 0, 0}},
     {26, FUSEC_MID_READ, 1, {1, 1, 0, 0}},
     {26, FUSEC_OUT, 1, {1, 1, 0, 0}},
+    {27, FUSEC_MID_READ, 1, {1, 1, 0, 0}},
     {27, FUSEC_IN, 1, {1, 1, 0, 0}},
     {27, FUSEC_OUT, 1, {1, 1, 0, 0}},
+    {27, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
+    {27, FUSEC_SLOTS32, 2.2, {1, 1, 0, 0}},
+    {28, FUSEC_IN, 1, {1, 1, 0, 0}},
+    {28, FUSEC_OUT, 1, {1, 1, 0, 0}},
 };
 static const FusecTerm fp8_fterms[] = {
     {0, FUSEC_IN, 2, {1, 1, 0, 0}},
@@ -1384,16 +1432,17 @@ static const FusecTerm fp8_fterms[] = {
     {0, FUSEC_OUT, 1, {1, 1, 0, 0}},
     {0, FUSEC_OUT, 1, {1, 1, 0, 0}},
     {0, FUSEC_OUT, 1, {1, 1, 0, 0}},
-    {0, FUSEC_FLOPS, 9, {1, 1, 0, 0}},
+    {0, FUSEC_OUT, 1, {1, 1, 0, 0}},
+    {0, FUSEC_FLOPS, 10, {1, 1, 0, 0}},
     {0, FUSEC_TRANS, 1, {1, 1, 0, 0}},
-    {0, FUSEC_SLOTS32, 33.9, {1, 1, 0, 0}},
+    {0, FUSEC_SLOTS32, 36.1, {1, 1, 0, 0}},
     {0, FUSEC_SLOTS64, 1, {1, 1, 0, 0}},
 };
 
 static cudaError_t fp8_run_dims(int fused, void *const *b, const double *par, const size_t *dims, cudaStream_t s)
 {
     (void)par;
-    return (fused ? fp8_fused : fp8_unfused)((const uint16_t *)b[0], (const uint16_t *)b[1], (const double *)b[2], (const float *)b[3], (const uint8_t *)b[4], (const uint8_t *)b[5], (uint8_t *)b[6], (uint8_t *)b[7], (uint8_t *)b[8], (float *)b[9], (uint8_t *)b[10], (int8_t *)b[11], (uint8_t *)b[12], (uint8_t *)b[13], (uint8_t *)b[14], (uint8_t *)b[15], (uint8_t *)b[16], (uint8_t *)b[17], (float)par[0], dims[0], dims[1], s);
+    return (fused ? fp8_fused : fp8_unfused)((const uint16_t *)b[0], (const uint16_t *)b[1], (const double *)b[2], (const float *)b[3], (const uint8_t *)b[4], (const uint8_t *)b[5], (uint8_t *)b[6], (uint8_t *)b[7], (uint8_t *)b[8], (float *)b[9], (uint8_t *)b[10], (int8_t *)b[11], (uint8_t *)b[12], (uint8_t *)b[13], (uint8_t *)b[14], (uint8_t *)b[15], (uint8_t *)b[16], (uint8_t *)b[17], (uint8_t *)b[18], (float)par[0], dims[0], dims[1], s);
 }
 
 static const FusecChain fp8_chain = {
@@ -1402,7 +1451,7 @@ static const FusecChain fp8_chain = {
     "# fusec-args: --dims=R=4096,C=1024\n"
     "# fp8 (issue 16): casts into f8e4m3 and f8e5m2 from bf16, f16, f32 and f64,\n"
     "# fp8 inputs cast out to f32, i8 and bool and into the other fp8, a copy of\n"
-    "# one. Shaped, so that tests/shapes/cpu.sh runs it on the host.\n"
+    "# one, a where of fp8 values. Shaped, so that tests/shapes/cpu.sh runs it on the host.\n"
     "in x: bf16[R, C]\n"
     "in h: f16[R, C]\n"
     "in d: f64[R, C]\n"
@@ -1422,17 +1471,18 @@ static const FusecChain fp8_chain = {
     "qs = f8e4m3(clamp(f32(x) * inv_scale, -448, 448.0))  # within e4m3's range: fx_to_f8e4m3_sat\n"
     "qt = f8e4m3(tanh(f32(h)) * 460.0)  # a product: not known bounded, c10's overflow rule stays\n"
     "qi = f8e4m3(k)                  # an i8 is within +-448: fx_to_f8e4m3_sat of an integer\n"
-    "out a, b, c, e, g, k, m, w, bh, qs, qt, qi\n",
-    6, 12, 1,
+    "ws = where(m, q, 0.3)           # selects e4m3 values; 0.3 rounds to e4m3 as torch.where's scalar does\n"
+    "out a, b, c, e, g, k, m, w, bh, qs, qt, qi, ws\n",
+    6, 13, 1,
     fp8_in, fp8_out, fp8_par,
-    {28, fp8_unfused_cost, 85.0024},
-    {1, fp8_fused_cost, 28.0012},
-    153.004, 28.0012,
+    {29, fp8_unfused_cost, 86.0024},
+    {1, fp8_fused_cost, 29.0012},
+    156.004, 29.0012,
     NULL,
     fp8_reference,
     2, /* versions: unfused and fused */
     2, fp8_shape, 2, fp8_dims, fp8_run_dims,
-    86, 22, fp8_uterms, fp8_fterms,
+    91, 23, fp8_uterms, fp8_fterms,
 };
 
 int main(int argc, char **argv)

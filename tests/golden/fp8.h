@@ -4,7 +4,7 @@
  *   # fusec-args: --dims=R=4096,C=1024
  *   # fp8 (issue 16): casts into f8e4m3 and f8e5m2 from bf16, f16, f32 and f64,
  *   # fp8 inputs cast out to f32, i8 and bool and into the other fp8, a copy of
- *   # one. Shaped, so that tests/shapes/cpu.sh runs it on the host.
+ *   # one, a where of fp8 values. Shaped, so that tests/shapes/cpu.sh runs it on the host.
  *   in x: bf16[R, C]
  *   in h: f16[R, C]
  *   in d: f64[R, C]
@@ -24,10 +24,11 @@
  *   qs = f8e4m3(clamp(f32(x) * inv_scale, -448, 448.0))  # within e4m3's range: fx_to_f8e4m3_sat
  *   qt = f8e4m3(tanh(f32(h)) * 460.0)  # a product: not known bounded, c10's overflow rule stays
  *   qi = f8e4m3(k)                  # an i8 is within +-448: fx_to_f8e4m3_sat of an integer
- *   out a, b, c, e, g, k, m, w, bh, qs, qt, qi
+ *   ws = where(m, q, 0.3)           # selects e4m3 values; 0.3 rounds to e4m3 as torch.where's scalar does
+ *   out a, b, c, e, g, k, m, w, bh, qs, qt, qi, ws
  *
- * Over [R, C], row-major. Unfused: 28 kernels, 153*R*C + 16*C B (as PyTorch eager).
- * Fused: 1 kernel, 28*R*C + 5*C B. Traffic ratio 5.46x for large dims: the predicted speedup
+ * Over [R, C], row-major. Unfused: 29 kernels, 156*R*C + 16*C B (as PyTorch eager).
+ * Fused: 1 kernel, 29*R*C + 5*C B. Traffic ratio 5.38x for large dims: the predicted speedup
  * while memory-bound.
  *
  * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *
@@ -50,11 +51,11 @@
 extern "C" {
 #endif
 
-/* One fused kernel: 28*R*C + 5*C B. */
-cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const double *d_u, const float *s_u, const uint8_t *q_u, const uint8_t *r_u, uint8_t *a_u, uint8_t *b_u, uint8_t *c_u, float *e_u, uint8_t *g_u, int8_t *k_u, uint8_t *m_u, uint8_t *w_u, uint8_t *bh_u, uint8_t *qs_u, uint8_t *qt_u, uint8_t *qi_u, float inv_scale_u, size_t dim_R, size_t dim_C, cudaStream_t stream);
+/* One fused kernel: 29*R*C + 5*C B. */
+cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const double *d_u, const float *s_u, const uint8_t *q_u, const uint8_t *r_u, uint8_t *a_u, uint8_t *b_u, uint8_t *c_u, float *e_u, uint8_t *g_u, int8_t *k_u, uint8_t *m_u, uint8_t *w_u, uint8_t *bh_u, uint8_t *qs_u, uint8_t *qt_u, uint8_t *qi_u, uint8_t *ws_u, float inv_scale_u, size_t dim_R, size_t dim_C, cudaStream_t stream);
 
-/* 28 kernels as PyTorch eager runs them: 153*R*C + 16*C B. */
-cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, const double *d_u, const float *s_u, const uint8_t *q_u, const uint8_t *r_u, uint8_t *a_u, uint8_t *b_u, uint8_t *c_u, float *e_u, uint8_t *g_u, int8_t *k_u, uint8_t *m_u, uint8_t *w_u, uint8_t *bh_u, uint8_t *qs_u, uint8_t *qt_u, uint8_t *qi_u, float inv_scale_u, size_t dim_R, size_t dim_C, cudaStream_t stream);
+/* 29 kernels as PyTorch eager runs them: 156*R*C + 16*C B. */
+cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, const double *d_u, const float *s_u, const uint8_t *q_u, const uint8_t *r_u, uint8_t *a_u, uint8_t *b_u, uint8_t *c_u, float *e_u, uint8_t *g_u, int8_t *k_u, uint8_t *m_u, uint8_t *w_u, uint8_t *bh_u, uint8_t *qs_u, uint8_t *qt_u, uint8_t *qi_u, uint8_t *ws_u, float inv_scale_u, size_t dim_R, size_t dim_C, cudaStream_t stream);
 
 /* Frees the unfused version's cached scratch buffers. */
 void fp8_unfused_release(void);

@@ -3,7 +3,7 @@
 #   # fusec-args: --dims=R=4096,C=1024
 #   # fp8 (issue 16): casts into f8e4m3 and f8e5m2 from bf16, f16, f32 and f64,
 #   # fp8 inputs cast out to f32, i8 and bool and into the other fp8, a copy of
-#   # one. Shaped, so that tests/shapes/cpu.sh runs it on the host.
+#   # one, a where of fp8 values. Shaped, so that tests/shapes/cpu.sh runs it on the host.
 #   in x: bf16[R, C]
 #   in h: f16[R, C]
 #   in d: f64[R, C]
@@ -23,17 +23,18 @@
 #   qs = f8e4m3(clamp(f32(x) * inv_scale, -448, 448.0))  # within e4m3's range: fx_to_f8e4m3_sat
 #   qt = f8e4m3(tanh(f32(h)) * 460.0)  # a product: not known bounded, c10's overflow rule stays
 #   qi = f8e4m3(k)                  # an i8 is within +-448: fx_to_f8e4m3_sat of an integer
-#   out a, b, c, e, g, k, m, w, bh, qs, qt, qi
+#   ws = where(m, q, 0.3)           # selects e4m3 values; 0.3 rounds to e4m3 as torch.where's scalar does
+#   out a, b, c, e, g, k, m, w, bh, qs, qt, qi, ws
 #
-# Unfused: 28 kernels, 153*R*C + 16*C B (as PyTorch eager). Fused: 1 kernel, 28*R*C + 5*C B.
+# Unfused: 29 kernels, 156*R*C + 16*C B (as PyTorch eager). Fused: 1 kernel, 29*R*C + 5*C B.
 """The chain fp8 as PyTorch custom ops (fusec --emit=torch; docs/torch.md).
 
     import fp8
     outs = fp8.fused(x, h, d, s, q, r)    # fusec::fp8: the fused kernel
-    outs = fp8.unfused(x, h, d, s, q, r)  # fusec::fp8_unfused: the 28 kernels eager launches
+    outs = fp8.unfused(x, h, d, s, q, r)  # fusec::fp8_unfused: the 29 kernels eager launches
 
-Signature: fp8(Tensor x, Tensor h, Tensor d, Tensor s, Tensor q, Tensor r, float inv_scale=128.0) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor).
-Inputs: x torch.bfloat16, h torch.float16, d torch.float64, s torch.float32, q torch.float8_e4m3fn, r torch.float8_e5m2; outputs, in order: a torch.float8_e4m3fn, b torch.float8_e5m2, c torch.float8_e4m3fn, e torch.float32, g torch.float8_e5m2, k torch.int8, m torch.bool, w torch.float8_e4m3fn, bh torch.float8_e4m3fn, qs torch.float8_e4m3fn, qt torch.float8_e4m3fn, qi torch.float8_e4m3fn.
+Signature: fp8(Tensor x, Tensor h, Tensor d, Tensor s, Tensor q, Tensor r, float inv_scale=128.0) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor).
+Inputs: x torch.bfloat16, h torch.float16, d torch.float64, s torch.float32, q torch.float8_e4m3fn, r torch.float8_e5m2; outputs, in order: a torch.float8_e4m3fn, b torch.float8_e5m2, c torch.float8_e4m3fn, e torch.float32, g torch.float8_e5m2, k torch.int8, m torch.bool, w torch.float8_e4m3fn, bh torch.float8_e4m3fn, qs torch.float8_e4m3fn, qt torch.float8_e4m3fn, qi torch.float8_e4m3fn, ws torch.float8_e4m3fn.
 Shapes, as the .fuse file declares them (row-major, contiguous): x [R, C], h [R, C], d [R, C], s [C], q [R, C], r [C]; the dims come from the tensors and must agree, and the outputs are new
 tensors of the chain's shape [R, C].
 Params are Python floats, keywords or positional after the tensors, with the
@@ -53,7 +54,7 @@ import torch
 NAME = "fp8"
 # The arguments in the C API's order (fp8.h): tensors (name, dtype); params (name, .fuse dtype, default).
 INPUTS = (("x", torch.bfloat16), ("h", torch.float16), ("d", torch.float64), ("s", torch.float32), ("q", torch.float8_e4m3fn), ("r", torch.float8_e5m2))
-OUTPUTS = (("a", torch.float8_e4m3fn), ("b", torch.float8_e5m2), ("c", torch.float8_e4m3fn), ("e", torch.float32), ("g", torch.float8_e5m2), ("k", torch.int8), ("m", torch.bool), ("w", torch.float8_e4m3fn), ("bh", torch.float8_e4m3fn), ("qs", torch.float8_e4m3fn), ("qt", torch.float8_e4m3fn), ("qi", torch.float8_e4m3fn))
+OUTPUTS = (("a", torch.float8_e4m3fn), ("b", torch.float8_e5m2), ("c", torch.float8_e4m3fn), ("e", torch.float32), ("g", torch.float8_e5m2), ("k", torch.int8), ("m", torch.bool), ("w", torch.float8_e4m3fn), ("bh", torch.float8_e4m3fn), ("qs", torch.float8_e4m3fn), ("qt", torch.float8_e4m3fn), ("qi", torch.float8_e4m3fn), ("ws", torch.float8_e4m3fn))
 PARAMS = (("inv_scale", "f32", 128.0),)
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -111,6 +112,7 @@ def _fake(*args, **kwargs):
             first.new_empty(shape, dtype=torch.float8_e5m2),
             first.new_empty(shape, dtype=torch.int8),
             first.new_empty(shape, dtype=torch.bool),
+            first.new_empty(shape, dtype=torch.float8_e4m3fn),
             first.new_empty(shape, dtype=torch.float8_e4m3fn),
             first.new_empty(shape, dtype=torch.float8_e4m3fn),
             first.new_empty(shape, dtype=torch.float8_e4m3fn),

@@ -4,7 +4,7 @@
  *   # fusec-args: --dims=R=4096,C=1024
  *   # fp8 (issue 16): casts into f8e4m3 and f8e5m2 from bf16, f16, f32 and f64,
  *   # fp8 inputs cast out to f32, i8 and bool and into the other fp8, a copy of
- *   # one. Shaped, so that tests/shapes/cpu.sh runs it on the host.
+ *   # one, a where of fp8 values. Shaped, so that tests/shapes/cpu.sh runs it on the host.
  *   in x: bf16[R, C]
  *   in h: f16[R, C]
  *   in d: f64[R, C]
@@ -24,13 +24,14 @@
  *   qs = f8e4m3(clamp(f32(x) * inv_scale, -448, 448.0))  # within e4m3's range: fx_to_f8e4m3_sat
  *   qt = f8e4m3(tanh(f32(h)) * 460.0)  # a product: not known bounded, c10's overflow rule stays
  *   qi = f8e4m3(k)                  # an i8 is within +-448: fx_to_f8e4m3_sat of an integer
- *   out a, b, c, e, g, k, m, w, bh, qs, qt, qi
+ *   ws = where(m, q, 0.3)           # selects e4m3 values; 0.3 rounds to e4m3 as torch.where's scalar does
+ *   out a, b, c, e, g, k, m, w, bh, qs, qt, qi, ws
  *
  * The chain as two PyTorch custom ops over the C API of fp8.cu (fp8.h):
- *   fusec::fp8(Tensor x, Tensor h, Tensor d, Tensor s, Tensor q, Tensor r, float inv_scale=128.0) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)
- *       the fused kernel: 28*R*C + 5*C B
- *   fusec::fp8_unfused(Tensor x, Tensor h, Tensor d, Tensor s, Tensor q, Tensor r, float inv_scale=128.0) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)
- *       the 28 kernels PyTorch eager would launch: 153*R*C + 16*C B
+ *   fusec::fp8(Tensor x, Tensor h, Tensor d, Tensor s, Tensor q, Tensor r, float inv_scale=128.0) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)
+ *       the fused kernel: 29*R*C + 5*C B
+ *   fusec::fp8_unfused(Tensor x, Tensor h, Tensor d, Tensor s, Tensor q, Tensor r, float inv_scale=128.0) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)
+ *       the 29 kernels PyTorch eager would launch: 156*R*C + 16*C B
  * Each checks its tensors (CUDA, dtype, contiguous, one device, each of its .fuse
  * shape, the dims agreeing), allocates its outputs of the chain's shape [R, C] on the
  * first input's device, and launches on the current stream. fp8.py builds this file
@@ -47,7 +48,7 @@
 
 
 /* Both ops: the tensors' checks, the outputs, one call of fp8_fused or fp8_unfused. */
-static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp8_torch(bool fx_fused, const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &d_u, const at::Tensor &s_u, const at::Tensor &q_u, const at::Tensor &r_u, double inv_scale_u)
+static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp8_torch(bool fx_fused, const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &d_u, const at::Tensor &s_u, const at::Tensor &q_u, const at::Tensor &r_u, double inv_scale_u)
 {
     const char *fx_op = fx_fused ? "fusec::fp8" : "fusec::fp8_unfused";
     static const char *const fx_dim_names[] = {"R", "C"};
@@ -97,6 +98,7 @@ static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at
     at::Tensor qs_u = at::empty(fx_shape, x_u.options().dtype(at::kFloat8_e4m3fn));
     at::Tensor qt_u = at::empty(fx_shape, x_u.options().dtype(at::kFloat8_e4m3fn));
     at::Tensor qi_u = at::empty(fx_shape, x_u.options().dtype(at::kFloat8_e4m3fn));
+    at::Tensor ws_u = at::empty(fx_shape, x_u.options().dtype(at::kFloat8_e4m3fn));
     const cudaError_t fx_err = (fx_fused ? fp8_fused : fp8_unfused)(
         static_cast<const uint16_t *>(x_u.const_data_ptr()),
         static_cast<const uint16_t *>(h_u.const_data_ptr()),
@@ -116,17 +118,18 @@ static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at
         static_cast<uint8_t *>(qs_u.mutable_data_ptr()),
         static_cast<uint8_t *>(qt_u.mutable_data_ptr()),
         static_cast<uint8_t *>(qi_u.mutable_data_ptr()),
+        static_cast<uint8_t *>(ws_u.mutable_data_ptr()),
         (float)inv_scale_u, (size_t)fx_dims[0], (size_t)fx_dims[1], at::cuda::getCurrentCUDAStream());
     fx_torch_status(fx_op, fx_err);
-    return {a_u, b_u, c_u, e_u, g_u, k_u, m_u, w_u, bh_u, qs_u, qt_u, qi_u};
+    return {a_u, b_u, c_u, e_u, g_u, k_u, m_u, w_u, bh_u, qs_u, qt_u, qi_u, ws_u};
 }
 
-static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp8_fused_torch(const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &d_u, const at::Tensor &s_u, const at::Tensor &q_u, const at::Tensor &r_u, double inv_scale_u)
+static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp8_fused_torch(const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &d_u, const at::Tensor &s_u, const at::Tensor &q_u, const at::Tensor &r_u, double inv_scale_u)
 {
     return fp8_torch(true, x_u, h_u, d_u, s_u, q_u, r_u, inv_scale_u);
 }
 
-static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp8_unfused_torch(const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &d_u, const at::Tensor &s_u, const at::Tensor &q_u, const at::Tensor &r_u, double inv_scale_u)
+static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> fp8_unfused_torch(const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &d_u, const at::Tensor &s_u, const at::Tensor &q_u, const at::Tensor &r_u, double inv_scale_u)
 {
     return fp8_torch(false, x_u, h_u, d_u, s_u, q_u, r_u, inv_scale_u);
 }
@@ -134,8 +137,8 @@ static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at
 /* The schemas. A fragment: every chain adds its ops to the one fusec namespace. */
 TORCH_LIBRARY_FRAGMENT(fusec, m)
 {
-    m.def("fp8(Tensor x, Tensor h, Tensor d, Tensor s, Tensor q, Tensor r, float inv_scale=128.0) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)");
-    m.def("fp8_unfused(Tensor x, Tensor h, Tensor d, Tensor s, Tensor q, Tensor r, float inv_scale=128.0) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)");
+    m.def("fp8(Tensor x, Tensor h, Tensor d, Tensor s, Tensor q, Tensor r, float inv_scale=128.0) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)");
+    m.def("fp8_unfused(Tensor x, Tensor h, Tensor d, Tensor s, Tensor q, Tensor r, float inv_scale=128.0) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)");
 }
 
 /* CUDA tensors run the kernels; CPU tensors reach the same checks, which say that
