@@ -335,11 +335,9 @@ template <typename T, int E> struct FxVec {
 /* Load E elements starting at i. full: the whole chunk is in range and every
  * pointer of the kernel is aligned, so vector accesses do it (one, or two for
  * 32 bytes); otherwise each element in range is loaded alone (the tail, or
- * misaligned pointers), elements i, i + s, i + 2s, ...: a shaped fused
- * kernel's scalar path spaces them a row's threads apart, so that a warp's
- * accesses are contiguous. */
+ * misaligned pointers). */
 template <int E, typename T, typename I>
-__device__ __forceinline__ void fx_load(T (&r)[E], const T *__restrict__ p, I i, I n, bool full, I s = 1)
+__device__ __forceinline__ void fx_load(T (&r)[E], const T *__restrict__ p, I i, I n, bool full)
 {
     constexpr int V = FxVec<T, E>::V;
     if (full) {
@@ -353,7 +351,7 @@ __device__ __forceinline__ void fx_load(T (&r)[E], const T *__restrict__ p, I i,
     } else {
 #pragma unroll
         for (int e = 0; e < E; e++)
-            r[e] = i + e * s < n ? p[i + e * s] : T();
+            r[e] = i + e < n ? p[i + e] : T();
     }
 }
 
@@ -383,7 +381,7 @@ __device__ __forceinline__ void fx_words16(const T *__restrict__ a, const U *__r
 }
 
 template <int E, typename T, typename I>
-__device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full, const T (&r)[E], I s = 1)
+__device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full, const T (&r)[E])
 {
     constexpr int V = FxVec<T, E>::V;
     if (full) {
@@ -398,8 +396,8 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
     } else {
 #pragma unroll
         for (int e = 0; e < E; e++)
-            if (i + e * s < n)
-                p[i + e * s] = r[e];
+            if (i + e < n)
+                p[i + e] = r[e];
     }
 }
 

@@ -1083,11 +1083,9 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
      * covers a row), so an input that varies only along the last dim ([C])
      * is loaded once, before the rows, and kept in registers. */
     fprintf(f, "    /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr\n"
-               "     * rows at once (fx_row_threads). The thread's columns, the same in every row: E in a\n"
-               "     * row (vec: vector accesses), or else E spaced tpr apart, so that a warp's accesses\n"
-               "     * are contiguous. */\n"
-               "    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr, tx = threadIdx.x - ty * tpr;\n"
-               "    const I j = vec ? ((I)blockIdx.x * tpr + tx) * E : (I)blockIdx.x * tpr * E + tx, js = vec ? 1 : tpr;\n"
+               "     * rows at once (fx_row_threads) */\n"
+               "    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;\n"
+               "    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */\n"
                "    if (ty >= rpb || j >= cols)\n        return;\n    const bool full = vec && cols - j >= (I)E;\n");
     for (int k = 0; k < nc; k++) {
         int v = cols[k];
@@ -1096,7 +1094,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
         fprintf(f, "    %s %s_v[E]; /* %s: the same columns in every row */\n", store_t[p->inst[v].dtype], em->cname[v],
                 comment_safe(em, arena_printf(p->arena, "%s: %s", p->sym[p->inst[v].sym].name,
                                               shape_text(p, &p->inst[v].shape))));
-        fprintf(f, "    fx_load<E>(%s_v, %s, j, cols, full, js);\n", em->cname[v], em->cname[v]);
+        fprintf(f, "    fx_load<E>(%s_v, %s, j, cols, full);\n", em->cname[v], em->cname[v]);
     }
     fprintf(f, "    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {\n");
     if (some) {
@@ -1130,7 +1128,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
         if (row_kind(p, &p->inst[cols[k]].shape) == ROW_NONE)
             continue;
         fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[cols[k]].dtype], em->cname[cols[k]]);
-        fprintf(f, "            fx_load<E>(%s_v, %s_p, j, cols, full, js);\n", em->cname[cols[k]], em->cname[cols[k]]);
+        fprintf(f, "            fx_load<E>(%s_v, %s_p, j, cols, full);\n", em->cname[cols[k]], em->cname[cols[k]]);
     }
     for (int k = 0; k < nout; k++)
         fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], em->cname[store[k]]);
@@ -1153,7 +1151,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     free(buf);
     fprintf(f, "            }\n");
     for (int k = 0; k < nout; k++)
-        fprintf(f, "            fx_store<E>(%s_p, j, cols, full, %s_v, js);\n", em->cname[store[k]], em->cname[store[k]]);
+        fprintf(f, "            fx_store<E>(%s_p, j, cols, full, %s_v);\n", em->cname[store[k]], em->cname[store[k]]);
     fprintf(f, "        }\n    }\n}\n");
 }
 

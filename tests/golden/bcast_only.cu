@@ -86,22 +86,20 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fuse
     const float *__restrict__ b_u = a.b_u;
     float *__restrict__ y_u = a.y_u;
     /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
-     * rows at once (fx_row_threads). The thread's columns, the same in every row: E in a
-     * row (vec: vector accesses), or else E spaced tpr apart, so that a warp's accesses
-     * are contiguous. */
-    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr, tx = threadIdx.x - ty * tpr;
-    const I j = vec ? ((I)blockIdx.x * tpr + tx) * E : (I)blockIdx.x * tpr * E + tx, js = vec ? 1 : tpr;
+     * rows at once (fx_row_threads) */
+    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
+    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
     if (ty >= rpb || j >= cols)
         return;
     const bool full = vec && cols - j >= (I)E;
     float b_u_v[E]; /* b: [C]: the same columns in every row */
-    fx_load<E>(b_u_v, b_u, j, cols, full, js);
+    fx_load<E>(b_u_v, b_u, j, cols, full);
     for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
         const float *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         float *__restrict__ y_u_p = y_u + row * cols;
         {
             float x_u_v[E];
-            fx_load<E>(x_u_v, x_u_p, j, cols, full, js);
+            fx_load<E>(x_u_v, x_u_p, j, cols, full);
             float y_u_v[E];
 #pragma unroll
             for (int e = 0; e < E; e++) {
@@ -110,7 +108,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fuse
                 const float v2 = (v0 + v1); /* y */
                 y_u_v[e] = fx_to_f32(v2);
             }
-            fx_store<E>(y_u_p, j, cols, full, y_u_v, js);
+            fx_store<E>(y_u_p, j, cols, full, y_u_v);
         }
     }
 }

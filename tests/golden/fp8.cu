@@ -687,18 +687,16 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
     FxF8e4m3 *__restrict__ ws_u = a.ws_u;
     const double inv_scale_u = a.inv_scale_u;
     /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
-     * rows at once (fx_row_threads). The thread's columns, the same in every row: E in a
-     * row (vec: vector accesses), or else E spaced tpr apart, so that a warp's accesses
-     * are contiguous. */
-    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr, tx = threadIdx.x - ty * tpr;
-    const I j = vec ? ((I)blockIdx.x * tpr + tx) * E : (I)blockIdx.x * tpr * E + tx, js = vec ? 1 : tpr;
+     * rows at once (fx_row_threads) */
+    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
+    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
     if (ty >= rpb || j >= cols)
         return;
     const bool full = vec && cols - j >= (I)E;
     float s_u_v[E]; /* s: [C]: the same columns in every row */
-    fx_load<E>(s_u_v, s_u, j, cols, full, js);
+    fx_load<E>(s_u_v, s_u, j, cols, full);
     FxF8e5m2 r_u_v[E]; /* r: [C]: the same columns in every row */
-    fx_load<E>(r_u_v, r_u, j, cols, full, js);
+    fx_load<E>(r_u_v, r_u, j, cols, full);
     for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         const __half *__restrict__ h_u_p = h_u + row * cols; /* h: [R, C] */
@@ -719,13 +717,13 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
         FxF8e4m3 *__restrict__ ws_u_p = ws_u + row * cols;
         {
             __nv_bfloat16 x_u_v[E];
-            fx_load<E>(x_u_v, x_u_p, j, cols, full, js);
+            fx_load<E>(x_u_v, x_u_p, j, cols, full);
             __half h_u_v[E];
-            fx_load<E>(h_u_v, h_u_p, j, cols, full, js);
+            fx_load<E>(h_u_v, h_u_p, j, cols, full);
             double d_u_v[E];
-            fx_load<E>(d_u_v, d_u_p, j, cols, full, js);
+            fx_load<E>(d_u_v, d_u_p, j, cols, full);
             FxF8e4m3 q_u_v[E];
-            fx_load<E>(q_u_v, q_u_p, j, cols, full, js);
+            fx_load<E>(q_u_v, q_u_p, j, cols, full);
             FxF8e4m3 a_u_v[E];
             FxF8e5m2 b_u_v[E];
             FxF8e4m3 c_u_v[E];
@@ -787,19 +785,19 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
                 qi_u_v[e] = fx_to_f8e4m3_satc(v19);
                 ws_u_v[e] = fx_to_f8e4m3_sat(v30);
             }
-            fx_store<E>(a_u_p, j, cols, full, a_u_v, js);
-            fx_store<E>(b_u_p, j, cols, full, b_u_v, js);
-            fx_store<E>(c_u_p, j, cols, full, c_u_v, js);
-            fx_store<E>(e_u_p, j, cols, full, e_u_v, js);
-            fx_store<E>(g_u_p, j, cols, full, g_u_v, js);
-            fx_store<E>(k_u_p, j, cols, full, k_u_v, js);
-            fx_store<E>(m_u_p, j, cols, full, m_u_v, js);
-            fx_store<E>(w_u_p, j, cols, full, w_u_v, js);
-            fx_store<E>(bh_u_p, j, cols, full, bh_u_v, js);
-            fx_store<E>(qs_u_p, j, cols, full, qs_u_v, js);
-            fx_store<E>(qt_u_p, j, cols, full, qt_u_v, js);
-            fx_store<E>(qi_u_p, j, cols, full, qi_u_v, js);
-            fx_store<E>(ws_u_p, j, cols, full, ws_u_v, js);
+            fx_store<E>(a_u_p, j, cols, full, a_u_v);
+            fx_store<E>(b_u_p, j, cols, full, b_u_v);
+            fx_store<E>(c_u_p, j, cols, full, c_u_v);
+            fx_store<E>(e_u_p, j, cols, full, e_u_v);
+            fx_store<E>(g_u_p, j, cols, full, g_u_v);
+            fx_store<E>(k_u_p, j, cols, full, k_u_v);
+            fx_store<E>(m_u_p, j, cols, full, m_u_v);
+            fx_store<E>(w_u_p, j, cols, full, w_u_v);
+            fx_store<E>(bh_u_p, j, cols, full, bh_u_v);
+            fx_store<E>(qs_u_p, j, cols, full, qs_u_v);
+            fx_store<E>(qt_u_p, j, cols, full, qt_u_v);
+            fx_store<E>(qi_u_p, j, cols, full, qi_u_v);
+            fx_store<E>(ws_u_p, j, cols, full, ws_u_v);
         }
     }
 }

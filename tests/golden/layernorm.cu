@@ -193,18 +193,16 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
     const float *__restrict__ bias_u = a.bias_u;
     __nv_bfloat16 *__restrict__ y_u = a.y_u;
     /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
-     * rows at once (fx_row_threads). The thread's columns, the same in every row: E in a
-     * row (vec: vector accesses), or else E spaced tpr apart, so that a warp's accesses
-     * are contiguous. */
-    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr, tx = threadIdx.x - ty * tpr;
-    const I j = vec ? ((I)blockIdx.x * tpr + tx) * E : (I)blockIdx.x * tpr * E + tx, js = vec ? 1 : tpr;
+     * rows at once (fx_row_threads) */
+    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
+    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
     if (ty >= rpb || j >= cols)
         return;
     const bool full = vec && cols - j >= (I)E;
     float weight_u_v[E]; /* weight: [C]: the same columns in every row */
-    fx_load<E>(weight_u_v, weight_u, j, cols, full, js);
+    fx_load<E>(weight_u_v, weight_u, j, cols, full);
     float bias_u_v[E]; /* bias: [C]: the same columns in every row */
-    fx_load<E>(bias_u_v, bias_u, j, cols, full, js);
+    fx_load<E>(bias_u_v, bias_u, j, cols, full);
     for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         const float mean_u_r = fx_widen(mean_u[row]); /* mean: [R, 1], one element a row */
@@ -212,7 +210,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
         __nv_bfloat16 *__restrict__ y_u_p = y_u + row * cols;
         {
             __nv_bfloat16 x_u_v[E];
-            fx_load<E>(x_u_v, x_u_p, j, cols, full, js);
+            fx_load<E>(x_u_v, x_u_p, j, cols, full);
             __nv_bfloat16 y_u_v[E];
 #pragma unroll
             for (int e = 0; e < E; e++) {
@@ -228,7 +226,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
                 const float v9 = fx_widen(fx_to_bf16(v8)); /* y */
                 y_u_v[e] = fx_to_bf16(v8);
             }
-            fx_store<E>(y_u_p, j, cols, full, y_u_v, js);
+            fx_store<E>(y_u_p, j, cols, full, y_u_v);
         }
     }
 }

@@ -210,16 +210,14 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) shapes_fused_ke
     float *__restrict__ z_u = a.z_u;
     const double k_u = a.k_u;
     /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
-     * rows at once (fx_row_threads). The thread's columns, the same in every row: E in a
-     * row (vec: vector accesses), or else E spaced tpr apart, so that a warp's accesses
-     * are contiguous. */
-    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr, tx = threadIdx.x - ty * tpr;
-    const I j = vec ? ((I)blockIdx.x * tpr + tx) * E : (I)blockIdx.x * tpr * E + tx, js = vec ? 1 : tpr;
+     * rows at once (fx_row_threads) */
+    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
+    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
     if (ty >= rpb || j >= cols)
         return;
     const bool full = vec && cols - j >= (I)E;
     float b_u_v[E]; /* b: [C]: the same columns in every row */
-    fx_load<E>(b_u_v, b_u, j, cols, full, js);
+    fx_load<E>(b_u_v, b_u, j, cols, full);
     for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
         /* the row's coordinates in the dims before the last */
         I rest = row;
@@ -233,9 +231,9 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) shapes_fused_ke
         float *__restrict__ z_u_p = z_u + row * cols;
         {
             float s_u_v[E];
-            fx_load<E>(s_u_v, s_u_p, j, cols, full, js);
+            fx_load<E>(s_u_v, s_u_p, j, cols, full);
             __half x_u_v[E];
-            fx_load<E>(x_u_v, x_u_p, j, cols, full, js);
+            fx_load<E>(x_u_v, x_u_p, j, cols, full);
             float y_u_v[E];
             float z_u_v[E];
 #pragma unroll
@@ -253,8 +251,8 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) shapes_fused_ke
                 y_u_v[e] = fx_to_f32(v8);
                 z_u_v[e] = fx_to_f32(v9);
             }
-            fx_store<E>(y_u_p, j, cols, full, y_u_v, js);
-            fx_store<E>(z_u_p, j, cols, full, z_u_v, js);
+            fx_store<E>(y_u_p, j, cols, full, y_u_v);
+            fx_store<E>(z_u_p, j, cols, full, z_u_v);
         }
     }
 }
