@@ -15,6 +15,8 @@ import argparse
 import csv
 import glob
 import os
+import re
+import shlex
 import statistics
 import sys
 
@@ -31,31 +33,50 @@ def band(n):
     return "n<2^22" if n < (1 << 22) else "n>=2^22"
 
 
+def parse_size(text):
+    """A harness size: 4096, 4K, 1M, 1G, 2^20 (fusec_sizes_parse's forms)."""
+    t = text.strip()
+    if "^" in t:
+        b, e = t.split("^", 1)
+        return int(b) ** int(e)
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:].upper())
+    return int(t[:-1]) * mult if mult else int(t)
+
+
 def row_elements(path):
     """The elements of one step of a CSV's n: 1 for a flat chain; for a shaped one (its harness
-    command's --dims and --sweep), the product of the dims other than the swept one, so that a
-    shaped chain's rows fall in the size band of their element count, not of their swept dim."""
-    dims, sweep = {}, None
+    command's --dims and --sweep, either as --dims=... or --dims ...), the product of the dims
+    other than the swept one (the harness's default: the chain's first dim, read from the
+    program line), so that a shaped chain's rows fall in the size band of their element count,
+    not of their swept dim."""
+    cmd, prog = [], ""
     with open(path) as f:
         for line in f:
             if not line.startswith("#"):
                 break
             if line.startswith("# command,"):
-                for tok in line.strip().strip('"').split():
-                    if tok.startswith("--dims="):
-                        dims = dict((kv.split("=") for kv in tok[len("--dims="):].split(",")))
-                    elif tok.startswith("--sweep="):
-                        sweep = tok[len("--sweep="):]
+                cmd = shlex.split(line[len("# command,"):].strip().strip('"'))
+            elif line.startswith("# program,"):
+                prog = line
+    opts = {}
+    for i, tok in enumerate(cmd):
+        for name in ("--dims", "--sweep"):
+            if tok.startswith(name + "="):
+                opts[name] = tok[len(name) + 1:]
+            elif tok == name and i + 1 < len(cmd):
+                opts[name] = cmd[i + 1]
+    if "--dims" not in opts:
+        return 1
+    dims = dict(kv.split("=", 1) for kv in opts["--dims"].split(",") if "=" in kv)
+    sweep = opts.get("--sweep")
+    if sweep is None:  # the chain's first dim: the first name in a declared shape
+        m = re.search(r"\[\s*([A-Za-z_]\w*)", prog)
+        sweep = m.group(1) if m else None
     e = 1
     for d, v in dims.items():
         if d != sweep:
-            e *= int(v)
+            e *= parse_size(v)
     return e
-
-
-def summary(errs):
-    a = [abs(e) for e in errs]
-    return statistics.median(a), max(a), len(a)
 
 
 def main(argv=None):

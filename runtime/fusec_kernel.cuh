@@ -423,6 +423,18 @@ static inline unsigned fx_blocks(size_t n, int e)
     return (unsigned)(b == 0 ? 1 : b > 0x7fffffffu ? 0x7fffffffu : b);
 }
 
+/* A shaped chain's fused kernel: the threads that cover a row at e elements
+ * each, at most a block (FX_THREADS). A block takes FX_THREADS / that many
+ * rows at once, so a short last dim ([B, R, 33]) does not leave most of
+ * every block idle: with a block a row, 5 of its 128 threads had work, and
+ * the fused kernel ran at 0.6x of the unfused ones (call 15 of 2026-12-03,
+ * bench/fidelity.sh, rand_4242_0057 and 0028). */
+static inline __attribute__((unused)) unsigned fx_row_threads(size_t cols, int e)
+{
+    size_t t = (cols + (size_t)e - 1) / (size_t)e;
+    return t >= FX_THREADS ? FX_THREADS : t ? (unsigned)t : 1u;
+}
+
 /* A shaped chain's fused grid along the rows: gx blocks cover a row, and the
  * rows get up to FX_ROW_BLOCKS blocks in all (at most 65535 along y), each
  * block taking every y-th row with the same columns, so that an input that
@@ -435,18 +447,6 @@ static inline unsigned fx_blocks(size_t n, int e)
  * two f32 [C] inputs beside bf16 data ran best with 4 rows a block or more
  * (86-88% of the copy rate; 64% with 1), chains with one [C] input or none
  * best with as many blocks as 65536 gives (93-99%). */
-/* A shaped chain's fused kernel: the threads that cover a row at e elements
- * each, at most a block (FX_THREADS). A block takes FX_THREADS / that many
- * rows at once, so a short last dim ([B, R, 33]) does not leave most of
- * every block idle: with a block a row, 5 of its 256 threads had work, and
- * the fused kernel ran at 0.6x of the unfused ones (call 15 of 2026-12-03,
- * bench/fidelity.sh, rand_4242_0057 and 0028). */
-static inline __attribute__((unused)) unsigned fx_row_threads(size_t cols, int e)
-{
-    size_t t = (cols + (size_t)e - 1) / (size_t)e;
-    return t >= FX_THREADS ? FX_THREADS : t ? (unsigned)t : 1u;
-}
-
 #ifndef FX_ROW_BLOCKS /* tests/shapes/cpu.sh makes it small, so blocks take several rows */
 #define FX_ROW_BLOCKS 65536
 #endif

@@ -357,13 +357,29 @@ static void check_no_fp8(Program *p, const Inst *in, const int *use)
             continue;
         const Inst *w = &p->inst[use[a]];
         const char *q = w->sym >= 0 ? p->sym[w->sym].name : "q";
-        if (info->cls == K_WHERE && a > 0) {
-            /* torch.where selects fp8 values: beside a scalar (which keeps
-             * the tensor's dtype) or a tensor of the same fp8 dtype; with any
-             * other tensor it would have to promote, which PyTorch refuses */
+        if (info->cls == K_WHERE && a == 0)
+            continue; /* type_inst says the condition must be bool */
+        if (info->cls == K_WHERE) {
+            /* torch.where selects fp8 values: two of the same fp8 dtype, or
+             * one beside a number, which it rounds to that dtype. fusec takes
+             * a number that is an fp8 value already (0, 1, -448) or a scalar
+             * cast to the dtype (f8e4m3(0.3), f8e4m3(k)), so that every value
+             * the where gives is one of the dtype's; beside any other tensor
+             * PyTorch would have to promote, which it refuses */
             const Inst *o = &p->inst[in->arg[3 - a]];
-            if (o->scalar || o->dtype == dt)
+            const Inst *ow = &p->inst[use[3 - a]];
+            if (o->dtype == dt)
                 continue;
+            if (o->op == O_CONST && !FX_IS_FP8(o->dtype) && ref_round(o->value, dt) == o->value)
+                continue;
+            if (o->scalar && !FX_IS_FP8(o->dtype)) {
+                const char *text = arena_printf(p->arena, "%.*s", (int)ow->len, diag(p)->src->text + ow->off);
+                diag_error(diag(p), ow->off, ow->len,
+                           "'%s' beside %s values in where must be one of %s's values: cast it, %s(%s), which "
+                           "rounds it as torch.where does", text, fusec_dtype_name[dt], fusec_dtype_name[dt],
+                           fusec_dtype_name[dt], text);
+                return;
+            }
             diag_error(diag(p), in->off, in->len,
                        "where of %s and %s: promotion for Float8 types is not supported (as in PyTorch): cast "
                        "one first, e.g. f32(%s)", fusec_dtype_name[dt], fusec_dtype_name[o->dtype], q);

@@ -244,9 +244,8 @@ static const struct {
  * i8 and i16 divide as int) and in 64, i64's slow path (operands beyond
  * 2^32). Measured inside fusec's fused kernel by bench/opcost_fused.py (rows
  * rem_t, rem_n, floordiv_t, floordiv_n; call 15 of 2026-12-03,
- * bench/results/h200-2026-12-03/call-15-opcost-int-fid100). The other
- * integer ops (*, <<, >>, &) stayed memory-bound at 8 applications a chain
- * and cost their flops. */
+ * bench/results/h200-2026-12-03/call-15-opcost-int-fid100). *, << and >>
+ * stayed memory-bound at 8 applications a chain and cost their flops. */
 static const struct {
     double i32, i64;
 } idiv_costs[2][2] = {

@@ -24,7 +24,7 @@
  *   qs = f8e4m3(clamp(f32(x) * inv_scale, -448, 448.0))  # within e4m3's range: fx_to_f8e4m3_sat
  *   qt = f8e4m3(tanh(f32(h)) * 460.0)  # a product: not known bounded, c10's overflow rule stays
  *   qi = f8e4m3(k)                  # an i8 is within +-448: fx_to_f8e4m3_sat of an integer
- *   ws = where(m, q, 0.3)           # selects e4m3 values; 0.3 rounds to e4m3 as torch.where's scalar does
+ *   ws = where(m, q, f8e4m3(0.3))   # selects e4m3 values; 0.3 cast as torch.where rounds its scalar
  *   out a, b, c, e, g, k, m, w, bh, qs, qt, qi, ws
  *
  * Over [R, C], row-major. Unfused: 29 kernels, 156*R*C + 16*C B (as PyTorch eager).
@@ -588,7 +588,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k27_f8e4m3(
     }
 }
 
-/* k28: ws = where(m, q, 0.3) (fp8.fuse:24:6)
+/* k28: ws = where(m, q, 0.3125) (fp8.fuse:24:6)
  * over [R, C]: reads 2*R*C B and writes 1*R*C B; computes in float */
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k28_where(const bool *__restrict__ a0, const FxF8e4m3 *__restrict__ a1, FxF8e4m3 *__restrict__ r, I n, bool vec)
@@ -603,7 +603,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k28_where(c
         FxF8e4m3 r_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3_sat((fx_widen(a0_v[e]) ? fx_widen(a1_v[e]) : 0.3f));
+            r_v[e] = fx_to_f8e4m3_sat((fx_widen(a0_v[e]) ? fx_widen(a1_v[e]) : 0.3125f));
         }
         fx_store<E>(r, i, n, full, r_v);
     }
@@ -769,7 +769,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
                 const float v27 = (v26 * 4.6e+02f);
                 const float v28 = fx_widen(fx_to_f8e4m3(v27)); /* qt */
                 const float v29 = fx_widen(fx_to_f8e4m3_satc(v19)); /* qi */
-                const float v30 = (v22 ? v11 : 0.3f); /* ws */
+                const float v30 = (v22 ? v11 : 0.3125f); /* ws */
                 const float v31 = v11;
                 a_u_v[e] = fx_to_f8e4m3(v2);
                 b_u_v[e] = fx_to_f8e5m2(v6);
@@ -1216,7 +1216,7 @@ static void fp8_reference(int fused, const FusecValue *in, const double *par, Fu
         const double v27 = ref_round(ref_ovf(v26 * 4.6e+02, v26, 4.6e+02), 3);
         const double v28 = ref_round(v27, 10);
         const double v29 = ref_round(ref_int_to_float(v19, 10), 10);
-        const double v30 = ref_round(ref_where(v22, v11, 0.3), 10);
+        const double v30 = ref_round(ref_where(v22, v11, 0.3125), 10);
         const double v31 = ref_round(v11, 10);
         out[0].f = ref_round(v3, 10); /* a */
         out[1].f = ref_round(v7, 11); /* b */
@@ -1257,7 +1257,7 @@ static void fp8_reference(int fused, const FusecValue *in, const double *par, Fu
         const double v27 = ref_round(ref_ovf(v26 * 4.6e+02, v26, 4.6e+02), 3);
         const double v28 = ref_round(v27, 10);
         const double v29 = ref_round(ref_int_to_float(v19, 10), 10);
-        const double v30 = ref_round(ref_where(v22, v11, 0.3), 3);
+        const double v30 = ref_round(ref_where(v22, v11, 0.3125), 3);
         const double v31 = ref_round(v11, 3);
         out[0].f = ref_round(v3, 10); /* a */
         out[1].f = ref_round(v7, 11); /* b */
@@ -1469,7 +1469,7 @@ static const FusecChain fp8_chain = {
     "qs = f8e4m3(clamp(f32(x) * inv_scale, -448, 448.0))  # within e4m3's range: fx_to_f8e4m3_sat\n"
     "qt = f8e4m3(tanh(f32(h)) * 460.0)  # a product: not known bounded, c10's overflow rule stays\n"
     "qi = f8e4m3(k)                  # an i8 is within +-448: fx_to_f8e4m3_sat of an integer\n"
-    "ws = where(m, q, 0.3)           # selects e4m3 values; 0.3 rounds to e4m3 as torch.where's scalar does\n"
+    "ws = where(m, q, f8e4m3(0.3))   # selects e4m3 values; 0.3 cast as torch.where rounds its scalar\n"
     "out a, b, c, e, g, k, m, w, bh, qs, qt, qi, ws\n",
     6, 13, 1,
     fp8_in, fp8_out, fp8_par,

@@ -23,7 +23,7 @@
 #   qs = f8e4m3(clamp(f32(x) * inv_scale, -448, 448.0))  # within e4m3's range: fx_to_f8e4m3_sat
 #   qt = f8e4m3(tanh(f32(h)) * 460.0)  # a product: not known bounded, c10's overflow rule stays
 #   qi = f8e4m3(k)                  # an i8 is within +-448: fx_to_f8e4m3_sat of an integer
-#   ws = where(m, q, 0.3)           # selects e4m3 values; 0.3 rounds to e4m3 as torch.where's scalar does
+#   ws = where(m, q, f8e4m3(0.3))   # selects e4m3 values; 0.3 cast as torch.where rounds its scalar
 #   out a, b, c, e, g, k, m, w, bh, qs, qt, qi, ws
 #
 # Unfused: 29 kernels, 156*R*C + 16*C B (as PyTorch eager). Fused: 1 kernel, 29*R*C + 5*C B.
