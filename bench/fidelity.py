@@ -33,6 +33,11 @@ def band(n):
     return "n<2^22" if n < (1 << 22) else "n>=2^22"
 
 
+def summary(errs):
+    a = [abs(e) for e in errs]
+    return statistics.median(a), max(a), len(a)
+
+
 def parse_size(text):
     """A harness size: 4096, 4K, 1M, 1G, 2^20 (fusec_sizes_parse's forms)."""
     t = text.strip()
@@ -69,9 +74,12 @@ def row_elements(path):
         return 1
     dims = dict(kv.split("=", 1) for kv in opts["--dims"].split(",") if "=" in kv)
     sweep = opts.get("--sweep")
-    if sweep is None:  # the chain's first dim: the first name in a declared shape
-        m = re.search(r"\[\s*([A-Za-z_]\w*)", prog)
-        sweep = m.group(1) if m else None
+    if sweep is None:  # the chain's first dim: the first name in a declared shape (not in a comment)
+        for stmt in prog[len("# program,"):].strip().strip('"').split(" ; "):
+            m = None if stmt.lstrip().startswith("#") else re.search(r"\[\s*([A-Za-z_]\w*)", stmt.split("#")[0])
+            if m:
+                sweep = m.group(1)
+                break
     e = 1
     for d, v in dims.items():
         if d != sweep:

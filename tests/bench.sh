@@ -188,6 +188,21 @@ grep -q '^ALL  .* 9.5 / 45.1 (90) *5.2 / 42.5 (58) *5.9 / 138.2 (90)' "$work/c12
   fail "fidelity.py: call 12's cold and hot medians"
 grep -q '^within target: cold 86/148 (<= 10%), graph 88/148 (<= 10%), hot 127/148 (<= 15%)$' "$work/c12.txt" ||
   fail "fidelity.py: call 12's rows within target"
+# row_elements: a shaped CSV's elements per step of n, from its command's --dims and --sweep in
+# either form, K/M/2^k sizes, and the chain's first declared dim when --sweep is absent
+python3 - "$root" "$work" <<'PY' || fail "fidelity.py: row_elements"
+import os, sys
+sys.path.insert(0, sys.argv[1] + "/bench")
+import fidelity as f
+def elems(cmd, prog='# program,"# a [Q] comment ; in b: f32[C] ; in x: f32[R, C]"'):
+    p = os.path.join(sys.argv[2], "re.csv")
+    open(p, "w").write('# fusec harness run\n' + prog + '\n# command,"' + cmd + '"\nn,mode\n')
+    return f.row_elements(p)
+assert elems("h --dims=C=1024 --sweep=R") == 1024 and elems("h --dims C=1K --sweep R") == 1024
+assert elems("h --dims=C=2^10") == 1024 and elems("h --dims=R=130,C=33") == 130 and elems("h --sizes=4096") == 1
+assert elems("h --dims=B=3,R=61,C=33 --sweep=R") == 99
+PY
+
 # and on call 16's 100 random programs (issue 12's "100 programs from tests/randgen.py"):
 # the kept table, its programs verified first (status 0 for all 100)
 c16=$root/bench/results/h200-2026-12-03/call-16-fid100-gpucheck
