@@ -194,12 +194,12 @@ python3 - "$root" "$work" <<'PY' || fail "fidelity.py: row_elements"
 import os, sys
 sys.path.insert(0, sys.argv[1] + "/bench")
 import fidelity as f
-def elems(cmd, prog='# program,"# a [Q] comment ; in b: f32[C] ; in x: f32[R, C]"'):
+def elems(cmd, prog='# program,"# a [Q] comment ; in x: f32[R, C] ; in b: f32[C]"'):
     p = os.path.join(sys.argv[2], "re.csv")
     open(p, "w").write('# fusec harness run\n' + prog + '\n# command,"' + cmd + '"\nn,mode\n')
     return f.row_elements(p)
 assert elems("h --dims=C=1024 --sweep=R") == 1024 and elems("h --dims C=1K --sweep R") == 1024
-assert elems("h --dims=C=2^10") == 1024 and elems("h --dims=R=130,C=33") == 130 and elems("h --sizes=4096") == 1
+assert elems("h --dims=C=2^10") == 1024 and elems("h --dims=R=130,C=33") == 33 and elems("h --sizes=4096") == 1
 assert elems("h --dims=B=3,R=61,C=33 --sweep=R") == 99
 PY
 
