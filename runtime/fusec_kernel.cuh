@@ -458,6 +458,19 @@ static inline __attribute__((unused)) unsigned fx_row_blocks(size_t rows, unsign
     return (unsigned)(y ? y : 1);
 }
 
+/* The whole grid of a shaped chain's fused kernel, e elements a thread, at
+ * least rpb rows a block: *tpr threads a row (fx_row_threads), x blocks to
+ * cover a row, and y from fx_row_blocks over the groups of FX_THREADS / *tpr
+ * rows that a block takes at once. */
+static inline __attribute__((unused)) dim3 fx_row_grid(size_t rows, size_t cols, int e, unsigned rpb,
+                                                       unsigned *tpr)
+{
+    *tpr = fx_row_threads(cols, e);
+    const size_t per_block = (size_t)*tpr * (size_t)e, at_once = FX_THREADS / *tpr;
+    const unsigned gx = (unsigned)((cols + per_block - 1) / per_block);
+    return dim3(gx, fx_row_blocks((rows + at_once - 1) / at_once, gx, rpb));
+}
+
 /* When true, every kernel takes its scalar path, the one misaligned
  * pointers and the tail take (the fused kernel's TAIL instance for all of
  * n): the harness verifies each version both ways.

@@ -1336,9 +1336,8 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
             cbytes += fusec_dtype_size[p->inst[v].dtype];
     }
     int rpb = wbytes > 0 ? (2 * cbytes + wbytes - 1) / wbytes : 1;
-    fprintf(f, "    const unsigned tpr = fx_row_threads(cols, %d), gx = (unsigned)((cols + (size_t)tpr * %d - 1) / ((size_t)tpr * %d));\n"
-               "    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, %d));\n",
-            e, e, e, rpb > 1 ? rpb : 1);
+    fprintf(f, "    unsigned tpr; /* threads a row */\n    const dim3 grid = fx_row_grid(rows, cols, %d, %d, &tpr);\n", e,
+            rpb > 1 ? rpb : 1);
     char *sizes = arena_printf(p->arena, "%s", ""), *sizes32 = arena_printf(p->arena, "%s", "");
     for (int q = 0; some && q + 1 < p->full.rank; q++) {
         sizes = arena_printf(p->arena, "%s(size_t)%s, ", sizes, pos_size(em, q));

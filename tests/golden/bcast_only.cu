@@ -123,8 +123,8 @@ extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, floa
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const bcast_only_fused_args args = {(const float *)x_u, (const float *)b_u, (float *)y_u};
-    const unsigned tpr = fx_row_threads(cols, 4), gx = (unsigned)((cols + (size_t)tpr * 4 - 1) / ((size_t)tpr * 4));
-    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, 1));
+    unsigned tpr; /* threads a row */
+    const dim3 grid = fx_row_grid(rows, cols, 4, 1, &tpr);
     if (rows * cols <= 0x7fffffffu)
         bcast_only_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr, vec);
     else

@@ -812,8 +812,8 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 2 == 0 && fx_aligned(x_u, 2, 2) && fx_aligned(h_u, 2, 2) && fx_aligned(d_u, 2, 8) && fx_aligned(s_u, 2, 4) && fx_aligned(q_u, 2, 1) && fx_aligned(r_u, 2, 1) && fx_aligned(a_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(c_u, 2, 1) && fx_aligned(e_u, 2, 4) && fx_aligned(g_u, 2, 1) && fx_aligned(k_u, 2, 1) && fx_aligned(m_u, 2, 1) && fx_aligned(w_u, 2, 1) && fx_aligned(bh_u, 2, 1) && fx_aligned(qs_u, 2, 1) && fx_aligned(qt_u, 2, 1) && fx_aligned(qi_u, 2, 1) && fx_aligned(ws_u, 2, 1);
     const fp8_fused_args args = {(const __nv_bfloat16 *)x_u, (const __half *)h_u, (const double *)d_u, (const float *)s_u, (const FxF8e4m3 *)q_u, (const FxF8e5m2 *)r_u, (FxF8e4m3 *)a_u, (FxF8e5m2 *)b_u, (FxF8e4m3 *)c_u, (float *)e_u, (FxF8e5m2 *)g_u, (int8_t *)k_u, (bool *)m_u, (FxF8e4m3 *)w_u, (FxF8e4m3 *)bh_u, (FxF8e4m3 *)qs_u, (FxF8e4m3 *)qt_u, (FxF8e4m3 *)qi_u, (FxF8e4m3 *)ws_u, (double)inv_scale_u};
-    const unsigned tpr = fx_row_threads(cols, 2), gx = (unsigned)((cols + (size_t)tpr * 2 - 1) / ((size_t)tpr * 2));
-    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, 1));
+    unsigned tpr; /* threads a row */
+    const dim3 grid = fx_row_grid(rows, cols, 2, 1, &tpr);
     if (rows * cols <= 0x7fffffffu)
         fp8_fused_kernel<unsigned, 2><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr, vec);
     else

@@ -241,8 +241,8 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 8 == 0 && fx_aligned(x_u, 8, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 8, 2);
     const layernorm_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u};
-    const unsigned tpr = fx_row_threads(cols, 8), gx = (unsigned)((cols + (size_t)tpr * 8 - 1) / ((size_t)tpr * 8));
-    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, 4));
+    unsigned tpr; /* threads a row */
+    const dim3 grid = fx_row_grid(rows, cols, 8, 4, &tpr);
     if (rows * cols <= 0x7fffffffu)
         layernorm_fused_kernel<unsigned, 8><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr, vec);
     else

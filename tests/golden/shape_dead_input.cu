@@ -124,8 +124,8 @@ extern "C" cudaError_t shape_dead_input_fused(const float *unused_u, const uint1
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 2) && fx_aligned(w_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const shape_dead_input_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)w_u, (float *)y_u};
-    const unsigned tpr = fx_row_threads(cols, 4), gx = (unsigned)((cols + (size_t)tpr * 4 - 1) / ((size_t)tpr * 4));
-    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, 2));
+    unsigned tpr; /* threads a row */
+    const dim3 grid = fx_row_grid(rows, cols, 4, 2, &tpr);
     if (rows * cols <= 0x7fffffffu)
         shape_dead_input_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr, vec);
     else

@@ -267,8 +267,8 @@ extern "C" cudaError_t shapes_fused(const float *s_u, const float *b_u, const ui
         return cudaSuccess;
     const bool vec = !fx_scalar_only && cols % 4 == 0 && fx_aligned(s_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(x_u, 4, 2) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
     const shapes_fused_args args = {(const float *)s_u, (const float *)b_u, (const __half *)r_u, (const __half *)x_u, (float *)y_u, (float *)z_u, (double)k_u};
-    const unsigned tpr = fx_row_threads(cols, 4), gx = (unsigned)((cols + (size_t)tpr * 4 - 1) / ((size_t)tpr * 4));
-    const dim3 grid(gx, fx_row_blocks((rows + FX_THREADS / tpr - 1) / (FX_THREADS / tpr), gx, 1));
+    unsigned tpr; /* threads a row */
+    const dim3 grid = fx_row_grid(rows, cols, 4, 1, &tpr);
     if (rows * cols <= 0x7fffffffu)
         shapes_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, (unsigned)dim_B, (unsigned)dim_R, tpr, vec);
     else
