@@ -68,8 +68,6 @@ INT_OPS = {
 }
 TYPES = ("f32", "f64")
 INT_TYPES = ("i32", "i64")
-TORCH_TYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i32": "int32",
-               "i64": "int64"}
 
 
 def is_int(dt):
@@ -119,7 +117,7 @@ def main():
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--ops", default=",".join(list(OPS) + list(INT_OPS)),
                     help="float ops run in the float types, integer ops (INT_OPS) in the integer ones")
-    ap.add_argument("--types", default=",".join(TYPES + INT_TYPES), help="of " + ",".join(TORCH_TYPES))
+    ap.add_argument("--types", default=",".join(TYPES + INT_TYPES), help="f32, f64, f16, bf16, i32, i64")
     ap.add_argument("--dry-run", action="store_true",
                     help="no GPU: print each chain's table slots an op, from fusec's report, and stop")
     ap.add_argument("--profile-in", default=None, metavar="F",
@@ -162,7 +160,7 @@ def main():
     cycles = fb.sleep_cycles(1000.0, flush)
     out = []
     for r in rows:
-        dt = getattr(torch, TORCH_TYPES[r["type"]])
+        dt = fb.tdtype(r["type"])
         g = torch.Generator(device="cuda").manual_seed(1)
         if is_int(r["type"]):  # i64 beyond 2^32, off the division's 32-bit path
             lim = 1 << (40 if r["type"] == "i64" else 20)
