@@ -17,7 +17,8 @@ fast as eager's), the fused kernel's % of that copy (its bytes from fusec
 a bf16 chain's bytes, so its rate was the larger transfer's), a
 bit-for-bit check of the unfused outputs against eager's, and every kernel's
 time from torch.profiler (eager's and fusec's unfused kernels, one by one).
---scale K multiplies the first dim (K = 4: 2^28 elements). Writes
+--scale K multiplies the first dim (K = 4: 2^28 elements); --cols N sets the
+last dim (e.g. 4097: rows that are not a multiple of any E). Writes
 OUT/shaped.txt. Needs a GPU, nvcc and PyTorch.
 """
 import argparse
@@ -105,6 +106,9 @@ def main():
     ap.add_argument("variants", nargs="+", help="TAG=FUSEC[:SED]")
     ap.add_argument("--chains", default=",".join(list(SHAPED) + list(ONE_OP)))
     ap.add_argument("--scale", type=int, default=1, help="multiply the first dim by K")
+    ap.add_argument("--cols", type=int, default=0,
+                    help="set the last dim C to N (the first dim scaled to keep about as many elements): "
+                         "a C that is not a multiple of the fused kernel's E takes its flat kernel")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     log = open(os.path.join(a.out, "shaped.txt"), "a")
@@ -123,6 +127,9 @@ def main():
         dims = dict(job[3])
         first = next(iter(dims))
         dims[first] *= a.scale
+        if a.cols and "C" in dims and first != "C":
+            dims[first] = max(1, dims[first] * dims["C"] // a.cols)
+            dims["C"] = a.cols
         jobs.append(job[:3] + (dims,))
     variants = [v.split("=", 1) for v in a.variants]
     todo = [(j, vi, tag, spec) for j in jobs for vi, (tag, spec) in enumerate(variants)]

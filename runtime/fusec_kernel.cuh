@@ -535,4 +535,34 @@ __host__ __device__ __forceinline__ I fx_bcast_offset(const FxBcast &b, I i)
     return off;
 }
 
+/* The offset of element i of a result in an operand whose FxBcast has R dims
+ * (R known when the kernel compiles, so the loop unrolls to R - 1 divides):
+ * the outermost dim's coordinate is what the divides leave, since i is in the
+ * result. The fused kernel's gather (fx_gather); its FxBcast keeps every dim,
+ * coalesced (emit_cuda.c, bcast_init). */
+template <int R, typename I>
+__device__ __forceinline__ I fx_gather_offset(const FxBcast &b, I i)
+{
+    I off = 0;
+#pragma unroll
+    for (int d = 0; d + 1 < R; d++) {
+        const I q = fx_bcast_div(b, d, i);
+        off += (i - q * (I)b.size[d]) * (I)b.stride[d];
+        i = q;
+    }
+    return off + i * (I)b.stride[R - 1];
+}
+
+/* A broadcast operand's E elements for elements [i, i + E) of the result
+ * (those below n unless full), each at its own offset: the fused kernel of a
+ * shaped chain whose rows are not a multiple of its E, run flat over all the
+ * elements, reads its broadcast operands so, from the cache. */
+template <int E, int R, typename T, typename I>
+__device__ __forceinline__ void fx_gather(T (&r)[E], const T *__restrict__ p, const FxBcast &b, I i, I n, bool full)
+{
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r[e] = full || i + (I)e < n ? p[fx_gather_offset<R>(b, i + (I)e)] : T();
+}
+
 #endif /* FUSEC_KERNEL_CUH */

@@ -658,6 +658,26 @@ static bool same_layout(const Program *p, const Shape *a, const Shape *b)
     return true;
 }
 
+/* Whether input v of a shaped chain's fused kernel is broadcast (not of the
+ * chain's whole shape): the flat kernel gathers it element by element. */
+static bool gathered(const Program *p, int v)
+{
+    return p->shaped && !same_layout(p, &p->inst[v].shape, &p->full);
+}
+
+/* The first live input laid out as gathered input v: inputs of one layout
+ * (a LayerNorm's mean and rstd, [R, 1]) share its FxBcast, and so the
+ * offsets, which nvcc then computes once. */
+static int gather_rep(const Program *p, int v)
+{
+    for (int k = 0; k < p->n_in; k++) {
+        int u = p->sym[p->inputs[k]].value;
+        if (u >= 0 && p->inst[u].live && same_layout(p, &p->inst[u].shape, &p->inst[v].shape))
+            return u;
+    }
+    return v;
+}
+
 /* Whether unfused kernel k reads an operand broadcast to its result's shape. */
 static bool kernel_broadcasts(const Emitter *em, int k)
 {
@@ -981,6 +1001,9 @@ static void fused_args_struct(Emitter *em, const int *load, int nl, const int *s
     }
     for (int k = 0; k < nsc; k++)
         fprintf(em->f, "    double %s;\n", em->cname[sc[k]]);
+    for (int k = 0; k < nl; k++)
+        if (gathered(p, load[k]) && gather_rep(p, load[k]) == load[k])
+            fprintf(em->f, "    FxBcast %s_b; /* where its elements are, for the flat kernel */\n", em->cname[load[k]]);
     fprintf(em->f, "};\n\n");
 }
 
@@ -1016,6 +1039,11 @@ static void fused_args_init(Emitter *em, const int *fsc, int nfsc)
     }
     for (int k = 0; k < nfsc; k++)
         fprintf(em->f, ", (double)%s", em->cname[fsc[k]]);
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v >= 0 && p->inst[v].live && gathered(p, v) && gather_rep(p, v) == v)
+            fprintf(em->f, ", %s_b", em->cname[v]);
+    }
     fprintf(em->f, "};\n");
 }
 
@@ -1065,8 +1093,8 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
                " * blockIdx.y walks the rows (every dim but the last: %s), several a block\n"
                " * (fx_row_blocks), so a thread's columns stay the same from row to row; a\n"
                " * short row takes fewer threads than a block, which then takes several rows at\n"
-               " * once (fx_row_threads). vec: cols is a multiple of E and every pointer is\n"
-               " * aligned: vector accesses. */\n",
+               " * once (fx_row_threads). Only for rows that are a multiple of E with every\n"
+               " * pointer aligned: vector accesses, no bounds (else the flat kernel below). */\n",
             comment_safe(em, shape_text(p, &p->full)),
             comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_IN)),
             comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_OUT, FUSEC_OUT)), t->nfused_ops,
@@ -1077,7 +1105,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     fprintf(f, "I rows, I cols, ");
     for (int q = 0; some && q + 1 < p->full.rank; q++)
         fprintf(f, "I s%d, ", q);
-    fprintf(f, "unsigned tpr, bool vec)\n{\n");
+    fprintf(f, "unsigned tpr)\n{\n");
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
     /* A thread's columns are the same in every row it takes (the grid's x
      * covers a row), so an input that varies only along the last dim ([C])
@@ -1086,7 +1114,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
                "     * rows at once (fx_row_threads) */\n"
                "    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;\n"
                "    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */\n"
-               "    if (ty >= rpb || j >= cols)\n        return;\n    const bool full = vec && cols - j >= (I)E;\n");
+               "    if (ty >= rpb || j >= cols)\n        return;\n");
     for (int k = 0; k < nc; k++) {
         int v = cols[k];
         if (row_kind(p, &p->inst[v].shape) != ROW_NONE)
@@ -1094,7 +1122,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
         fprintf(f, "    %s %s_v[E]; /* %s: the same columns in every row */\n", store_t[p->inst[v].dtype], em->cname[v],
                 comment_safe(em, arena_printf(p->arena, "%s: %s", p->sym[p->inst[v].sym].name,
                                               shape_text(p, &p->inst[v].shape))));
-        fprintf(f, "    fx_load<E>(%s_v, %s, j, cols, full);\n", em->cname[v], em->cname[v]);
+        fprintf(f, "    fx_load<E>(%s_v, %s, j, cols, true);\n", em->cname[v], em->cname[v]);
     }
     fprintf(f, "    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {\n");
     if (some) {
@@ -1128,7 +1156,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
         if (row_kind(p, &p->inst[cols[k]].shape) == ROW_NONE)
             continue;
         fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[cols[k]].dtype], em->cname[cols[k]]);
-        fprintf(f, "            fx_load<E>(%s_v, %s_p, j, cols, full);\n", em->cname[cols[k]], em->cname[cols[k]]);
+        fprintf(f, "            fx_load<E>(%s_v, %s_p, j, cols, true);\n", em->cname[cols[k]], em->cname[cols[k]]);
     }
     for (int k = 0; k < nout; k++)
         fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], em->cname[store[k]]);
@@ -1151,16 +1179,21 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
     free(buf);
     fprintf(f, "            }\n");
     for (int k = 0; k < nout; k++)
-        fprintf(f, "            fx_store<E>(%s_p, j, cols, full, %s_v);\n", em->cname[store[k]], em->cname[store[k]]);
+        fprintf(f, "            fx_store<E>(%s_p, j, cols, true, %s_v);\n", em->cname[store[k]], em->cname[store[k]]);
     fprintf(f, "        }\n    }\n}\n");
 }
 
+static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce);
+
+/* The fused kernel over n elements in flat order, E a thread: a flat chain's
+ * only one; for a shaped chain, the one for rows that are not a multiple of E
+ * (or misaligned pointers), after the row kernel (emit_fused_kernel_shaped,
+ * which sets E and the struct of arguments), its broadcast inputs gathered. */
 static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
 {
-    if (em->p->shaped) {
+    const bool shaped = em->p->shaped;
+    if (shaped)
         emit_fused_kernel_shaped(em, sc, nsc);
-        return;
-    }
     FILE *f = em->f;
     const Program *p = em->p;
     const Traffic *t = em->t;
@@ -1184,9 +1217,9 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         store[k] = v;
         snames[k] = em->cname[v];
     }
-    char why[160];
-    double heavy;
-    int e = fused_elems(em, load, nl, store, nout, "", why, sizeof why, &heavy);
+    char why[160] = "that of the row kernel";
+    double heavy = compute_share(em->c, &em->t->fcost, em->t->f_read + em->t->f_write);
+    int e = shaped ? em->elems[t->nkernels] : fused_elems(em, load, nl, store, nout, "", why, sizeof why, &heavy);
     em->tiny = heavy >= 1;
 
     char fr[32], fw[32];
@@ -1195,31 +1228,48 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     bool half = false;
     for (int i = 0; i < p->ninst; i++)
         half |= p->inst[i].live && !p->inst[i].scalar && (p->inst[i].dtype == FX_F16 || p->inst[i].dtype == FX_BF16);
-    fputc('\n', f);
-    part(em, "the fused kernel: the whole chain in one kernel");
-    fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
-    fprintf(f, "/* Reads %s B and writes %s B per element; every intermediate stays in registers%s\n"
-               " * %s%d distinct op%s.\n"
-               " * E elements per thread: %d (%s), or %d for a grid of under\n"
+    if (shaped) {
+        fprintf(f, "\n/* The same chain over all the elements in flat order, for rows that are not a\n"
+                   " * multiple of E or misaligned pointers: the arrays of the chain's shape by vector\n"
+                   " * accesses, each broadcast input gathered element by element at its own offset\n"
+                   " * (fx_gather: a multiply-high and a shift a dim, from the cache).\n");
+    } else {
+        fputc('\n', f);
+        part(em, "the fused kernel: the whole chain in one kernel");
+        fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
+        fprintf(f, "/* Reads %s B and writes %s B per element; every intermediate stays in registers%s\n"
+                   " * %s%d distinct op%s.\n",
+                fr, fw, half ? "," : ".", half ? "and f16 and bf16 values compute in float. " : "", t->nfused_ops,
+                t->nfused_ops == 1 ? "" : "s");
+    }
+    fprintf(f, " * E elements per thread: %d (%s), or %d for a grid of under\n"
                " * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each)%s.\n"
                " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"
                " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
                " * rest, one element a thread (E = 1: the last n %% E, or all of n if a pointer is\n"
                " * misaligned). */\n",
-            fr, fw, half ? "," : ".", half ? "and f16 and bf16 values compute in float. " : "", t->nfused_ops,
-            t->nfused_ops == 1 ? "" : "s", e, why, e / 2 > 0 ? e / 2 : 1,
+            e, why, e / 2 > 0 ? e / 2 : 1,
             em->tiny ? ",\n * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:\n"
                        " * one element a thread spreads its serial work over more SMs)"
                      : "");
-    fused_args_struct(em, load, nl, store, nout, sc, nsc);
-    fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, I n, I first)\n{\n",
-            launch_bounds(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true), em->c->prefix, em->c->prefix);
+    if (!shaped)
+        fused_args_struct(em, load, nl, store, nout, sc, nsc);
+    fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused%s_kernel(const %s_fused_args a, I n, I first)\n{\n",
+            launch_bounds(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true), em->c->prefix,
+            shaped ? "_flat" : "", em->c->prefix);
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */\n");
     fprintf(f, "    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
     for (int k = 0; k < nl; k++) {
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
-        fprintf(f, "        fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
+        if (gathered(p, load[k]))
+            fprintf(f, "        fx_gather<E, %d>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n",
+                    bcast_init(em, NULL, &p->inst[load[k]].shape, &p->full, true), lnames[k], lnames[k],
+                    em->cname[gather_rep(p, load[k])],
+                    comment_safe(em, arena_printf(p->arena, "%s: %s", p->sym[p->inst[load[k]].sym].name,
+                                                  shape_text(p, &p->inst[load[k]].shape))));
+        else
+            fprintf(f, "        fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
     }
     for (int k = 0; k < nout; k++)
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
@@ -1292,6 +1342,8 @@ static void emit_host_scalars(Emitter *em, bool reference)
     }
 }
 
+static void emit_flat_launches(Emitter *em, int *fsc, int nfsc, bool args);
+
 /* A shaped chain's fused call: the grid of emit_fused_kernel_shaped. */
 static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
 {
@@ -1320,8 +1372,14 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
                     fusec_dtype_size[p->inst[v].dtype]);
     }
     fclose(fg);
-    fprintf(f, "    const bool vec = %s;\n", align);
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v >= 0 && p->inst[v].live && gathered(p, v) && gather_rep(p, v) == v)
+            bcast_init(em, arena_printf(p->arena, "%s_b", em->cname[v]), &p->inst[v].shape, &p->full, true);
+    }
     fused_args_init(em, fsc, nfsc);
+    fprintf(f, "    /* rows of whole vectors, every pointer aligned: the row kernel */\n"
+               "    if (%s) {\n", align);
     /* rows a block at least: the [C] inputs, loaded once a block, take at most
      * half the bytes of the chain's whole-shape arrays (fx_row_blocks) */
     int cbytes = 0, wbytes = 0;
@@ -1336,20 +1394,23 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
             cbytes += fusec_dtype_size[p->inst[v].dtype];
     }
     int rpb = wbytes > 0 ? (2 * cbytes + wbytes - 1) / wbytes : 1;
-    fprintf(f, "    unsigned tpr; /* threads a row */\n    const dim3 grid = fx_row_grid(rows, cols, %d, %d, &tpr);\n", e,
+    fprintf(f, "        unsigned tpr; /* threads a row */\n        const dim3 grid = fx_row_grid(rows, cols, %d, %d, &tpr);\n", e,
             rpb > 1 ? rpb : 1);
     char *sizes = arena_printf(p->arena, "%s", ""), *sizes32 = arena_printf(p->arena, "%s", "");
     for (int q = 0; some && q + 1 < p->full.rank; q++) {
         sizes = arena_printf(p->arena, "%s(size_t)%s, ", sizes, pos_size(em, q));
         sizes32 = arena_printf(p->arena, "%s(unsigned)%s, ", sizes32, pos_size(em, q));
     }
-    fprintf(f, "    if (rows * cols <= 0x7fffffffu)\n"
-               "        %s_fused_kernel<unsigned, %d><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, %stpr, vec);\n"
-               "    else\n"
-               "        %s_fused_kernel<size_t, %d><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, %stpr, vec);\n",
+    fprintf(f, "        if (rows * cols <= 0x7fffffffu)\n"
+               "            %s_fused_kernel<unsigned, %d><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, %stpr);\n"
+               "        else\n"
+               "            %s_fused_kernel<size_t, %d><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, %stpr);\n"
+               "        return cudaGetLastError();\n    }\n",
             em->c->prefix, e, sizes32, em->c->prefix, e, sizes);
     free(align);
-    fprintf(f, "    return cudaGetLastError();\n}\n");
+    fprintf(f, "    /* else the flat kernel, over every element */\n    const size_t n = rows * cols;\n");
+    emit_flat_launches(em, fsc, nfsc, false);
+    fprintf(f, "}\n");
 }
 
 /* A shaped chain's unfused kernel k: its elements, and for each broadcast
@@ -1364,6 +1425,47 @@ static void launch_broadcast(Emitter *em, const char *kernel, const char *args, 
             args, extra);
 }
 
+/* "FxBcast NAME = {...}; fx_bcast_magic(&NAME);": how an operand of shape as
+ * finds its elements in a result of shape rs (its sizes, innermost first, and
+ * its strides, 0 where it is broadcast); returns its number of dims.
+ * coalesce (the fused kernel's gather): neighbouring dims along which it
+ * varies alike become one (a [R, C] operand of a [B, R, C] result: R*C
+ * elements, then B with stride 0), so each element's offset takes fewer
+ * divides; unfused kernels keep a divide a dim, as TensorIterator's
+ * OffsetCalculator. name NULL: only the number of dims. */
+static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce)
+{
+    const Program *p = em->p;
+    const char *size[LIMIT_DIMS], *stride[LIMIT_DIMS];
+    bool varies[LIMIT_DIMS];
+    int n = 0;
+    const char *own = "1"; /* the operand's stride at this dim: the product of its later dims */
+    for (int j = rs->rank - 1; j >= 0; j--) {
+        int ja = j - (rs->rank - as->rank);
+        int d = ja >= 0 ? as->dim[ja] : DIM_ONE;
+        const char *sz = rs->dim[j] == DIM_ONE ? "1" : em->dim_name[rs->dim[j]];
+        if (coalesce && n > 0 && varies[n - 1] == (d != DIM_ONE))
+            size[n - 1] = arena_printf(p->arena, "%s * %s", size[n - 1], sz);
+        else {
+            size[n] = sz;
+            stride[n] = d == DIM_ONE ? "0" : own;
+            varies[n++] = d != DIM_ONE;
+        }
+        if (d != DIM_ONE)
+            own = strcmp(own, "1") == 0 ? em->dim_name[d] : arena_printf(p->arena, "%s * %s", own, em->dim_name[d]);
+    }
+    if (!name)
+        return n;
+    fprintf(em->f, "    FxBcast %s = {%d, {", name, n);
+    for (int q = 0; q < n; q++)
+        fprintf(em->f, "%s%s", q ? ", " : "", size[q]);
+    fprintf(em->f, "}, {");
+    for (int q = 0; q < n; q++)
+        fprintf(em->f, "%s%s", q ? ", " : "", stride[q]);
+    fprintf(em->f, "}, {0}, {0}};\n    fx_bcast_magic(&%s);\n", name);
+    return n;
+}
+
 static void emit_kernel_shape(Emitter *em, int k)
 {
     FILE *f = em->f;
@@ -1373,22 +1475,8 @@ static void emit_kernel_shape(Emitter *em, int k)
     fprintf(f, "    n = %s;\n", numel_expr(em, rs));
     for (int r = 0; r < kr->nread; r++) {
         const Shape *as = &p->inst[kr->read[r]].shape;
-        if (same_layout(p, as, rs))
-            continue;
-        char size[300] = "", stride[300] = "";
-        const char *own = "1"; /* the operand's stride at this dim: the product of its later dims */
-        for (int j = rs->rank - 1; j >= 0; j--) {
-            int ja = j - (rs->rank - as->rank);
-            int d = ja >= 0 ? as->dim[ja] : DIM_ONE;
-            snprintf(size + strlen(size), sizeof size - strlen(size), "%s%s", j < rs->rank - 1 ? ", " : "",
-                     rs->dim[j] == DIM_ONE ? "1" : em->dim_name[rs->dim[j]]);
-            snprintf(stride + strlen(stride), sizeof stride - strlen(stride), "%s%s", j < rs->rank - 1 ? ", " : "",
-                     d == DIM_ONE ? "0" : own);
-            if (d != DIM_ONE)
-                own = strcmp(own, "1") == 0 ? em->dim_name[d] : arena_printf(p->arena, "%s * %s", own, em->dim_name[d]);
-        }
-        fprintf(f, "    FxBcast k%d_b%d = {%d, {%s}, {%s}, {0}, {0}};\n    fx_bcast_magic(&k%d_b%d);\n", k + 1, r, rs->rank,
-                size, stride, k + 1, r);
+        if (!same_layout(p, as, rs))
+            bcast_init(em, arena_printf(p->arena, "k%d_b%d", k + 1, r), as, rs, false);
     }
 }
 
@@ -1400,14 +1488,17 @@ static void launch(Emitter *em, const char *kernel, const char *args, int e)
             args);
 }
 
-static void emit_fused_api(Emitter *em, int *fsc, int nfsc)
+/* The flat fused kernel's launches over n elements (emit_fused_kernel): whole
+ * aligned chunks of E, then the rest one element a thread. A shaped chain's
+ * broadcast inputs are gathered, so their alignment does not matter; its args
+ * are made before (args: make them here). */
+static void emit_flat_launches(Emitter *em, int *fsc, int nfsc, bool args)
 {
     FILE *f = em->f;
     const Program *p = em->p;
     const Traffic *t = em->t;
-    const char *P = em->c->prefix;
-    fprintf(f, "    if (n == 0)\n        return cudaSuccess;\n");
-    emit_host_scalars(em, false);
+    const char *P = p->shaped ? arena_printf(p->arena, "%s_fused_flat", em->c->prefix)
+                              : arena_printf(p->arena, "%s_fused", em->c->prefix);
     int e = em->elems[t->nkernels]; /* set by emit_fused_kernel */
     char *align = NULL;
     size_t glen = 0;
@@ -1415,36 +1506,45 @@ static void emit_fused_api(Emitter *em, int *fsc, int nfsc)
     fprintf(fg, "!fx_scalar_only");
     for (int k = 0; k < p->n_in + p->n_out; k++) {
         int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
-        if (v < 0 || !p->inst[v].live)
+        if (v < 0 || !p->inst[v].live || (k < p->n_in && gathered(p, v)))
             continue;
         fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], align_elems(e, p->inst[v].dtype),
                 fusec_dtype_size[p->inst[v].dtype]);
     }
     fclose(fg);
     fprintf(f, "    const bool vec = %s;\n", align);
-    fused_args_init(em, fsc, nfsc);
+    if (args)
+        fused_args_init(em, fsc, nfsc);
     int es = e / 2 > 0 ? e / 2 : 1;
     fprintf(f, "    /* whole chunks of %d by vector accesses, then the rest element by element */\n"
                "    const size_t full = vec ? n / %d * %d : 0;\n", e, e, e);
     bool tiny = em->tiny && es > 1;
     if (tiny)
         fprintf(f, "    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_TINY_BLOCKS)\n"
-                   "        %s_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n",
+                   "        %s_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n",
                 es, P);
     fprintf(f, "    %sif (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_SMALL_BLOCKS)\n"
-               "        %s_fused_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
+               "        %s_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
                "    else if (full > 0 && full <= 0x7fffffffu)\n"
-               "        %s_fused_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
+               "        %s_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
                "    else if (full > 0)\n"
-               "        %s_fused_kernel<size_t, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, full, (size_t)0);\n",
+               "        %s_kernel<size_t, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, full, (size_t)0);\n",
             tiny ? "else " : "", e, P, es, es, P, e, e, P, e, e);
     fprintf(f, "    if (full < n && n <= 0x7fffffffu)\n"
-               "        %s_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);\n"
+               "        %s_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);\n"
                "    else if (full < n)\n"
-               "        %s_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);\n",
+               "        %s_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);\n",
             P, P);
     free(align);
-    fprintf(f, "    return cudaGetLastError();\n}\n");
+    fprintf(f, "    return cudaGetLastError();\n");
+}
+
+static void emit_fused_api(Emitter *em, int *fsc, int nfsc)
+{
+    fprintf(em->f, "    if (n == 0)\n        return cudaSuccess;\n");
+    emit_host_scalars(em, false);
+    emit_flat_launches(em, fsc, nfsc, true);
+    fprintf(em->f, "}\n");
 }
 
 static void emit_unfused_api(Emitter *em)

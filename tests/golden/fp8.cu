@@ -637,8 +637,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k29_copy(co
  * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
  * (fx_row_blocks), so a thread's columns stay the same from row to row; a
  * short row takes fewer threads than a block, which then takes several rows at
- * once (fx_row_threads). vec: cols is a multiple of E and every pointer is
- * aligned: vector accesses. */
+ * once (fx_row_threads). Only for rows that are a multiple of E with every
+ * pointer aligned: vector accesses, no bounds (else the flat kernel below). */
 struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const __half *h_u;
@@ -660,10 +660,11 @@ struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
     FxF8e4m3 *qi_u;
     FxF8e4m3 *ws_u;
     double inv_scale_u;
+    FxBcast s_u_b; /* where its elements are, for the flat kernel */
 };
 
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I rows, I cols, unsigned tpr, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I rows, I cols, unsigned tpr)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
@@ -692,11 +693,10 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
     const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
     if (ty >= rpb || j >= cols)
         return;
-    const bool full = vec && cols - j >= (I)E;
     float s_u_v[E]; /* s: [C]: the same columns in every row */
-    fx_load<E>(s_u_v, s_u, j, cols, full);
+    fx_load<E>(s_u_v, s_u, j, cols, true);
     FxF8e5m2 r_u_v[E]; /* r: [C]: the same columns in every row */
-    fx_load<E>(r_u_v, r_u, j, cols, full);
+    fx_load<E>(r_u_v, r_u, j, cols, true);
     for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         const __half *__restrict__ h_u_p = h_u + row * cols; /* h: [R, C] */
@@ -717,13 +717,13 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
         FxF8e4m3 *__restrict__ ws_u_p = ws_u + row * cols;
         {
             __nv_bfloat16 x_u_v[E];
-            fx_load<E>(x_u_v, x_u_p, j, cols, full);
+            fx_load<E>(x_u_v, x_u_p, j, cols, true);
             __half h_u_v[E];
-            fx_load<E>(h_u_v, h_u_p, j, cols, full);
+            fx_load<E>(h_u_v, h_u_p, j, cols, true);
             double d_u_v[E];
-            fx_load<E>(d_u_v, d_u_p, j, cols, full);
+            fx_load<E>(d_u_v, d_u_p, j, cols, true);
             FxF8e4m3 q_u_v[E];
-            fx_load<E>(q_u_v, q_u_p, j, cols, full);
+            fx_load<E>(q_u_v, q_u_p, j, cols, true);
             FxF8e4m3 a_u_v[E];
             FxF8e5m2 b_u_v[E];
             FxF8e4m3 c_u_v[E];
@@ -785,20 +785,145 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
                 qi_u_v[e] = fx_to_f8e4m3_satc(v19);
                 ws_u_v[e] = fx_to_f8e4m3_sat(v30);
             }
-            fx_store<E>(a_u_p, j, cols, full, a_u_v);
-            fx_store<E>(b_u_p, j, cols, full, b_u_v);
-            fx_store<E>(c_u_p, j, cols, full, c_u_v);
-            fx_store<E>(e_u_p, j, cols, full, e_u_v);
-            fx_store<E>(g_u_p, j, cols, full, g_u_v);
-            fx_store<E>(k_u_p, j, cols, full, k_u_v);
-            fx_store<E>(m_u_p, j, cols, full, m_u_v);
-            fx_store<E>(w_u_p, j, cols, full, w_u_v);
-            fx_store<E>(bh_u_p, j, cols, full, bh_u_v);
-            fx_store<E>(qs_u_p, j, cols, full, qs_u_v);
-            fx_store<E>(qt_u_p, j, cols, full, qt_u_v);
-            fx_store<E>(qi_u_p, j, cols, full, qi_u_v);
-            fx_store<E>(ws_u_p, j, cols, full, ws_u_v);
+            fx_store<E>(a_u_p, j, cols, true, a_u_v);
+            fx_store<E>(b_u_p, j, cols, true, b_u_v);
+            fx_store<E>(c_u_p, j, cols, true, c_u_v);
+            fx_store<E>(e_u_p, j, cols, true, e_u_v);
+            fx_store<E>(g_u_p, j, cols, true, g_u_v);
+            fx_store<E>(k_u_p, j, cols, true, k_u_v);
+            fx_store<E>(m_u_p, j, cols, true, m_u_v);
+            fx_store<E>(w_u_p, j, cols, true, w_u_v);
+            fx_store<E>(bh_u_p, j, cols, true, bh_u_v);
+            fx_store<E>(qs_u_p, j, cols, true, qs_u_v);
+            fx_store<E>(qt_u_p, j, cols, true, qt_u_v);
+            fx_store<E>(qi_u_p, j, cols, true, qi_u_v);
+            fx_store<E>(ws_u_p, j, cols, true, ws_u_v);
         }
+    }
+}
+
+/* The same chain over all the elements in flat order, for rows that are not a
+ * multiple of E or misaligned pointers: the arrays of the chain's shape by vector
+ * accesses, each broadcast input gathered element by element at its own offset
+ * (fx_gather: a multiply-high and a shift a dim, from the cache).
+ * E elements per thread: 2 (that of the row kernel), or 1 for a grid of under
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
+ * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
+ * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
+ * misaligned). */
+template <typename I, int E, bool TAIL>
+__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_flat_kernel(const fp8_fused_args a, I n, I first)
+{
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const __nv_bfloat16 *__restrict__ x_u = a.x_u;
+    const __half *__restrict__ h_u = a.h_u;
+    const double *__restrict__ d_u = a.d_u;
+    const float *__restrict__ s_u = a.s_u;
+    const FxF8e4m3 *__restrict__ q_u = a.q_u;
+    const FxF8e5m2 *__restrict__ r_u = a.r_u;
+    FxF8e4m3 *__restrict__ a_u = a.a_u;
+    FxF8e5m2 *__restrict__ b_u = a.b_u;
+    FxF8e4m3 *__restrict__ c_u = a.c_u;
+    float *__restrict__ e_u = a.e_u;
+    FxF8e5m2 *__restrict__ g_u = a.g_u;
+    int8_t *__restrict__ k_u = a.k_u;
+    bool *__restrict__ m_u = a.m_u;
+    FxF8e4m3 *__restrict__ w_u = a.w_u;
+    FxF8e4m3 *__restrict__ bh_u = a.bh_u;
+    FxF8e4m3 *__restrict__ qs_u = a.qs_u;
+    FxF8e4m3 *__restrict__ qt_u = a.qt_u;
+    FxF8e4m3 *__restrict__ qi_u = a.qi_u;
+    FxF8e4m3 *__restrict__ ws_u = a.ws_u;
+    const double inv_scale_u = a.inv_scale_u;
+    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
+    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        __nv_bfloat16 x_u_v[E];
+        fx_load<E>(x_u_v, x_u, i, n, full);
+        __half h_u_v[E];
+        fx_load<E>(h_u_v, h_u, i, n, full);
+        double d_u_v[E];
+        fx_load<E>(d_u_v, d_u, i, n, full);
+        float s_u_v[E];
+        fx_gather<E, 2>(s_u_v, s_u, a.s_u_b, i, n, full); /* s: [C] */
+        FxF8e4m3 q_u_v[E];
+        fx_load<E>(q_u_v, q_u, i, n, full);
+        FxF8e5m2 r_u_v[E];
+        fx_gather<E, 2>(r_u_v, r_u, a.s_u_b, i, n, full); /* r: [C] */
+        FxF8e4m3 a_u_v[E];
+        FxF8e5m2 b_u_v[E];
+        FxF8e4m3 c_u_v[E];
+        float e_u_v[E];
+        FxF8e5m2 g_u_v[E];
+        int8_t k_u_v[E];
+        bool m_u_v[E];
+        FxF8e4m3 w_u_v[E];
+        FxF8e4m3 bh_u_v[E];
+        FxF8e4m3 qs_u_v[E];
+        FxF8e4m3 qt_u_v[E];
+        FxF8e4m3 qi_u_v[E];
+        FxF8e4m3 ws_u_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const float v0 = fx_widen(x_u_v[e]); /* x */
+            const float v1 = fx_widen(fx_to_f32(v0));
+            const float v2 = (v1 * (float)inv_scale_u);
+            const float v3 = fx_widen(fx_to_f8e4m3(v2)); /* a */
+            const float v4 = fx_widen(h_u_v[e]); /* h */
+            const float v5 = fx_widen(fx_to_f32(v4));
+            const float v6 = (v5 * 1.6e+04f);
+            const float v7 = fx_widen(fx_to_f8e5m2(v6)); /* b */
+            const double v8 = fx_widen(d_u_v[e]); /* d */
+            const double v9 = (v8 * 100.0);
+            const float v10 = fx_widen(fx_to_f8e4m3(v9)); /* c */
+            const float v11 = fx_widen(q_u_v[e]); /* q */
+            const float v12 = fx_widen(fx_to_f32(v11));
+            const float v13 = fx_widen(s_u_v[e]); /* s */
+            const float v14 = (v12 * v13);
+            const float v15 = fx_widen(r_u_v[e]); /* r */
+            const float v16 = fx_widen(fx_to_f32(v15));
+            const float v17 = (v14 + v16); /* e */
+            const float v18 = fx_widen(fx_to_f8e5m2(v11)); /* g */
+            const int8_t v19 = fx_widen(fx_to_i8(v11)); /* k */
+            const bool v20 = fx_widen(fx_to_bool(v15));
+            const bool v21 = fx_widen(fx_to_bool(v11));
+            const bool v22 = (v20 | v21); /* m */
+            const float v23 = fx_widen(fx_to_f8e4m3(v4)); /* bh */
+            const float v24 = fx_clamp(v2, -448.0f, 448.0f);
+            const float v25 = fx_widen(fx_to_f8e4m3_satc(v24)); /* qs */
+            const float v26 = fx_tanh(v5);
+            const float v27 = (v26 * 4.6e+02f);
+            const float v28 = fx_widen(fx_to_f8e4m3(v27)); /* qt */
+            const float v29 = fx_widen(fx_to_f8e4m3_satc(v19)); /* qi */
+            const float v30 = (v22 ? v11 : 0.3125f); /* ws */
+            const float v31 = v11;
+            a_u_v[e] = fx_to_f8e4m3(v2);
+            b_u_v[e] = fx_to_f8e5m2(v6);
+            c_u_v[e] = fx_to_f8e4m3(v9);
+            e_u_v[e] = fx_to_f32(v17);
+            g_u_v[e] = fx_to_f8e5m2(v11);
+            k_u_v[e] = fx_to_i8(v11);
+            m_u_v[e] = fx_to_bool(v22);
+            w_u_v[e] = fx_to_f8e4m3_sat(v31);
+            bh_u_v[e] = fx_to_f8e4m3(v4);
+            qs_u_v[e] = fx_to_f8e4m3_satc(v24);
+            qt_u_v[e] = fx_to_f8e4m3(v27);
+            qi_u_v[e] = fx_to_f8e4m3_satc(v19);
+            ws_u_v[e] = fx_to_f8e4m3_sat(v30);
+        }
+        fx_store<E>(a_u, i, n, full, a_u_v);
+        fx_store<E>(b_u, i, n, full, b_u_v);
+        fx_store<E>(c_u, i, n, full, c_u_v);
+        fx_store<E>(e_u, i, n, full, e_u_v);
+        fx_store<E>(g_u, i, n, full, g_u_v);
+        fx_store<E>(k_u, i, n, full, k_u_v);
+        fx_store<E>(m_u, i, n, full, m_u_v);
+        fx_store<E>(w_u, i, n, full, w_u_v);
+        fx_store<E>(bh_u, i, n, full, bh_u_v);
+        fx_store<E>(qs_u, i, n, full, qs_u_v);
+        fx_store<E>(qt_u, i, n, full, qt_u_v);
+        fx_store<E>(qi_u, i, n, full, qi_u_v);
+        fx_store<E>(ws_u, i, n, full, ws_u_v);
     }
 }
 
@@ -810,14 +935,34 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && cols % 2 == 0 && fx_aligned(x_u, 2, 2) && fx_aligned(h_u, 2, 2) && fx_aligned(d_u, 2, 8) && fx_aligned(s_u, 2, 4) && fx_aligned(q_u, 2, 1) && fx_aligned(r_u, 2, 1) && fx_aligned(a_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(c_u, 2, 1) && fx_aligned(e_u, 2, 4) && fx_aligned(g_u, 2, 1) && fx_aligned(k_u, 2, 1) && fx_aligned(m_u, 2, 1) && fx_aligned(w_u, 2, 1) && fx_aligned(bh_u, 2, 1) && fx_aligned(qs_u, 2, 1) && fx_aligned(qt_u, 2, 1) && fx_aligned(qi_u, 2, 1) && fx_aligned(ws_u, 2, 1);
-    const fp8_fused_args args = {(const __nv_bfloat16 *)x_u, (const __half *)h_u, (const double *)d_u, (const float *)s_u, (const FxF8e4m3 *)q_u, (const FxF8e5m2 *)r_u, (FxF8e4m3 *)a_u, (FxF8e5m2 *)b_u, (FxF8e4m3 *)c_u, (float *)e_u, (FxF8e5m2 *)g_u, (int8_t *)k_u, (bool *)m_u, (FxF8e4m3 *)w_u, (FxF8e4m3 *)bh_u, (FxF8e4m3 *)qs_u, (FxF8e4m3 *)qt_u, (FxF8e4m3 *)qi_u, (FxF8e4m3 *)ws_u, (double)inv_scale_u};
-    unsigned tpr; /* threads a row */
-    const dim3 grid = fx_row_grid(rows, cols, 2, 1, &tpr);
-    if (rows * cols <= 0x7fffffffu)
-        fp8_fused_kernel<unsigned, 2><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr, vec);
-    else
-        fp8_fused_kernel<size_t, 2><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr, vec);
+    FxBcast s_u_b = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
+    fx_bcast_magic(&s_u_b);
+    const fp8_fused_args args = {(const __nv_bfloat16 *)x_u, (const __half *)h_u, (const double *)d_u, (const float *)s_u, (const FxF8e4m3 *)q_u, (const FxF8e5m2 *)r_u, (FxF8e4m3 *)a_u, (FxF8e5m2 *)b_u, (FxF8e4m3 *)c_u, (float *)e_u, (FxF8e5m2 *)g_u, (int8_t *)k_u, (bool *)m_u, (FxF8e4m3 *)w_u, (FxF8e4m3 *)bh_u, (FxF8e4m3 *)qs_u, (FxF8e4m3 *)qt_u, (FxF8e4m3 *)qi_u, (FxF8e4m3 *)ws_u, (double)inv_scale_u, s_u_b};
+    /* rows of whole vectors, every pointer aligned: the row kernel */
+    if (!fx_scalar_only && cols % 2 == 0 && fx_aligned(x_u, 2, 2) && fx_aligned(h_u, 2, 2) && fx_aligned(d_u, 2, 8) && fx_aligned(s_u, 2, 4) && fx_aligned(q_u, 2, 1) && fx_aligned(r_u, 2, 1) && fx_aligned(a_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(c_u, 2, 1) && fx_aligned(e_u, 2, 4) && fx_aligned(g_u, 2, 1) && fx_aligned(k_u, 2, 1) && fx_aligned(m_u, 2, 1) && fx_aligned(w_u, 2, 1) && fx_aligned(bh_u, 2, 1) && fx_aligned(qs_u, 2, 1) && fx_aligned(qt_u, 2, 1) && fx_aligned(qi_u, 2, 1) && fx_aligned(ws_u, 2, 1)) {
+        unsigned tpr; /* threads a row */
+        const dim3 grid = fx_row_grid(rows, cols, 2, 1, &tpr);
+        if (rows * cols <= 0x7fffffffu)
+            fp8_fused_kernel<unsigned, 2><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr);
+        else
+            fp8_fused_kernel<size_t, 2><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr);
+        return cudaGetLastError();
+    }
+    /* else the flat kernel, over every element */
+    const size_t n = rows * cols;
+    const bool vec = !fx_scalar_only && fx_aligned(x_u, 2, 2) && fx_aligned(h_u, 2, 2) && fx_aligned(d_u, 2, 8) && fx_aligned(q_u, 2, 1) && fx_aligned(a_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(c_u, 2, 1) && fx_aligned(e_u, 2, 4) && fx_aligned(g_u, 2, 1) && fx_aligned(k_u, 2, 1) && fx_aligned(m_u, 2, 1) && fx_aligned(w_u, 2, 1) && fx_aligned(bh_u, 2, 1) && fx_aligned(qs_u, 2, 1) && fx_aligned(qt_u, 2, 1) && fx_aligned(qi_u, 2, 1) && fx_aligned(ws_u, 2, 1);
+    /* whole chunks of 2 by vector accesses, then the rest element by element */
+    const size_t full = vec ? n / 2 * 2 : 0;
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 2) < FX_SMALL_BLOCKS)
+        fp8_fused_flat_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    else if (full > 0 && full <= 0x7fffffffu)
+        fp8_fused_flat_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    else if (full > 0)
+        fp8_fused_flat_kernel<size_t, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+    if (full < n && n <= 0x7fffffffu)
+        fp8_fused_flat_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
+    else if (full < n)
+        fp8_fused_flat_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 

@@ -171,8 +171,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
  * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
  * (fx_row_blocks), so a thread's columns stay the same from row to row; a
  * short row takes fewer threads than a block, which then takes several rows at
- * once (fx_row_threads). vec: cols is a multiple of E and every pointer is
- * aligned: vector accesses. */
+ * once (fx_row_threads). Only for rows that are a multiple of E with every
+ * pointer aligned: vector accesses, no bounds (else the flat kernel below). */
 struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const float *mean_u;
@@ -180,10 +180,12 @@ struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument *
     const float *weight_u;
     const float *bias_u;
     __nv_bfloat16 *y_u;
+    FxBcast mean_u_b; /* where its elements are, for the flat kernel */
+    FxBcast weight_u_b; /* where its elements are, for the flat kernel */
 };
 
 template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I rows, I cols, unsigned tpr, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I rows, I cols, unsigned tpr)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
@@ -198,11 +200,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
     const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
     if (ty >= rpb || j >= cols)
         return;
-    const bool full = vec && cols - j >= (I)E;
     float weight_u_v[E]; /* weight: [C]: the same columns in every row */
-    fx_load<E>(weight_u_v, weight_u, j, cols, full);
+    fx_load<E>(weight_u_v, weight_u, j, cols, true);
     float bias_u_v[E]; /* bias: [C]: the same columns in every row */
-    fx_load<E>(bias_u_v, bias_u, j, cols, full);
+    fx_load<E>(bias_u_v, bias_u, j, cols, true);
     for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
         const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
         const float mean_u_r = fx_widen(mean_u[row]); /* mean: [R, 1], one element a row */
@@ -210,7 +211,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
         __nv_bfloat16 *__restrict__ y_u_p = y_u + row * cols;
         {
             __nv_bfloat16 x_u_v[E];
-            fx_load<E>(x_u_v, x_u_p, j, cols, full);
+            fx_load<E>(x_u_v, x_u_p, j, cols, true);
             __nv_bfloat16 y_u_v[E];
 #pragma unroll
             for (int e = 0; e < E; e++) {
@@ -226,8 +227,59 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
                 const float v9 = fx_widen(fx_to_bf16(v8)); /* y */
                 y_u_v[e] = fx_to_bf16(v8);
             }
-            fx_store<E>(y_u_p, j, cols, full, y_u_v);
+            fx_store<E>(y_u_p, j, cols, true, y_u_v);
         }
+    }
+}
+
+/* The same chain over all the elements in flat order, for rows that are not a
+ * multiple of E or misaligned pointers: the arrays of the chain's shape by vector
+ * accesses, each broadcast input gathered element by element at its own offset
+ * (fx_gather: a multiply-high and a shift a dim, from the cache).
+ * E elements per thread: 8 (that of the row kernel), or 4 for a grid of under
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
+ * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
+ * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
+ * misaligned). */
+template <typename I, int E, bool TAIL>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused_flat_kernel(const layernorm_fused_args a, I n, I first)
+{
+    /* __restrict__: no array overlaps another, so loads may take the read-only path */
+    const __nv_bfloat16 *__restrict__ x_u = a.x_u;
+    const float *__restrict__ mean_u = a.mean_u;
+    const float *__restrict__ rstd_u = a.rstd_u;
+    const float *__restrict__ weight_u = a.weight_u;
+    const float *__restrict__ bias_u = a.bias_u;
+    __nv_bfloat16 *__restrict__ y_u = a.y_u;
+    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
+    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
+        __nv_bfloat16 x_u_v[E];
+        fx_load<E>(x_u_v, x_u, i, n, full);
+        float mean_u_v[E];
+        fx_gather<E, 2>(mean_u_v, mean_u, a.mean_u_b, i, n, full); /* mean: [R, 1] */
+        float rstd_u_v[E];
+        fx_gather<E, 2>(rstd_u_v, rstd_u, a.mean_u_b, i, n, full); /* rstd: [R, 1] */
+        float weight_u_v[E];
+        fx_gather<E, 2>(weight_u_v, weight_u, a.weight_u_b, i, n, full); /* weight: [C] */
+        float bias_u_v[E];
+        fx_gather<E, 2>(bias_u_v, bias_u, a.weight_u_b, i, n, full); /* bias: [C] */
+        __nv_bfloat16 y_u_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const float v0 = fx_widen(x_u_v[e]); /* x */
+            const float v1 = fx_widen(mean_u_v[e]); /* mean */
+            const float v2 = (v0 - v1);
+            const float v3 = fx_widen(rstd_u_v[e]); /* rstd */
+            const float v4 = (v2 * v3);
+            const float v5 = fx_widen(weight_u_v[e]); /* weight */
+            const float v6 = (v4 * v5);
+            const float v7 = fx_widen(bias_u_v[e]); /* bias */
+            const float v8 = (v6 + v7);
+            const float v9 = fx_widen(fx_to_bf16(v8)); /* y */
+            y_u_v[e] = fx_to_bf16(v8);
+        }
+        fx_store<E>(y_u, i, n, full, y_u_v);
     }
 }
 
@@ -239,14 +291,36 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
-    const bool vec = !fx_scalar_only && cols % 8 == 0 && fx_aligned(x_u, 8, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 8, 2);
-    const layernorm_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u};
-    unsigned tpr; /* threads a row */
-    const dim3 grid = fx_row_grid(rows, cols, 8, 4, &tpr);
-    if (rows * cols <= 0x7fffffffu)
-        layernorm_fused_kernel<unsigned, 8><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr, vec);
-    else
-        layernorm_fused_kernel<size_t, 8><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr, vec);
+    FxBcast mean_u_b = {2, {dim_C, dim_R}, {0, 1}, {0}, {0}};
+    fx_bcast_magic(&mean_u_b);
+    FxBcast weight_u_b = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
+    fx_bcast_magic(&weight_u_b);
+    const layernorm_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u, mean_u_b, weight_u_b};
+    /* rows of whole vectors, every pointer aligned: the row kernel */
+    if (!fx_scalar_only && cols % 8 == 0 && fx_aligned(x_u, 8, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 8, 2)) {
+        unsigned tpr; /* threads a row */
+        const dim3 grid = fx_row_grid(rows, cols, 8, 4, &tpr);
+        if (rows * cols <= 0x7fffffffu)
+            layernorm_fused_kernel<unsigned, 8><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr);
+        else
+            layernorm_fused_kernel<size_t, 8><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr);
+        return cudaGetLastError();
+    }
+    /* else the flat kernel, over every element */
+    const size_t n = rows * cols;
+    const bool vec = !fx_scalar_only && fx_aligned(x_u, 8, 2) && fx_aligned(y_u, 8, 2);
+    /* whole chunks of 8 by vector accesses, then the rest element by element */
+    const size_t full = vec ? n / 8 * 8 : 0;
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
+        layernorm_fused_flat_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    else if (full > 0 && full <= 0x7fffffffu)
+        layernorm_fused_flat_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    else if (full > 0)
+        layernorm_fused_flat_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+    if (full < n && n <= 0x7fffffffu)
+        layernorm_fused_flat_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
+    else if (full < n)
+        layernorm_fused_flat_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 
