@@ -123,7 +123,9 @@ static inline double fusec_footprint(const FusecKernelCost *kernels, int nk, dou
     X(compiled_call_us, "%.3f", 0.0, 1e6, FUSEC_REQUIRED, "host cost of one torch.compile'd call, us")                        \
     X(l2_hot_keep, "%.3f", 0.0, 1.0, 1.0, "hot: the share of a small footprint that L2 keeps between calls")                 \
     X(l2_hot_end, "%.3f", 0.25, 4.0, 1.1,                                                                                     \
-      "hot: the footprint, in L2 sizes, from which L2 keeps none of it between calls (l2_hot_keep up to 0.25 less)")
+      "hot: the footprint, in L2 sizes, from which L2 keeps none of it between calls (l2_hot_keep up to 0.25 less)")     \
+    X(fma_latency_ns, "%.3f", 0.01, 1e3, 2.0, "fp32: one FMA that waits for the one before (one warp, one chain), ns")  \
+    X(dfma_latency_ns, "%.3f", 0.01, 1e3, 4.0, "fp64: the same, ns")
 
 /* A device profile. fusec has built-in ones; the harness writes calibrated
  * ones with --calibrate, in the JSON that fusec --device FILE reads. */
@@ -150,7 +152,7 @@ typedef struct FusecTime {
     double mem_us;      /* bytes over bandwidth, and the ramp */
     double ramp_us;     /* the ramp's share of mem_us */
     double l2_bytes;    /* bytes per element served by L2 (for the explanation) */
-    double compute_us;  /* issue slots over the FMA rate */
+    double compute_us;  /* issue slots over the FMA rate, or one thread's chain of them (fusec_compute_us) */
     double overlap_us;  /* what memory and compute add beyond the larger of the two */
     int regime;
 } FusecTime;
@@ -167,6 +169,20 @@ static inline double fusec_overlap(double mem, double comp)
         return 0;
     double r = lo / hi, r2 = r * r, r4 = r2 * r2;
     return hi * pow(1 + r4 * r4, 0.125);
+}
+
+/* A kernel's compute time at n elements: its issue slots over the FMA
+ * rates while the GPU is full, and at least one thread's chain of them, each
+ * slot as long as a dependent FMA (fma_latency_ns), when it is not: a small
+ * grid of a compute-heavy kernel waits for its threads' serial work (fitted
+ * on 64 random programs' fused kernels at 4096 elements: 1.95 ns a float
+ * slot and 3.27 a double one beyond the throughput; docs/model.md). The
+ * smooth maximum of the two, as fusec_overlap. */
+static inline double fusec_compute_us(const FusecProfile *p, const FusecKernelCost *k, double n)
+{
+    double rate = n * (k->slots32 / (p->fp32_gflops * 500) + k->slots64 / (p->fp64_gflops * 500));
+    double chain = (k->slots32 * p->fma_latency_ns + k->slots64 * p->dfma_latency_ns) * 1e-3;
+    return fusec_overlap(rate, chain);
 }
 
 /* The share of `bytes` that L2 (of l2 bytes) keeps: 1 up to (end - 0.25) *
@@ -237,8 +253,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         double bytes = n * (hbm + l2);
         double ramp = p->ramp_us * (1 - exp(-bytes / p->ramp_bytes));
         double mem = n * hbm / (p->hbm_gbps * 1e3) + n * l2 / (p->l2_gbps * 1e3) + ramp;
-        /* FMAs per us: the rates count 2 flops per FMA */
-        double comp = n * (k->slots32 / (p->fp32_gflops * 500) + k->slots64 / (p->fp64_gflops * 500));
+        double comp = fusec_compute_us(p, k, n);
         double w = fusec_overlap(mem, comp);
         t.mem_us += m * mem;
         t.ramp_us += m * ramp;

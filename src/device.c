@@ -21,18 +21,23 @@
 /* l2_hot_keep and l2_hot_end: the medians of five harnesses' calibrations in
  * call 8 of 2026-12-03 (bench/results/h200-2026-12-03/call-8-*, docs/model.md). */
 #define H200_HOT 0.67, 0.79
+/* fma_latency_ns and dfma_latency_ns: the medians of the 77 harnesses'
+ * calibrations in session 11's call K of 2026-12-03 (2.17-2.31 and 4.12-4.28
+ * ns; bench/results/h200-2026-12-03/call-21-*, docs/model.md); assumed for the others. */
+#define H200_LAT 2.24, 4.21
 const FusecProfile device_builtin[] = {
     {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01, docs/model.md)",
-     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT},
+     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT},
     {"h100", "NVIDIA H100 SXM: datasheet (3350 GB/s HBM3, 50 MiB L2); launch costs assumed equal to the H200's",
-     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT},
+     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT},
     {"a100", "NVIDIA A100 SXM 80GB: datasheet (2039 GB/s HBM2e, 40 MiB L2); launch costs assumed",
-     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0, H200_HOT},
+     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0, H200_HOT, H200_LAT},
     {"rtx4090", "NVIDIA GeForce RTX 4090: datasheet (1008 GB/s GDDR6X, 72 MiB L2); launch costs assumed",
-     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0, H200_HOT},
+     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0, H200_HOT, H200_LAT},
 };
 #undef H200_LAUNCH
 #undef H200_HOT
+#undef H200_LAT
 const int device_nbuiltin = (int)ARRAY_LEN(device_builtin);
 
 static int get_number(json_t *o, const char *key, double lo, double hi, double *out, char *err, size_t errlen)

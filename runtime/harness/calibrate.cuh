@@ -49,7 +49,7 @@ static void fh_copy_work(const void *ctx, cudaStream_t s)
 }
 
 typedef struct FhRateWork {
-    int kind; /* 0 fp32 FMA, 1 fp64 FMA */
+    int kind; /* 0 fp32 FMA, 1 fp64 FMA; + 2: one warp, one dependent chain (latency) */
     int blocks, iters;
     void *out;
 } FhRateWork;
@@ -58,9 +58,13 @@ static void fh_rate_work(const void *ctx, cudaStream_t s)
 {
     const FhRateWork *w = (const FhRateWork *)ctx;
     if (w->kind == 0)
-        fh_fma_kernel<float><<<w->blocks, 256, 0, s>>>((float *)w->out, w->iters, 0.9999f, 1e-4f);
+        fh_fma_kernel<float, FH_CHAINS><<<w->blocks, 256, 0, s>>>((float *)w->out, w->iters, 0.9999f, 1e-4f);
+    else if (w->kind == 1)
+        fh_fma_kernel<double, FH_CHAINS><<<w->blocks, 256, 0, s>>>((double *)w->out, w->iters, 0.9999, 1e-4);
+    else if (w->kind == 2)
+        fh_fma_kernel<float, 1><<<1, 32, 0, s>>>((float *)w->out, w->iters, 0.9999f, 1e-4f);
     else
-        fh_fma_kernel<double><<<w->blocks, 256, 0, s>>>((double *)w->out, w->iters, 0.9999, 1e-4);
+        fh_fma_kernel<double, 1><<<1, 32, 0, s>>>((double *)w->out, w->iters, 0.9999, 1e-4);
 }
 
 #define FH_CAL_K 8      /* launch terms: chains of 1..8 kernels */
@@ -244,15 +248,6 @@ static double fh_cal_b2b(const FhLaunchCal *L, int k, cudaGraphExec_t ge)
     return fh_median(t, 32);
 }
 
-/* Holds the stream for `cycles` clock cycles, so that the launches queued
- * behind it start back to back, however long the host takes to issue them. */
-static __global__ void fh_spin_kernel(long long cycles)
-{
-    long long t0 = clock64();
-    while (clock64() - t0 < cycles) {
-    }
-}
-
 /* Per-kernel time of one copy kernel of n floats run 32 times back to back
  * between two events, us. All 40 launches (8 untimed first) are queued behind
  * a spin of a million cycles (about 0.5 ms, longer than the host takes to
@@ -427,6 +422,19 @@ static double fh_rate_gops(int kind, int iters, int sms, cudaStream_t s)
     return ops / (us * 1e3);
 }
 
+/* The latency of one dependent FMA (kind 2: fp32, 3: fp64), in ns: one warp
+ * running one chain, 2^14 FMAs more against 2^14 (the launch cancels). */
+static double fh_dep_ns(int kind, cudaStream_t s)
+{
+    FhRateWork w = {kind, 1, 1 << 14, NULL};
+    FH_CHECK(cudaMalloc(&w.out, 32 * sizeof(double)));
+    double t1 = fh_median_us(fh_rate_work, &w, s, 1, 7, 1);
+    w.iters = 1 << 15;
+    double t2 = fh_median_us(fh_rate_work, &w, s, 1, 7, 1);
+    FH_CHECK(cudaFree(w.out));
+    return (t2 - t1) * 1e3 / (1 << 14);
+}
+
 /* Measures the profile. The host-side costs of PyTorch (eager_op_us,
  * compiled_call_us) cannot be measured here: fusec's defaults stay. */
 static void fh_calibrate(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhCalib *info)
@@ -445,6 +453,8 @@ static void fh_calibrate(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhC
     fh_calibrate_launches(d, s, p, info);
     p->fp32_gflops = fh_rate_gops(0, 16384, d->sms, s);
     p->fp64_gflops = fh_rate_gops(1, 4096, d->sms, s);
+    p->fma_latency_ns = fh_dep_ns(2, s);
+    p->dfma_latency_ns = fh_dep_ns(3, s);
     p->eager_op_us = 12.5;
     p->compiled_call_us = 65.0;
     fh_format(p->name, sizeof p->name, "%s (calibrated)", d->name);
@@ -484,6 +494,9 @@ static void fh_print_profile(const FusecProfile *p, const FhCalib *info)
     printf(")\n");
     printf("  %-16s %9.0f GFLOP/s fp32 FMA (2 flops each)\n", "fp32", p->fp32_gflops);
     printf("  %-16s %9.0f GFLOP/s fp64 FMA (2 flops each)\n", "fp64", p->fp64_gflops);
+    printf("  %-16s %9.2f ns     fp32: one FMA that waits for the last (one warp, one chain)\n", "fma latency",
+           p->fma_latency_ns);
+    printf("  %-16s %9.2f ns     fp64: the same\n", "dfma latency", p->dfma_latency_ns);
     printf("  chains of k tiny kernels, us:  k  cold    hot   graph\n");
     for (int k = 0; k < FH_CAL_K; k++)
         printf("                                %2d %6.2f %6.2f %6.2f\n", k + 1, info->cold[k], info->hot[k],

@@ -4,6 +4,7 @@ typedef struct FhDevice {
     int id;
     char name[256];
     int cc_major, cc_minor, sms;
+    int clock_khz;               /* the SMs' clock (for fh_spin_kernel's cycles) */
     size_t l2_bytes, mem_total, mem_free;
     int driver_api, runtime_api; /* CUDA versions as 13000 = 13.0 */
     char driver[64];             /* kernel module version, "unknown" where not readable */
@@ -55,6 +56,8 @@ static int fh_open_device(FhDevice *d, int id)
     FH_CHECK(cudaDeviceGetAttribute(&d->cc_major, cudaDevAttrComputeCapabilityMajor, id));
     FH_CHECK(cudaDeviceGetAttribute(&d->cc_minor, cudaDevAttrComputeCapabilityMinor, id));
     FH_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, id));
+    if (cudaDeviceGetAttribute(&d->clock_khz, cudaDevAttrClockRate, id) != cudaSuccess || d->clock_khz <= 0)
+        d->clock_khz = 2000000; /* CUDA 13 may not report it: 2 GHz */
     d->l2_bytes = (size_t)l2;
     FH_CHECK(cudaFree(0)); /* create the context now, outside any measurement */
     FH_CHECK(cudaMemGetInfo(&d->mem_free, &d->mem_total));

@@ -5,22 +5,33 @@
  * that the compiler keeps the work. */
 #define FH_CHAINS 8
 
-/* FMA throughput in T (float or double; fma has an overload for each). */
-template <typename T> static __global__ void fh_fma_kernel(T *out, int iters, T a, T b)
+/* FMAs in T (float or double; fma has an overload for each), C chains a
+ * thread: FH_CHAINS for the throughput, 1 for the latency of a dependent
+ * FMA (each waits for the one before). */
+template <typename T, int C> static __global__ void fh_fma_kernel(T *out, int iters, T a, T b)
 {
-    T x[FH_CHAINS];
+    T x[C];
 #pragma unroll
-    for (int j = 0; j < FH_CHAINS; j++)
+    for (int j = 0; j < C; j++)
         x[j] = T(threadIdx.x) * T(1e-3) + T(j);
     for (int i = 0; i < iters; i++)
 #pragma unroll
-        for (int j = 0; j < FH_CHAINS; j++)
+        for (int j = 0; j < C; j++)
             x[j] = fma(x[j], a, b);
     T s = 0;
 #pragma unroll
-    for (int j = 0; j < FH_CHAINS; j++)
+    for (int j = 0; j < C; j++)
         s += x[j];
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+/* Holds the stream for `cycles` clock cycles, so that the launches queued
+ * behind it start back to back, however long the host takes to issue them. */
+static __global__ void fh_spin_kernel(long long cycles)
+{
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
 }
 
 /* Fills a buffer with non-zero values (never time on zeros). */
