@@ -18,7 +18,8 @@ a bf16 chain's bytes, so its rate was the larger transfer's), a
 bit-for-bit check of the unfused outputs against eager's, and every kernel's
 time from torch.profiler (eager's and fusec's unfused kernels, one by one).
 --scale K multiplies the first dim (K = 4: 2^28 elements); --cols N sets the
-last dim (e.g. 4097: rows that are not a multiple of any E). Writes
+last dim (e.g. 4097: rows that are not a multiple of any E); --inductor adds
+torch.compile's kernel of the same torch form, timed the same way. Writes
 OUT/shaped.txt. Needs a GPU, nvcc and PyTorch.
 """
 import argparse
@@ -109,6 +110,9 @@ def main():
     ap.add_argument("--cols", type=int, default=0,
                     help="set the last dim C to N (the first dim scaled to keep about as many elements): "
                          "a C that is not a multiple of the fused kernel's E takes its flat kernel")
+    ap.add_argument("--inductor", action="store_true",
+                    help="also time torch.compile's kernel for the chain's torch form (compiled once per chain and "
+                         "dims, before the timing) and print the fused kernel's time over it")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     log = open(os.path.join(a.out, "shaped.txt"), "a")
@@ -163,8 +167,16 @@ def main():
         half = int(desc["fused"]["bytes"]) // 2  # the copy reads and writes the fused kernel's bytes
         src_c, dst_c = (torch.empty(half, device="cuda", dtype=torch.uint8) for _ in range(2))
         t = {"eager": [], "unfused": [], "fused": [], "copy": []}
+        if a.inductor:
+            compiled = torch.compile(fn)
+            inductor = lambda: compiled(*ins, *[v for v, _ in params])  # noqa: E731
+            for _ in range(3):  # compiles (and autotunes) here, not in the timing
+                inductor()
+            t["inductor"] = []
         for _ in range(3):
             t["eager"].append(cold_us(eager, flush))
+            if a.inductor:
+                t["inductor"].append(cold_us(inductor, flush))
             t["unfused"].append(cold_us(unfused, flush))
             t["fused"].append(cold_us(fused, flush))
             t["copy"].append(cold_us(lambda: dst_c.copy_(src_c), flush))
@@ -174,6 +186,8 @@ def main():
             "copy of the same %d bytes %.1f us)" % (name, tag, ",".join("%s=%d" % kv for kv in dims.items()),
                                                    m["eager"], m["unfused"], m["eager"] / m["unfused"], m["fused"],
                                                    pct, 2 * half, m["copy"]))
+        if a.inductor:
+            say("    torch.compile %.1f us: fused / Inductor time %.3f" % (m["inductor"], m["fused"] / m["inductor"]))
         want = eager()
         want = want if isinstance(want, tuple) else (want,)
         unfused()
