@@ -11,23 +11,42 @@
  *   graph  the k kernels captured in one CUDA graph, replayed back to back;
  *   graph1 one replay alone, after a flush and a spin.
  * for k = 1..8 at n = 4096 (launch-bound), then k = 1 and 4 across n = 2^12..2^28
- * (the ramp from launch-bound to bandwidth-bound). Prints CSV: mode,k,n,us.
+ * (the ramp from launch-bound to bandwidth-bound), then long chains, cold, of
+ * k = 12..64 at n = 4096 and 65536: whether each later kernel of a chain as
+ * long as a random program's unfused one (25-110 kernels) costs what the
+ * harness's slope over k = 2..8 says (session 11 found those chains about
+ * 0.25 us a kernel slower than predicted; docs/model.md). The j-th kernel of
+ * a chain is its own function (copy_kernel<j>), as each unfused kernel of a
+ * chain is. Prints CSV: mode,k,n,us.
  *
  *   nvcc -O3 -arch=sm_90 -I bench bench/launchcost.cu -o launchcost && ./launchcost > launch.csv
  */
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #include "bench_check.h"
 
-__global__ void __launch_bounds__(128) copy_kernel(const float4 *__restrict__ a, float4 *__restrict__ b, unsigned n4)
+template <int K> __global__ void __launch_bounds__(128) copy_kernel(const float4 *__restrict__ a, float4 *__restrict__ b, unsigned n4)
 {
     unsigned i = blockIdx.x * 128 + threadIdx.x;
-    if (i < n4)
-        b[i] = a[i];
+    if (i < n4) {
+        float4 v = a[i];
+        if (n4 == 0x7fffff00u + K) /* never: makes each kernel's code its own */
+            v.x += 1.0f;
+        b[i] = v;
+    }
 }
+
+#define MAXK 64
+typedef void (*CopyFn)(const float4 *, float4 *, unsigned);
+template <int... J> static void fill(CopyFn *t, std::integer_sequence<int, J...>)
+{
+    ((t[J] = copy_kernel<J>), ...);
+}
+static CopyFn copies[MAXK];
 
 __global__ void spin_kernel(long long cycles)
 {
@@ -51,7 +70,7 @@ static void chain(int k, size_t n)
 {
     unsigned n4 = (unsigned)(n / 4), blocks = (n4 + 127) / 128;
     for (int j = 0; j < k; j++)
-        copy_kernel<<<blocks, 128, 0, s>>>(bufs[j & 1], bufs[~j & 1], n4);
+        copies[j]<<<blocks, 128, 0, s>>>(bufs[j & 1], bufs[~j & 1], n4);
 }
 
 static void flush(bool spin)
@@ -143,6 +162,7 @@ static double time_graph(int k, size_t n, bool single)
 int main()
 {
     size_t maxn = (size_t)1 << 28;
+    fill(copies, std::make_integer_sequence<int, MAXK>{});
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CHECK(cudaMalloc(&bufs[0], maxn * 4));
     CHECK(cudaMalloc(&bufs[1], maxn * 4));
@@ -170,5 +190,10 @@ int main()
             printf("graph,%d,%zu,%.3f\n", k, n, time_graph(k, n, false));
         }
     }
+    for (size_t n : {(size_t)4096, (size_t)65536})
+        for (int k : {2, 4, 8, 12, 16, 24, 32, 48, 64}) {
+            printf("coldlong,%d,%zu,%.3f\n", k, n, time_cold(k, n, true));
+            printf("graphlong,%d,%zu,%.3f\n", k, n, time_graph(k, n, false));
+        }
     return 0;
 }
