@@ -17,7 +17,11 @@
  * harness's slope over k = 2..8 says (session 11 found those chains about
  * 0.25 us a kernel slower than predicted; docs/model.md). The j-th kernel of
  * a chain is its own function (copy_kernel<j>), as each unfused kernel of a
- * chain is. Prints CSV: mode,k,n,us.
+ * chain is. coldfresh: the same long chains with each kernel writing a buffer
+ * of its own (k + 1 buffers), as an unfused chain writes each intermediate to
+ * its own scratch, where the others (and the harness's calibration) ping-pong
+ * between two buffers that L2 holds after the first kernel. Prints CSV:
+ * mode,k,n,us.
  *
  *   nvcc -O3 -arch=sm_90 -I bench bench/launchcost.cu -o launchcost && ./launchcost > launch.csv
  */
@@ -62,6 +66,8 @@ __global__ void flush_kernel(uint4 *p, size_t n)
 }
 
 static float4 *bufs[2];
+static float4 *fresh[MAXK + 1]; /* coldfresh: kernel j reads fresh[j], writes fresh[j + 1] */
+static bool use_fresh;
 static uint4 *flushbuf;
 static size_t flush_n;
 static cudaStream_t s;
@@ -70,7 +76,10 @@ static void chain(int k, size_t n)
 {
     unsigned n4 = (unsigned)(n / 4), blocks = (n4 + 127) / 128;
     for (int j = 0; j < k; j++)
-        copies[j]<<<blocks, 128, 0, s>>>(bufs[j & 1], bufs[~j & 1], n4);
+        if (use_fresh)
+            copies[j]<<<blocks, 128, 0, s>>>(fresh[j], fresh[j + 1], n4);
+        else
+            copies[j]<<<blocks, 128, 0, s>>>(bufs[j & 1], bufs[~j & 1], n4);
 }
 
 static void flush(bool spin)
@@ -190,10 +199,17 @@ int main()
             printf("graph,%d,%zu,%.3f\n", k, n, time_graph(k, n, false));
         }
     }
+    for (int j = 0; j <= MAXK; j++) {
+        CHECK(cudaMalloc(&fresh[j], 65536 * 4));
+        CHECK(cudaMemset(fresh[j], 1, 65536 * 4));
+    }
     for (size_t n : {(size_t)4096, (size_t)65536})
         for (int k : {2, 4, 8, 12, 16, 24, 32, 48, 64}) {
             printf("coldlong,%d,%zu,%.3f\n", k, n, time_cold(k, n, true));
             printf("graphlong,%d,%zu,%.3f\n", k, n, time_graph(k, n, false));
+            use_fresh = true;
+            printf("coldfresh,%d,%zu,%.3f\n", k, n, time_cold(k, n, true));
+            use_fresh = false;
         }
     return 0;
 }
