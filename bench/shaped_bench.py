@@ -134,6 +134,8 @@ def main():
         if a.cols and "C" in dims and first != "C":
             dims[first] = max(1, dims[first] * dims["C"] // a.cols)
             dims["C"] = a.cols
+        elif a.cols:
+            print("shaped_bench.py: %s has no last dim C after its first: --cols leaves it as it is" % name)
         jobs.append(job[:3] + (dims,))
     variants = [v.split("=", 1) for v in a.variants]
     todo = [(j, vi, tag, spec) for j in jobs for vi, (tag, spec) in enumerate(variants)]

@@ -423,12 +423,12 @@ static inline unsigned fx_blocks(size_t n, int e)
     return (unsigned)(b == 0 ? 1 : b > 0x7fffffffu ? 0x7fffffffu : b);
 }
 
-/* A shaped chain's fused kernel: the threads that cover a row at e elements
+/* A shaped chain's row kernel: the threads that cover a row at e elements
  * each, at most a block (FX_THREADS). A block takes FX_THREADS / that many
- * rows at once, so a short last dim ([B, R, 33]) does not leave most of
- * every block idle: with a block a row, 5 of its 128 threads had work, and
- * the fused kernel ran at 0.6x of the unfused ones (call 15 of 2026-12-03,
- * bench/fidelity.sh, rand_4242_0057 and 0028). */
+ * rows at once, so a short last dim ([B, R, 32]) does not leave most of
+ * every block idle: with a block a row, 4 of its 128 threads would have
+ * work (rows of 33, before they took the flat kernel, ran at 0.6x of the
+ * unfused kernels so: call 15 of 2026-12-03, rand_4242_0057 and 0028). */
 static inline __attribute__((unused)) unsigned fx_row_threads(size_t cols, int e)
 {
     size_t t = (cols + (size_t)e - 1) / (size_t)e;
@@ -483,8 +483,8 @@ static inline bool fx_aligned(const void *p, int e, int size)
     return ((uintptr_t)p % (uintptr_t)(e * size)) == 0;
 }
 
-/* A broadcast operand of an unfused kernel, as PyTorch's TensorIterator
- * sees it: the result's sizes, innermost first, and the operand's strides in
+/* A broadcast operand of an unfused kernel (and of a shaped chain's flat
+ * fused kernel, fx_gather), as PyTorch's TensorIterator sees it: the result's sizes, innermost first, and the operand's strides in
  * elements (0 along a dim it is broadcast on). Each element's offset takes a
  * divide and a multiply per dim (TensorIterator's OffsetCalculator), which is
  * why eager runs broadcast operands on its slower, non-vectorized path. As
@@ -538,8 +538,9 @@ __host__ __device__ __forceinline__ I fx_bcast_offset(const FxBcast &b, I i)
 /* The offset of element i of a result in an operand whose FxBcast has R dims
  * (R known when the kernel compiles, so the loop unrolls to R - 1 divides):
  * the outermost dim's coordinate is what the divides leave, since i is in the
- * result. The fused kernel's gather (fx_gather); its FxBcast keeps every dim,
- * coalesced (emit_cuda.c, bcast_init). */
+ * result. The fused kernel's gather (fx_gather); its FxBcast covers the whole
+ * result, neighbouring dims merged where the operand varies alike along them
+ * (emit_cuda.c, bcast_init). */
 template <int R, typename I>
 __device__ __forceinline__ I fx_gather_offset(const FxBcast &b, I i)
 {

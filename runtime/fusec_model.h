@@ -174,10 +174,11 @@ static inline double fusec_overlap(double mem, double comp)
 /* A kernel's compute time at n elements: its issue slots over the FMA
  * rates while the GPU is full, and at least one thread's chain of them, each
  * slot as long as a dependent FMA (fma_latency_ns), when it is not: a small
- * grid of a compute-heavy kernel waits for its threads' serial work (fitted
- * on 64 random programs' fused kernels at 4096 elements: 1.95 ns a float
- * slot and 3.27 a double one beyond the throughput; docs/model.md). The
- * smooth maximum of the two, as fusec_overlap. */
+ * grid of a compute-heavy kernel waits for its threads' serial work (the
+ * harness calibrates both latencies; on 64 random programs' fused kernels at
+ * 4096 elements, the excess over the throughput alone fitted 1.95 ns a
+ * float slot and 3.27 a double one: docs/model.md). The smooth maximum of
+ * the two, as fusec_overlap. */
 static inline double fusec_compute_us(const FusecProfile *p, const FusecKernelCost *k, double n)
 {
     double rate = n * (k->slots32 / (p->fp32_gflops * 500) + k->slots64 / (p->fp64_gflops * 500));

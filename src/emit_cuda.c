@@ -15,7 +15,9 @@
  * the widest array (up to 32 in an unfused kernel with a bool array:
  * elems_per_thread), in a grid-stride loop that runs
  * once unless n is huge; a scalar path takes the tail and misaligned
- * pointers; indices are 32-bit when n < 2^31 and 64-bit otherwise.
+ * pointers (a shaped chain's fused row kernel has none: rows that are not
+ * whole vectors, or misaligned pointers, take its flat kernel); indices are
+ * 32-bit when n < 2^31 and 64-bit otherwise.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -120,6 +122,20 @@ static void emit_runtime(Emitter *em, const char *name, const char *what, bool b
 static char *c_ident(Emitter *em, const char *name)
 {
     return arena_printf(em->p->arena, "%s_u", name);
+}
+
+/* Whether id is a user name's C name (c_ident) or one made from it: its
+ * per-row value (_r), row pointer (_p), elements (_v) or FxBcast (_b). */
+static bool user_derived(const Program *p, const char *id)
+{
+    static const char *const sfx[] = {"_u", "_u_r", "_u_p", "_u_v", "_u_b"};
+    for (int i = 0; i < p->nsym; i++) {
+        size_t k = strlen(p->sym[i].name);
+        for (size_t j = 0; j < ARRAY_LEN(sfx); j++)
+            if (strncmp(id, p->sym[i].name, k) == 0 && strcmp(id + k, sfx[j]) == 0)
+                return true;
+    }
+    return false;
 }
 
 /* A constant, spelled in compute type ct (rounded to it first, as eager
@@ -678,6 +694,13 @@ static int gather_rep(const Program *p, int v)
     return v;
 }
 
+/* Whether live input v has an FxBcast of its own (P_fused_args's v_b): a
+ * gathered input that is the first of its layout. */
+static bool owns_bcast(const Program *p, int v)
+{
+    return v >= 0 && p->inst[v].live && gathered(p, v) && gather_rep(p, v) == v;
+}
+
 /* Whether unfused kernel k reads an operand broadcast to its result's shape. */
 static bool kernel_broadcasts(const Emitter *em, int k)
 {
@@ -1002,7 +1025,7 @@ static void fused_args_struct(Emitter *em, const int *load, int nl, const int *s
     for (int k = 0; k < nsc; k++)
         fprintf(em->f, "    double %s;\n", em->cname[sc[k]]);
     for (int k = 0; k < nl; k++)
-        if (gathered(p, load[k]) && gather_rep(p, load[k]) == load[k])
+        if (owns_bcast(p, load[k]))
             fprintf(em->f, "    FxBcast %s_b; /* where its elements are, for the flat kernel */\n", em->cname[load[k]]);
     fprintf(em->f, "};\n\n");
 }
@@ -1041,7 +1064,7 @@ static void fused_args_init(Emitter *em, const int *fsc, int nfsc)
         fprintf(em->f, ", (double)%s", em->cname[fsc[k]]);
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
-        if (v >= 0 && p->inst[v].live && gathered(p, v) && gather_rep(p, v) == v)
+        if (owns_bcast(p, v))
             fprintf(em->f, ", %s_b", em->cname[v]);
     }
     fprintf(em->f, "};\n");
@@ -1262,13 +1285,16 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     fprintf(f, "    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
     for (int k = 0; k < nl; k++) {
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
-        if (gathered(p, load[k]))
+        if (gathered(p, load[k])) {
+            int r = gather_rep(p, load[k]);
             fprintf(f, "        fx_gather<E, %d>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n",
-                    bcast_init(em, NULL, &p->inst[load[k]].shape, &p->full, true), lnames[k], lnames[k],
-                    em->cname[gather_rep(p, load[k])],
-                    comment_safe(em, arena_printf(p->arena, "%s: %s", p->sym[p->inst[load[k]].sym].name,
-                                                  shape_text(p, &p->inst[load[k]].shape))));
-        else
+                    bcast_init(em, NULL, &p->inst[load[k]].shape, &p->full, true), lnames[k], lnames[k], em->cname[r],
+                    comment_safe(em, arena_printf(p->arena, "%s: %s%s%s%s", p->sym[p->inst[load[k]].sym].name,
+                                                  shape_text(p, &p->inst[load[k]].shape),
+                                                  r != load[k] ? ", at the offsets of " : "",
+                                                  r != load[k] ? p->sym[p->inst[r].sym].name : "",
+                                                  r != load[k] ? ", of the same layout" : "")));
+        } else
             fprintf(f, "        fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
     }
     for (int k = 0; k < nout; k++)
@@ -1374,7 +1400,7 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
     fclose(fg);
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
-        if (v >= 0 && p->inst[v].live && gathered(p, v) && gather_rep(p, v) == v)
+        if (owns_bcast(p, v))
             bcast_init(em, arena_printf(p->arena, "%s_b", em->cname[v]), &p->inst[v].shape, &p->full, true);
     }
     fused_args_init(em, fsc, nfsc);
@@ -1445,7 +1471,9 @@ static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shap
         int d = ja >= 0 ? as->dim[ja] : DIM_ONE;
         const char *sz = rs->dim[j] == DIM_ONE ? "1" : em->dim_name[rs->dim[j]];
         if (coalesce && n > 0 && varies[n - 1] == (d != DIM_ONE))
-            size[n - 1] = arena_printf(p->arena, "%s * %s", size[n - 1], sz);
+            size[n - 1] = strcmp(sz, "1") == 0              ? size[n - 1]
+                          : strcmp(size[n - 1], "1") == 0 ? sz
+                                                          : arena_printf(p->arena, "%s * %s", size[n - 1], sz);
         else {
             size[n] = sz;
             stride[n] = d == DIM_ONE ? "0" : own;
@@ -1666,7 +1694,9 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     /* fused */
     fputc('\n', f);
     part(em, arena_printf(a, "host API (%s_fused, %s_unfused)", P, P));
-    fprintf(f, "/* ==== host API ==== */\n\n/* One launch of the fused kernel. */\nextern \"C\" cudaError_t %s_fused", P);
+    fprintf(f, "/* ==== host API ==== */\n\n/* The fused version: %s. */\nextern \"C\" cudaError_t %s_fused",
+            p->shaped ? "the row kernel for rows of whole vectors, else the flat kernel (and its tail)"
+                      : "one kernel over the whole chunks, and its one-element instance over the tail", P);
     api_params(em, f);
     fprintf(f, "\n{\n");
     if (p->shaped)
@@ -2244,8 +2274,12 @@ static void emitter_init(Emitter *em, FILE *f, const Chain *c)
         em->stmt_name[p->stmt[k].value] = p->sym[p->stmt[k].sym].name;
     em->seen = arena_alloc(p->arena, (size_t)p->ninst + 1);
     em->dim_name = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->ndim + 1));
-    for (int d = 0; d < p->ndim; d++) /* no user name ends in _u's place: dim_ starts none of the emitter's */
+    for (int d = 0; d < p->ndim; d++) {
+        /* dim_R; dim_u_d if an input named dim makes dim_u (its C name) or dim_u_b (its FxBcast) */
         em->dim_name[d] = arena_printf(p->arena, "dim_%s", p->dim[d].name);
+        while (user_derived(p, em->dim_name[d]))
+            em->dim_name[d] = arena_printf(p->arena, "%s_d", em->dim_name[d]);
+    }
 }
 
 /* The program, up to 40 lines, each after lead, made safe for a comment. */

@@ -119,10 +119,11 @@ static int why_at(const Chain *c, const Point *pt)
     const Traffic *t = &c->traffic;
     double ratio = c->prog->shaped ? pt->ub / pt->fb : t->ratio; /* a shaped chain's changes with the sweep */
     double off = fabs(log(pt->speedup / ratio));
+    /* the launches are most of both: a speedup near the ratio there is a coincidence, not the bytes */
+    if (pt->u.regime == FUSEC_OVERHEAD || pt->f.regime == FUSEC_OVERHEAD)
+        return c->opt->host == FUSEC_HOST_PYTORCH ? WHY_HOST : WHY_LAUNCHES;
     if (off < log(1.03))
         return WHY_BYTES;
-    if (pt->u.regime == FUSEC_OVERHEAD || pt->f.regime == FUSEC_OVERHEAD) /* the launches are most of both */
-        return c->opt->host == FUSEC_HOST_PYTORCH ? WHY_HOST : WHY_LAUNCHES;
     const FusecTime *v[2] = {&pt->u, &pt->f};
     double term[2][WHY_COMPUTE + 1];
     for (int i = 0; i < 2; i++) {
@@ -278,6 +279,13 @@ void predict_explain(FILE *f, const Chain *c)
                     sx, eager, d->compiled_call_us, eager / d->compiled_call_us);
     } else {
         double lu = fusec_launch_floor(d, k, host, 0), lf = fusec_launch_floor(d, 1, host, 0);
+        /* what a call costs at n = 1: its launches and each kernel's least work (the fused kernel's
+         * chain of issue slots in one thread, fusec_compute_us), which the speedup tends to */
+        Point one = predict_at(c, 1);
+        char least[200] = "";
+        if (one.f.us - lf >= 0.1)
+            snprintf(least, sizeof least, ", and the fused kernel's %.0f issue slots take %.1f us in one thread's "
+                     "chain", t->fcost.slots32 + t->fcost.slots64, one.f.us - lf);
         fprintf(f, "On %s, at %.0f GB/s, ", d->name, d->hbm_gbps);
         /* A crossover of 0: the version is never overhead-bound in
          * [1, 2^40], or always is. */
@@ -302,9 +310,10 @@ void predict_explain(FILE *f, const Chain *c)
             fprintf(f, "Launches never rule here: the speedup is the traffic ratio at every size.");
         else if (host == FUSEC_HOST_GRAPH)
             fprintf(f, "%s, the graph's overhead rules: a replay of %d dependent node%s costs %.1f us "
-                       "(%.2f us, then %.2f us a node) against %.1f us for one, so the speedup tends to "
+                       "(%.2f us, then %.2f us a node) against %.1f us for one%s, so the speedup tends to "
                        "%.1f / %.1f = %.2fx.",
-                    below, k, plural(k), lu, d->graph_launch_us, d->graph_node_us, lf, lu, lf, lu / lf);
+                    below, k, plural(k), lu, d->graph_launch_us, d->graph_node_us, lf, least, one.u.us, one.f.us,
+                    one.speedup);
         else {
             /* the launch terms this call uses (fusec_cold_launches) */
             char terms[160];
@@ -317,8 +326,8 @@ void predict_explain(FILE *f, const Chain *c)
                 snprintf(terms, sizeof terms, "%.2f us for the first, %.2f us for the second, %.2f us for each "
                          "later one", d->launch_first_us, d->launch_second_us, d->launch_next_us);
             fprintf(f, "%s, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%s) against "
-                       "%.1f us for one, so the speedup tends to %.1f / %.1f = %.2fx%s.",
-                    below, k, plural(k), lu, terms, lf, lu, lf, lu / lf,
+                       "%.1f us for one%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
+                    below, k, plural(k), lu, terms, lf, least, one.u.us, one.f.us, one.speedup,
                     k > 1 ? " rather than the traffic ratio" : "");
         }
     }

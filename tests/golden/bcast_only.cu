@@ -150,7 +150,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fuse
 
 /* ==== host API ==== */
 
-/* One launch of the fused kernel. */
+/* The fused version: the row kernel for rows of whole vectors, else the flat kernel (and its tail). */
 extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, float *y_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */

@@ -259,11 +259,11 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
         float mean_u_v[E];
         fx_gather<E, 2>(mean_u_v, mean_u, a.mean_u_b, i, n, full); /* mean: [R, 1] */
         float rstd_u_v[E];
-        fx_gather<E, 2>(rstd_u_v, rstd_u, a.mean_u_b, i, n, full); /* rstd: [R, 1] */
+        fx_gather<E, 2>(rstd_u_v, rstd_u, a.mean_u_b, i, n, full); /* rstd: [R, 1], at the offsets of mean, of the same layout */
         float weight_u_v[E];
         fx_gather<E, 2>(weight_u_v, weight_u, a.weight_u_b, i, n, full); /* weight: [C] */
         float bias_u_v[E];
-        fx_gather<E, 2>(bias_u_v, bias_u, a.weight_u_b, i, n, full); /* bias: [C] */
+        fx_gather<E, 2>(bias_u_v, bias_u, a.weight_u_b, i, n, full); /* bias: [C], at the offsets of weight, of the same layout */
         __nv_bfloat16 y_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
@@ -285,7 +285,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
 
 /* ==== host API ==== */
 
-/* One launch of the fused kernel. */
+/* The fused version: the row kernel for rows of whole vectors, else the flat kernel (and its tail). */
 extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u, const float *rstd_u, const float *weight_u, const float *bias_u, uint16_t *y_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */

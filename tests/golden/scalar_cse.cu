@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_fuse
 
 /* ==== host API ==== */
 
-/* One launch of the fused kernel. */
+/* The fused version: one kernel over the whole chunks, and its one-element instance over the tail. */
 extern "C" cudaError_t scalar_cse_fused(const float *x_u, float *y_u, float s_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)

@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_inpu
 
 /* ==== host API ==== */
 
-/* One launch of the fused kernel. */
+/* The fused version: the row kernel for rows of whole vectors, else the flat kernel (and its tail). */
 extern "C" cudaError_t shape_dead_input_fused(const float *unused_u, const uint16_t *x_u, const float *w_u, float *y_u, size_t dim_C, size_t dim_R, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */

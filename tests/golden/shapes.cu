@@ -314,7 +314,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) shapes_fused_fl
 
 /* ==== host API ==== */
 
-/* One launch of the fused kernel. */
+/* The fused version: the row kernel for rows of whole vectors, else the flat kernel (and its tail). */
 extern "C" cudaError_t shapes_fused(const float *s_u, const float *b_u, const uint16_t *r_u, const uint16_t *x_u, float *y_u, float *z_u, float k_u, size_t dim_B, size_t dim_C, size_t dim_R, cudaStream_t stream)
 {
     const size_t rows = dim_B * dim_R, cols = dim_C; /* every dim but the last, and the last */

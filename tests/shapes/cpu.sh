@@ -1,9 +1,11 @@
 #!/bin/sh
 # Chains run on the host (tests/shapes/cpu_emulate.py, cpu_check.cu): both
 # versions, vector and scalar paths, every element against the chain's double
-# reference. A shaped chain at three sets of dims: every dim 5 and the last 37
-# (rows that are not whole vectors), every dim 2 and the last 64, every dim 40
-# and the last 3 (short rows: a block takes many at once); a flat one
+# reference. A shaped chain at four sets of dims: every dim 5 and the last 37
+# and every dim 40 and the last 3 (rows that are not whole vectors: the fused
+# version's flat kernel, its broadcast inputs gathered), every dim 2 and the
+# last 64, and every dim 40 and the last 8 (the row kernel; short rows, which
+# a block takes many at once: fx_row_threads); a flat one
 # at n = 20011 and 64. The chains: the shaped goldens and examples, and all 16
 # random programs of tests/randgen.py. No GPU: nvcc compiles the kernels as host code,
 # with FX_ROW_BLOCKS 3 so that the fused kernel's blocks take several rows each.
@@ -16,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 python3 "$root/tests/randgen.py" --seed 16 --count 16 --out "$work/rand" || { echo "FAIL: randgen.py"; exit 1; }
 for src in "$root"/tests/golden/*.fuse "$root"/examples/*.fuse "$work"/rand/*.fuse; do
-  sets="5,37 2,64 40,3"
+  sets="5,37 2,64 40,3 40,8"
   if ! grep -q '^in .*\[' "$src"; then
     case $src in "$work"/rand/*) sets="1,20011 1,64" ;; *) continue ;; esac # flat: n
   fi
