@@ -869,20 +869,21 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 }
 
 /* The fused kernel's elements per thread, loading load[0..nl) and storing
- * store[0..nout), and why; *heavy: its compute_share. Set in em->elems. */
-static int fused_elems(Emitter *em, const int *load, int nl, const int *store, int nout, const char *which, char *why, size_t len,
-                       double *heavy)
+ * store[0..nout), and why. Set in em->elems, and em->tiny from its
+ * compute_share. */
+static int fused_elems(Emitter *em, const int *load, int nl, const int *store, int nout, const char *which, char *why, size_t len)
 {
     const Program *p = em->p;
     int e = elems_per_thread(p, load, nl, store, nout, true, false, why, len, which);
-    *heavy = compute_share(em->c, &em->t->fcost, em->t->f_read + em->t->f_write);
+    double heavy = compute_share(em->c, &em->t->fcost, em->t->f_read + em->t->f_write);
     int tb = thread_bytes(p, e, load, nl, store, nout, 1);
-    if (*heavy >= 1 || (*heavy >= 0.5 && 2 * tb <= 64)) {
+    if (heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64)) {
         e *= 2;
         snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
-                 "two vectors a thread keep loads in flight while it computes", which, *heavy);
+                 "two vectors a thread keep loads in flight while it computes", which, heavy);
     }
     em->elems[em->t->nkernels] = e;
+    em->tiny = heavy >= 1;
     return e;
 }
 
@@ -1104,8 +1105,7 @@ static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
         if (same_layout(p, &p->inst[cols[k]].shape, &p->full))
             whole[nw++] = cols[k];
     char why[160];
-    double heavy;
-    int e = fused_elems(em, whole, nw, store, nout, nw < nc ? " of the chain's shape" : "", why, sizeof why, &heavy);
+    int e = fused_elems(em, whole, nw, store, nout, nw < nc ? " of the chain's shape" : "", why, sizeof why);
     fputc('\n', f);
     part(em, "the fused kernel: the whole chain in one kernel");
     fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
@@ -1241,9 +1241,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         snames[k] = em->cname[v];
     }
     char why[160] = "that of the row kernel";
-    double heavy = compute_share(em->c, &em->t->fcost, em->t->f_read + em->t->f_write);
-    int e = shaped ? em->elems[t->nkernels] : fused_elems(em, load, nl, store, nout, "", why, sizeof why, &heavy);
-    em->tiny = heavy >= 1;
+    int e = shaped ? em->elems[t->nkernels] : fused_elems(em, load, nl, store, nout, "", why, sizeof why);
 
     char fr[32], fw[32];
     out_num(fr, sizeof fr, t->f_read);
@@ -1368,7 +1366,28 @@ static void emit_host_scalars(Emitter *em, bool reference)
     }
 }
 
-static void emit_flat_launches(Emitter *em, int *fsc, int nfsc, bool args);
+/* "!fx_scalar_only && ... && fx_aligned(x_u, 4, 4) && ...": the condition for
+ * the fused kernel's vector accesses of e elements (extra: one more term):
+ * every live output aligned, and every live input it loads by vectors, which
+ * for the row kernel (row) are those that vary along the last dim, for the
+ * flat one those it does not gather. */
+static const char *vec_cond(Emitter *em, int e, bool row, const char *extra)
+{
+    const Program *p = em->p;
+    const char *c = arena_printf(p->arena, "!fx_scalar_only%s", extra);
+    for (int k = 0; k < p->n_in + p->n_out; k++) {
+        int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
+        if (v < 0 || !p->inst[v].live)
+            continue;
+        if (k < p->n_in && (row ? !varies_last(p, &p->inst[v].shape) : gathered(p, v)))
+            continue;
+        c = arena_printf(p->arena, "%s && fx_aligned(%s, %d, %d)", c, em->cname[v], align_elems(e, p->inst[v].dtype),
+                         fusec_dtype_size[p->inst[v].dtype]);
+    }
+    return c;
+}
+
+static void emit_flat_launches(Emitter *em);
 
 /* A shaped chain's fused call: the grid of emit_fused_kernel_shaped. */
 static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
@@ -1385,19 +1404,6 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
             pos_size(em, p->full.rank - 1));
     fprintf(f, "    if (rows == 0 || cols == 0)\n        return cudaSuccess;\n");
     emit_host_scalars(em, false);
-    char *align = NULL;
-    size_t glen = 0;
-    FILE *fg = mem_open(&align, &glen);
-    fprintf(fg, "!fx_scalar_only && cols %% %d == 0", e);
-    for (int k = 0; k < p->n_in + p->n_out; k++) {
-        int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
-        if (v < 0 || !p->inst[v].live)
-            continue;
-        if (k >= p->n_in || varies_last(p, &p->inst[v].shape))
-            fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], align_elems(e, p->inst[v].dtype),
-                    fusec_dtype_size[p->inst[v].dtype]);
-    }
-    fclose(fg);
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
         if (owns_bcast(p, v))
@@ -1405,7 +1411,7 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
     }
     fused_args_init(em, fsc, nfsc);
     fprintf(f, "    /* rows of whole vectors, every pointer aligned: the row kernel */\n"
-               "    if (%s) {\n", align);
+               "    if (%s) {\n", vec_cond(em, e, true, arena_printf(p->arena, " && cols %% %d == 0", e)));
     /* rows a block at least: the [C] inputs, loaded once a block, take at most
      * half the bytes of the chain's whole-shape arrays (fx_row_blocks) */
     int cbytes = 0, wbytes = 0;
@@ -1433,9 +1439,9 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
                "            %s_fused_kernel<size_t, %d><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, %stpr);\n"
                "        return cudaGetLastError();\n    }\n",
             em->c->prefix, e, sizes32, em->c->prefix, e, sizes);
-    free(align);
-    fprintf(f, "    /* else the flat kernel, over every element */\n    const size_t n = rows * cols;\n");
-    emit_flat_launches(em, fsc, nfsc, false);
+    fprintf(f, "    /* else the flat kernel, over every element */\n    const size_t n = rows * cols;\n"
+               "    const bool vec = %s;\n", vec_cond(em, e, false, ""));
+    emit_flat_launches(em);
     fprintf(f, "}\n");
 }
 
@@ -1516,11 +1522,10 @@ static void launch(Emitter *em, const char *kernel, const char *args, int e)
             args);
 }
 
-/* The flat fused kernel's launches over n elements (emit_fused_kernel): whole
- * aligned chunks of E, then the rest one element a thread. A shaped chain's
- * broadcast inputs are gathered, so their alignment does not matter; its args
- * are made before (args: make them here). */
-static void emit_flat_launches(Emitter *em, int *fsc, int nfsc, bool args)
+/* The flat fused kernel's launches over n elements (emit_fused_kernel), after
+ * args and vec (vec_cond): whole aligned chunks of E, then the rest one
+ * element a thread. */
+static void emit_flat_launches(Emitter *em)
 {
     FILE *f = em->f;
     const Program *p = em->p;
@@ -1528,21 +1533,6 @@ static void emit_flat_launches(Emitter *em, int *fsc, int nfsc, bool args)
     const char *P = p->shaped ? arena_printf(p->arena, "%s_fused_flat", em->c->prefix)
                               : arena_printf(p->arena, "%s_fused", em->c->prefix);
     int e = em->elems[t->nkernels]; /* set by emit_fused_kernel */
-    char *align = NULL;
-    size_t glen = 0;
-    FILE *fg = mem_open(&align, &glen);
-    fprintf(fg, "!fx_scalar_only");
-    for (int k = 0; k < p->n_in + p->n_out; k++) {
-        int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
-        if (v < 0 || !p->inst[v].live || (k < p->n_in && gathered(p, v)))
-            continue;
-        fprintf(fg, " && fx_aligned(%s, %d, %d)", em->cname[v], align_elems(e, p->inst[v].dtype),
-                fusec_dtype_size[p->inst[v].dtype]);
-    }
-    fclose(fg);
-    fprintf(f, "    const bool vec = %s;\n", align);
-    if (args)
-        fused_args_init(em, fsc, nfsc);
     int es = e / 2 > 0 ? e / 2 : 1;
     fprintf(f, "    /* whole chunks of %d by vector accesses, then the rest element by element */\n"
                "    const size_t full = vec ? n / %d * %d : 0;\n", e, e, e);
@@ -1563,7 +1553,6 @@ static void emit_flat_launches(Emitter *em, int *fsc, int nfsc, bool args)
                "    else if (full < n)\n"
                "        %s_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);\n",
             P, P);
-    free(align);
     fprintf(f, "    return cudaGetLastError();\n");
 }
 
@@ -1571,7 +1560,9 @@ static void emit_fused_api(Emitter *em, int *fsc, int nfsc)
 {
     fprintf(em->f, "    if (n == 0)\n        return cudaSuccess;\n");
     emit_host_scalars(em, false);
-    emit_flat_launches(em, fsc, nfsc, true);
+    fprintf(em->f, "    const bool vec = %s;\n", vec_cond(em, em->elems[em->t->nkernels], false, ""));
+    fused_args_init(em, fsc, nfsc);
+    emit_flat_launches(em);
     fprintf(em->f, "}\n");
 }
 
