@@ -616,6 +616,17 @@ def fmt_n(n):
     return "2^%d" % (n.bit_length() - 1) if n & (n - 1) == 0 else str(n)
 
 
+def write_csvs(out, rows, acc_rows):
+    with open(os.path.join(out, "results.csv"), "w") as f:
+        f.write("chain,n,version,mode,pass,us\n")
+        for r in rows:
+            f.write("%s,%d,%s,%s,%d,%.3f\n" % r)
+    with open(os.path.join(out, "accuracy.csv"), "w") as f:
+        f.write("chain,output,dtype,version,max_ulps,specials,worst\n")
+        for r in acc_rows:
+            f.write("%s,%s,%s,%s,%.6g,%d,%s\n" % (r[:6] + (" ".join("%.9g" % x for x in r[6]) if r[6] else "",)))
+
+
 def main():
     global torch
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
@@ -678,15 +689,8 @@ def main():
     rows, acc_rows = [], []
     for c in chains:
         run_chain(c, sizes, args, flush, cycles, rows, acc_rows)
-    if out:
-        with open(os.path.join(out, "results.csv"), "w") as f:
-            f.write("chain,n,version,mode,pass,us\n")
-            for r in rows:
-                f.write("%s,%d,%s,%s,%d,%.3f\n" % r)
-        with open(os.path.join(out, "accuracy.csv"), "w") as f:
-            f.write("chain,output,dtype,version,max_ulps,specials,worst\n")
-            for r in acc_rows:
-                f.write("%s,%s,%s,%s,%.6g,%d,%s\n" % (r[:6] + (" ".join("%.9g" % x for x in r[6]) if r[6] else "",)))
+        if out:  # after every chain: a run stopped by a time limit keeps what it measured
+            write_csvs(out, rows, acc_rows)
     summarize(rows, acc_rows, chains, out)
     if out and args.keep_inductor:
         cache = os.environ.get("TORCHINDUCTOR_CACHE_DIR") or "/tmp/torchinductor_%s" % os.environ.get("USER", "root")

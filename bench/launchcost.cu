@@ -44,13 +44,41 @@ template <int K> __global__ void __launch_bounds__(128) copy_kernel(const float4
     }
 }
 
+/* A copy that runs F dependent FMAs on each lane of its vector first: F * 4
+ * FMAs of straight-line code (16 bytes each), so that a kernel's code size
+ * can be varied with little change to its time (F = 64: 4 KB, about 0.15 us
+ * of one thread's chain). */
+template <int K, int F> __global__ void __launch_bounds__(128) code_kernel(const float4 *__restrict__ a, float4 *__restrict__ b, unsigned n4)
+{
+    unsigned i = blockIdx.x * 128 + threadIdx.x;
+    if (i < n4) {
+        float4 v = a[i];
+#pragma unroll
+        for (int f = 0; f < F; f++) {
+            v.x = fmaf(v.x, 0.999f, 1e-4f * (f + K));
+            v.y = fmaf(v.y, 0.998f, 2e-4f * (f + K));
+            v.z = fmaf(v.z, 0.997f, 3e-4f * (f + K));
+            v.w = fmaf(v.w, 0.996f, 4e-4f * (f + K));
+        }
+        b[i] = v;
+    }
+}
+
 #define MAXK 64
 typedef void (*CopyFn)(const float4 *, float4 *, unsigned);
 template <int... J> static void fill(CopyFn *t, std::integer_sequence<int, J...>)
 {
     ((t[J] = copy_kernel<J>), ...);
 }
+template <int F, int... J> static void fill_code(CopyFn *t, std::integer_sequence<int, J...>)
+{
+    ((t[J] = code_kernel<J, F>), ...);
+}
 static CopyFn copies[MAXK];
+static CopyFn code_fns[3][8]; /* F = 0, 64, 192 */
+static const int code_f[3] = {0, 64, 192};
+static CopyFn *table = copies; /* the chain's kernels */
+static bool same_fn;           /* every kernel of the chain the same function (its code fetched once) */
 
 __global__ void spin_kernel(long long cycles)
 {
@@ -77,9 +105,9 @@ static void chain(int k, size_t n)
     unsigned n4 = (unsigned)(n / 4), blocks = (n4 + 127) / 128;
     for (int j = 0; j < k; j++)
         if (use_fresh)
-            copies[j]<<<blocks, 128, 0, s>>>(fresh[j], fresh[j + 1], n4);
+            table[j]<<<blocks, 128, 0, s>>>(fresh[j], fresh[j + 1], n4);
         else
-            copies[j]<<<blocks, 128, 0, s>>>(bufs[j & 1], bufs[~j & 1], n4);
+            table[same_fn ? 0 : j]<<<blocks, 128, 0, s>>>(bufs[j & 1], bufs[~j & 1], n4);
 }
 
 static void flush(bool spin)
@@ -172,6 +200,9 @@ int main()
 {
     size_t maxn = (size_t)1 << 28;
     fill(copies, std::make_integer_sequence<int, MAXK>{});
+    fill_code<0>(code_fns[0], std::make_integer_sequence<int, 8>{});
+    fill_code<64>(code_fns[1], std::make_integer_sequence<int, 8>{});
+    fill_code<192>(code_fns[2], std::make_integer_sequence<int, 8>{});
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CHECK(cudaMalloc(&bufs[0], maxn * 4));
     CHECK(cudaMalloc(&bufs[1], maxn * 4));
@@ -211,5 +242,22 @@ int main()
             printf("coldfresh,%d,%zu,%.3f\n", k, n, time_cold(k, n, true));
             use_fresh = false;
         }
+    /* code size: chains of 1 and 8 kernels of F = 0, 64, 192 (about 0.3,
+     * 4 and 12 KB of code), distinct functions ('d') or one function
+     * launched k times ('s'), at 4096 and 65536 floats: what a kernel's
+     * code costs to fetch when the call's kernels are each its own */
+    for (int rep = 0; rep < 3; rep++)
+        for (size_t n : {(size_t)4096, (size_t)65536})
+            for (int c = 0; c < 3; c++)
+                for (int sm = 0; sm < 2; sm++) {
+                    table = code_fns[c];
+                    same_fn = sm;
+                    for (int k : {1, 8}) {
+                        printf("code%d%c,%d,%zu,%.3f\n", code_f[c], sm ? 's' : 'd', k, n, time_cold(k, n, true));
+                        printf("codegraph%d%c,%d,%zu,%.3f\n", code_f[c], sm ? 's' : 'd', k, n, time_graph(k, n, false));
+                    }
+                }
+    table = copies;
+    same_fn = false;
     return 0;
 }

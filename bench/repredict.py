@@ -12,7 +12,9 @@ prints, by size band, the median |measured / predicted speedup - 1|
 and the rows within 10%: as the run recorded it, and with FUSEC. A change to
 the model (runtime/fusec_model.h) is checked this way on every kept run
 before a GPU sees it (docs/model.md). --chains adds each chain's signed
-cold errors by log2 n.
+cold errors by log2 n. --set FIELD=VALUE (repeatable) overrides a profile
+field in every CSV's profile: a term those runs' harnesses did not calibrate
+yet, or a what-if.
 """
 import argparse
 import glob
@@ -58,7 +60,7 @@ def shape_args(cmd, src):
     return args
 
 
-def repredict(fusec, folder, tmp):
+def repredict(fusec, folder, tmp, overrides):
     """(chain, mode, n, recorded error %, error % with fusec) of every row."""
     for path, prof, rows in harness_runs([folder]):
         name = os.path.basename(path)[:-4]
@@ -69,7 +71,7 @@ def repredict(fusec, folder, tmp):
             cmd = header(f.read(), "command").split()
         device = os.path.join(tmp, "profile.json")
         with open(device, "w") as f:
-            json.dump(dict(prof, name="recorded", note="a harness CSV's profile"), f)
+            json.dump(dict(prof, name="recorded", note="a harness CSV's profile", **overrides), f)
         sizes = ",".join(sorted({r["n"] for r in rows}, key=int))
         for mode, host in HOSTS:
             out = subprocess.run([fusec, "--predict", "--format=json", "-w", "--device=" + device, "--host=" + host,
@@ -103,7 +105,9 @@ def main():
     ap.add_argument("fusec")
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--chains", action="store_true")
+    ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE")
     a = ap.parse_args()
+    overrides = {k: float(v) for k, v in (x.split("=", 1) for x in a.set)}
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for i, run in enumerate(a.runs):
@@ -112,7 +116,7 @@ def main():
                 glob.glob(os.path.join(run, "**", "*.tgz"), recursive=True)
             for j, t in enumerate(tarballs):
                 extract(t, os.path.join(folder, str(j)))
-            rows += list(repredict(a.fusec, folder if tarballs else run, tmp))
+            rows += list(repredict(a.fusec, folder if tarballs else run, tmp, overrides))
     if not rows:
         raise SystemExit("repredict.py: no harness CSVs with their sources")
     print("%d rows; |error| median and rows within 10%%: recorded | with %s" % (len(rows), a.fusec))

@@ -125,7 +125,9 @@ static inline double fusec_footprint(const FusecKernelCost *kernels, int nk, dou
     X(l2_hot_end, "%.3f", 0.25, 4.0, 1.1,                                                                                     \
       "hot: the footprint, in L2 sizes, from which L2 keeps none of it between calls (l2_hot_keep up to 0.25 less)")     \
     X(fma_latency_ns, "%.3f", 0.01, 1e3, 2.0, "fp32: one FMA that waits for the one before (one warp, one chain), ns")  \
-    X(dfma_latency_ns, "%.3f", 0.01, 1e3, 4.0, "fp64: the same, ns")
+    X(dfma_latency_ns, "%.3f", 0.01, 1e3, 4.0, "fp64: the same, ns")                                                        \
+    X(code_us_per_kb, "%.4f", 0.0, 100.0, 0.0,                                                                                \
+      "cold and graph: what a queued kernel's code adds per KiB beyond the calibration kernel's (fetched after the last), us")
 
 /* A device profile. fusec has built-in ones; the harness writes calibrated
  * ones with --calibrate, in the JSON that fusec --device FILE reads. */
@@ -195,6 +197,32 @@ static inline double fusec_l2_share(double bytes, double l2, double end)
     return h > 1 ? 1 : h < 0 ? 0 : h;
 }
 
+/* The size of an emitted kernel's code (its 32-bit-index form, the one that
+ * runs below 2^31 elements), KiB: a least-squares fit over the unfused
+ * kernels of 77 chains (examples, tests/golden, bench/chains, random
+ * programs 0-29) as nvcc 13.0 builds them for sm_90, to their issue slots
+ * (bench/codesize.py; median error 19% of a chain's total). And the size of
+ * the harness's calibration kernel, whose own fetch the launch terms hold. */
+#define FUSEC_CODE_KB_KERNEL 3.41
+#define FUSEC_CODE_KB_SLOT32 0.121
+#define FUSEC_CODE_KB_SLOT64 0.117
+#define FUSEC_CODE_KB_CAL 2.50
+static inline double fusec_code_kb(const FusecKernelCost *k)
+{
+    return FUSEC_CODE_KB_KERNEL + FUSEC_CODE_KB_SLOT32 * k->slots32 + FUSEC_CODE_KB_SLOT64 * k->slots64;
+}
+
+/* What fetching the code of a call's queued kernels adds (cold and graph):
+ * each kernel but the first (whose fetch its launch latency hides) waits for
+ * its instructions, code_us_per_kb a KiB beyond the calibration kernel's
+ * (bench/launchcost.cu, call 2 of session 12: 0.043 us a KiB cold, 0.050 in
+ * a graph; docs/model.md). `kb` is the call's kernels' KiB in all. */
+static inline double fusec_code_us(const FusecProfile *p, double kb, int nk)
+{
+    double extra = nk > 1 ? kb / nk - FUSEC_CODE_KB_CAL : 0;
+    return extra > 0 ? (nk - 1) * extra * p->code_us_per_kb : 0;
+}
+
 /* Cold launch overhead of a call of k kernels: the first, the second, and
  * each later one (measured by the harness with k = 1..8 tiny kernels). */
 static inline double fusec_cold_launches(const FusecProfile *p, int k)
@@ -226,7 +254,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
     /* hot: the share of the whole footprint that L2 keeps from one call to
      * the next: none from l2_hot_end L2 sizes on, l2_hot_keep up to 0.25 less */
     double hot_hit = hot ? p->l2_hot_keep * fusec_l2_share(n * v->footprint, p->l2_bytes, p->l2_hot_end) : 0;
-    double work = 0;
+    double work = 0, code_kb = 0;
     int nk = 0;
     for (int i = 0; i < v->nkernels; i++) {
         const FusecKernelCost *k = &v->kernels[i];
@@ -262,6 +290,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         t.compute_us += m * comp;
         t.overlap_us += m * (w - (mem > comp ? mem : comp));
         work += m * w;
+        code_kb += m * fusec_code_kb(k);
         nk += (int)m;
     }
     if (host == FUSEC_HOST_GRAPH)
@@ -270,6 +299,8 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         t.overhead_us = nk * p->launch_next_us; /* every kernel queued behind the last call's */
     else
         t.overhead_us = fusec_cold_launches(p, nk);
+    if (!hot)
+        t.overhead_us += fusec_code_us(p, code_kb, nk);
     double gpu_us = t.overhead_us + work;
     t.us = gpu_us;
     if (host == FUSEC_HOST_C && hot) {

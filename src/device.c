@@ -24,7 +24,11 @@
 /* fma_latency_ns and dfma_latency_ns: the medians of the 77 harnesses'
  * calibrations in session 11's call K of 2026-12-03 (2.17-2.31 and 4.12-4.28
  * ns; bench/results/h200-2026-12-03/call-21-*, docs/model.md); assumed for the others. */
-#define H200_LAT 2.24, 4.21
+/* code_us_per_kb: bench/launchcost.cu in call 2 of session 12 (2026-12-03):
+ * chains of 8 kernels each its own function against one function 8 times,
+ * with 12.1 KiB more code each, at 4096 elements (0.050 in a graph, 0.054 at
+ * 65536: docs/model.md). */
+#define H200_LAT 2.24, 4.21, 0.043
 const FusecProfile device_builtin[] = {
     {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01, docs/model.md)",
      4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT},

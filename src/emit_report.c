@@ -397,6 +397,10 @@ static void emit_json(FILE *f, const Chain *c)
         json_num(f, kr->cost.flops);
         fprintf(f, ", \"transcendentals\": ");
         json_num(f, kr->cost.trans);
+        fprintf(f, ", \"fp32_slots\": ");
+        json_num(f, kr->cost.slots32);
+        fprintf(f, ", \"fp64_slots\": ");
+        json_num(f, kr->cost.slots64);
         fprintf(f, ", \"line\": %d, \"col\": %d", line, col);
         if (p->shaped) {
             json_shape(f, p, &in->shape);

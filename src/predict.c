@@ -282,6 +282,10 @@ void predict_explain(FILE *f, const Chain *c)
         /* what a call costs at n = 1: its launches and each kernel's least work (the fused kernel's
          * chain of issue slots in one thread, fusec_compute_us), which the speedup tends to */
         Point one = predict_at(c, 1);
+        /* and the fetch of the queued kernels' code (fusec_code_us), in the overhead beside the launches */
+        char code[120] = "";
+        if (one.u.overhead_us - lu >= 0.005)
+            snprintf(code, sizeof code, " and %.2f us fetching the later kernels' code", one.u.overhead_us - lu);
         char least[200] = "";
         if (one.f.us - lf >= 0.1)
             snprintf(least, sizeof least, ", and the fused kernel's %.0f issue slots take %.1f us in one thread's "
@@ -310,10 +314,10 @@ void predict_explain(FILE *f, const Chain *c)
             fprintf(f, "Launches never rule here: the speedup is the traffic ratio at every size.");
         else if (host == FUSEC_HOST_GRAPH)
             fprintf(f, "%s, the graph's overhead rules: a replay of %d dependent node%s costs %.1f us "
-                       "(%.2f us, then %.2f us a node) against %.1f us for one%s, so the speedup tends to "
+                       "(%.2f us, then %.2f us a node)%s against %.1f us for one%s, so the speedup tends to "
                        "%.1f / %.1f = %.2fx.",
-                    below, k, plural(k), lu, d->graph_launch_us, d->graph_node_us, lf, least, one.u.us, one.f.us,
-                    one.speedup);
+                    below, k, plural(k), lu, d->graph_launch_us, d->graph_node_us, code, lf, least, one.u.us,
+                    one.f.us, one.speedup);
         else {
             /* the launch terms this call uses (fusec_cold_launches) */
             char terms[160];
@@ -325,9 +329,9 @@ void predict_explain(FILE *f, const Chain *c)
             else
                 snprintf(terms, sizeof terms, "%.2f us for the first, %.2f us for the second, %.2f us for each "
                          "later one", d->launch_first_us, d->launch_second_us, d->launch_next_us);
-            fprintf(f, "%s, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%s) against "
+            fprintf(f, "%s, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%s)%s against "
                        "%.1f us for one%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
-                    below, k, plural(k), lu, terms, lf, least, one.u.us, one.f.us, one.speedup,
+                    below, k, plural(k), lu, terms, code, lf, least, one.u.us, one.f.us, one.speedup,
                     k > 1 ? " rather than the traffic ratio" : "");
         }
     }

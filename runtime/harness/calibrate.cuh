@@ -78,6 +78,7 @@ typedef struct FhCalib {
     double cold[FH_CAL_K], hot[FH_CAL_K], graph[FH_CAL_K]; /* chains of 1..FH_CAL_K tiny kernels, us */
     double ramp_n[FH_CAL_RAMP], ramp_t[FH_CAL_RAMP];        /* one copy kernel cold: floats, us */
     double hot_f[FH_CAL_HOT], hot_s[FH_CAL_HOT];            /* footprint in L2 sizes, share kept hot */
+    double code_own[2]; /* what a chain's own kernels add over one kernel k times, without and with 12 KiB more code, us */
 } FhCalib;
 
 /* Bandwidth of a device-to-device copy of `bytes`, counting bytes read plus
@@ -159,6 +160,7 @@ typedef struct FhLaunchCal {
     size_t flush_n;
     unsigned *sink;
     int sms;
+    int code, same; /* the chain: fh_cal_kernels[code], each its own function or kernel 0 k times */
     cudaStream_t s;
     cudaEvent_t ev[33];
 } FhLaunchCal;
@@ -169,8 +171,10 @@ typedef struct FhLaunchCal {
  * does (with one kernel launched k times, only the first fetched its code,
  * and the launch terms came out 0.2-0.5 us a kernel under the chains' own),
  * each shaped like an emitted unfused kernel (fx_load and fx_store of 4
- * floats, the vector and the scalar path, a grid-stride loop). */
-template <int K> static __global__ void fh_cal_kernel(const float *__restrict__ a, float *__restrict__ b, unsigned n, bool vec)
+ * floats, the vector and the scalar path, a grid-stride loop). F > 0 runs F
+ * FMAs on each element first: F * 4 * 16 bytes more straight-line code, for
+ * the code-fetch term (fh_calibrate_launches). */
+template <int K, int F> static __global__ void fh_cal_kernel(const float *__restrict__ a, float *__restrict__ b, unsigned n, bool vec)
 {
     constexpr int E = 4;
     for (unsigned i = (blockIdx.x * blockDim.x + threadIdx.x) * E; i < n; i += gridDim.x * blockDim.x * E) {
@@ -179,20 +183,31 @@ template <int K> static __global__ void fh_cal_kernel(const float *__restrict__ 
         fx_load<E>(v, a, i, n, full);
         if (n == 0x7fffff00u + K) /* never: makes each kernel's code its own */
             v[0] += 1.0f;
+#pragma unroll
+        for (int f = 0; f < F; f++)
+#pragma unroll
+            for (int e = 0; e < E; e++)
+                v[e] = fmaf(v[e], 0.999f - 0.001f * e, 1e-4f * (f + K));
         fx_store<E>(b, i, n, full, v);
     }
 }
-static void (*const fh_cal_kernels[])(const float *, float *, unsigned, bool) = {
-    fh_cal_kernel<0>, fh_cal_kernel<1>, fh_cal_kernel<2>, fh_cal_kernel<3>,
-    fh_cal_kernel<4>, fh_cal_kernel<5>, fh_cal_kernel<6>, fh_cal_kernel<7>};
-static_assert(sizeof fh_cal_kernels / sizeof fh_cal_kernels[0] == FH_CAL_K, "one kernel per chain position");
+/* The code-fetch chains' FMAs an element: 192 * 4 FMAs, 12 KiB of code */
+#define FH_CODE_F 192
+#define FH_CODE_KB (FH_CODE_F * 4 * 16 / 1024.0)
+#define FH_CAL_KERNELS(F)                                                                                        \
+    {fh_cal_kernel<0, F>, fh_cal_kernel<1, F>, fh_cal_kernel<2, F>, fh_cal_kernel<3, F>, fh_cal_kernel<4, F>, \
+     fh_cal_kernel<5, F>, fh_cal_kernel<6, F>, fh_cal_kernel<7, F>}
+static void (*const fh_cal_kernels[2][FH_CAL_K])(const float *, float *, unsigned, bool) = {FH_CAL_KERNELS(0),
+                                                                                           FH_CAL_KERNELS(FH_CODE_F)};
+#undef FH_CAL_KERNELS
+static_assert(sizeof fh_cal_kernels[0] / sizeof fh_cal_kernels[0][0] == FH_CAL_K, "one kernel per chain position");
 
 /* k launches as the emitted C API makes them: each followed by
  * cudaGetLastError, which the host pays between one launch and the next. */
 static void fh_cal_chain(const FhLaunchCal *L, int k)
 {
     for (int i = 0; i < k; i++) {
-        fh_cal_kernels[i]<<<8, 128, 0, L->s>>>((const float *)(L->buf + (i & 1) * 1024), (float *)(L->buf + (~i & 1) * 1024), 4096u, true);
+        fh_cal_kernels[L->code][L->same ? 0 : i]<<<8, 128, 0, L->s>>>((const float *)(L->buf + (i & 1) * 1024), (float *)(L->buf + (~i & 1) * 1024), 4096u, true);
         FH_CHECK(cudaGetLastError());
     }
 }
@@ -336,6 +351,7 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
     size_t big = (size_t)1 << 26;
     L.s = s;
     L.sms = d->sms;
+    L.code = L.same = 0;
     L.flush_n = 3 * (d->l2_bytes ? d->l2_bytes : (size_t)4 << 20) / sizeof(uint4);
     FH_CHECK(cudaMalloc(&L.buf, 2 * 1024 * sizeof(float4)));
     FH_CHECK(cudaMalloc(&L.big[0], big * sizeof(float)));
@@ -376,6 +392,21 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
     p->host_launch_us = b;
     p->graph_launch_us = info->graph[0];
     p->graph_node_us = (info->graph[FH_CAL_K - 1] - info->graph[0]) / (FH_CAL_K - 1);
+    /* code fetch: cold chains of FH_CAL_K kernels, each its own function or
+     * one function k times (its code fetched once), with and without 12 KiB
+     * more code each; what the distinct chain's kernels add over the same
+     * function's, per further kernel and per KiB of the extra code */
+    double own[2];
+    for (L.code = 0; L.code < 2; L.code++) {
+        L.same = 1;
+        double same = fh_cal_cold(&L, FH_CAL_K, 0);
+        L.same = 0;
+        own[L.code] = (fh_cal_cold(&L, FH_CAL_K, 0) - same) / (FH_CAL_K - 1);
+    }
+    L.code = 0;
+    info->code_own[0] = own[0];
+    info->code_own[1] = own[1];
+    p->code_us_per_kb = own[1] > own[0] ? (own[1] - own[0]) / FH_CODE_KB : 0;
     /* the ramp: the median residual where it has settled (32-256 MiB), and
      * the bytes where it first reaches 63% of that */
     double res[FH_CAL_RAMP], settled[FH_CAL_RAMP];
@@ -485,6 +516,9 @@ static void fh_print_profile(const FusecProfile *p, const FhCalib *info)
            p->host_launch_us);
     printf("  %-16s %9.2f us     graph: one node's replay + %.2f us a further node\n", "graph", p->graph_launch_us,
            p->graph_node_us);
+    printf("  %-16s %9.3f us     a queued kernel's code, per KiB (its own kernels add %.2f us each over one\n"
+           "  %-16s %9s        kernel k times, %.2f with 12 KiB more code)\n",
+           "code fetch", p->code_us_per_kb, info->code_own[0], "", "", info->code_own[1]);
     printf("  %-16s %9.2f us     a copy kernel's fill and drain, 63%% of it at %.0f MB\n", "ramp", p->ramp_us,
            p->ramp_bytes / 1e6);
     printf("  %-16s %9.2f L2s    hot: L2 keeps %.2f of a footprint up to 0.25 L2s less, none from here on\n"

@@ -49,9 +49,18 @@ static void overhead_bound_at_small_n(void **state)
     FusecTime f = fusec_model_time(h200(), &F, 4096, FUSEC_HOST_C, 1, 0);
     FusecTime u = fusec_model_time(h200(), &U, 4096, FUSEC_HOST_C, 0, 0);
     assert_int_equal(f.regime, FUSEC_OVERHEAD);
-    /* the ratio of the launch terms: first, second and two later kernels */
-    double lu = h200()->launch_first_us + h200()->launch_second_us + 2 * h200()->launch_next_us;
+    /* the ratio of the launch terms: first, second and two later kernels,
+     * and the code of the three queued ones beyond the calibration kernel's */
+    double kb = fusec_code_kb(&seed_u[0]), code = 3 * (kb - FUSEC_CODE_KB_CAL) * h200()->code_us_per_kb;
+    double lu = h200()->launch_first_us + h200()->launch_second_us + 2 * h200()->launch_next_us + code;
+    assert_true(kb > FUSEC_CODE_KB_CAL && code > 0);
     assert_true(fabs(u.overhead_us - lu) < 1e-9);
+    /* one kernel: its fetch hides behind its launch */
+    assert_true(fabs(f.overhead_us - h200()->launch_first_us) < 1e-9);
+    /* a profile without the term (an older file) predicts as before */
+    FusecProfile old = *h200();
+    old.code_us_per_kb = 0;
+    assert_true(fabs(fusec_model_time(&old, &U, 4096, FUSEC_HOST_C, 0, 0).overhead_us - (lu - code)) < 1e-9);
     assert_true(fabs(u.us / f.us - lu / h200()->launch_first_us) < 0.05);
     /* PyTorch: host dispatch floors both; the speedup collapses */
     FusecTime pu = fusec_model_time(h200(), &U, 4096, FUSEC_HOST_PYTORCH, 0, 0);
@@ -70,7 +79,7 @@ static void intermediates_in_l2(void **state)
     /* 2^20 elements: intermediates of 4 MiB stay in L2, so unfused pays them at
      * the L2 rate; at 2^24 (64 MiB each) they go to HBM. */
     FusecTime small = fusec_model_time(h200(), &U, 1 << 20, FUSEC_HOST_C, 0, 0);
-    double lu = fusec_launch_floor(h200(), 4, FUSEC_HOST_C, 0);
+    double lu = fusec_launch_floor(h200(), 4, FUSEC_HOST_C, 0) + fusec_code_us(h200(), 4 * fusec_code_kb(&seed_u[0]), 4);
     double hbm_only = lu + 4 * mem_us(1 << 20, 8);
     assert_true(small.us < hbm_only);
     /* cold, exactly: the intermediates' 12 B of reads at the L2 rate, their
