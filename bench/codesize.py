@@ -22,6 +22,9 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from repredict import shape_args  # noqa: E402  (a source's # fusec-args)
+
 SECTION = re.compile(r"\.text\.(\S+)\s+PROGBITS\s+\S+\s+\S+\s+([0-9a-f]+)")
 
 
@@ -30,22 +33,22 @@ def sections(cubin):
     return {m.group(1): int(m.group(2), 16) / 1024 for m in map(SECTION.search, out.splitlines()) if m}
 
 
-def fusec_args(src):
-    with open(src) as f:
-        first = f.readline()
-    return first.split()[2:] if first.startswith("# fusec-args:") else []
-
-
 def build(fusec, out, src, harness=False):
+    """The chain's C name and its cubin's code sections, KiB by kernel symbol
+    (with harness, the .cu built as the harness, its calibration kernels in it)."""
     name = re.sub(r"\W", "_", os.path.basename(src)[:-5])
     cu, cubin = os.path.join(out, name + ".cu"), os.path.join(out, name + (".h" if harness else "") + ".cubin")
     subprocess.run([fusec, "-w", "--name=" + name, src, "-o", cu], check=True, capture_output=True)
-    if not os.path.exists(cubin) or os.path.getmtime(cubin) < os.path.getmtime(cu):
-        subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-cubin"] + ([] if harness else ["-DFUSEC_NO_HARNESS"]) +
-                       [cu, "-o", cubin], check=True, capture_output=True)
-    pred = subprocess.run([fusec, "--predict", "--format=json", "-w", "--sizes=4096"] + fusec_args(src) + [src],
+    subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-cubin"] + ([] if harness else ["-DFUSEC_NO_HARNESS"]) +
+                   [cu, "-o", cubin], check=True, capture_output=True)
+    return name, sections(cubin)
+
+
+def kernel_list(fusec, src):
+    """fusec --predict's unfused kernels of the chain (its # fusec-args honoured)."""
+    pred = subprocess.run([fusec, "--predict", "--format=json", "-w", "--sizes=4096"] + shape_args([], src) + [src],
                           check=True, capture_output=True, text=True).stdout
-    return name, sections(cubin), json.loads(pred)["unfused"]["kernel_list"]
+    return json.loads(pred)["unfused"]["kernel_list"]
 
 
 def solve3(rows):
@@ -71,7 +74,7 @@ def main():
     fusec, out, srcs = sys.argv[1], sys.argv[2], sys.argv[3:]
     os.makedirs(out, exist_ok=True)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
-        built = list(ex.map(lambda s: build(fusec, out, s), srcs))
+        built = list(ex.map(lambda s: build(fusec, out, s) + (kernel_list(fusec, s),), srcs))
     rows = []
     for name, secs, kernels in built:
         for i, k in enumerate(kernels, 1):

@@ -396,17 +396,15 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
      * one function k times (its code fetched once), with and without 12 KiB
      * more code each; what the distinct chain's kernels add over the same
      * function's, per further kernel and per KiB of the extra code */
-    double own[2];
     for (L.code = 0; L.code < 2; L.code++) {
         L.same = 1;
         double same = fh_cal_cold(&L, FH_CAL_K, 0);
         L.same = 0;
-        own[L.code] = (fh_cal_cold(&L, FH_CAL_K, 0) - same) / (FH_CAL_K - 1);
+        info->code_own[L.code] = (fh_cal_cold(&L, FH_CAL_K, 0) - same) / (FH_CAL_K - 1);
     }
     L.code = 0;
-    info->code_own[0] = own[0];
-    info->code_own[1] = own[1];
-    p->code_us_per_kb = own[1] > own[0] ? (own[1] - own[0]) / FH_CODE_KB : 0;
+    double extra = info->code_own[1] - info->code_own[0];
+    p->code_us_per_kb = extra > 0 ? extra / FH_CODE_KB : 0;
     /* the ramp: the median residual where it has settled (32-256 MiB), and
      * the bytes where it first reaches 63% of that */
     double res[FH_CAL_RAMP], settled[FH_CAL_RAMP];
