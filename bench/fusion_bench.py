@@ -75,6 +75,13 @@ VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
 #   lb  __launch_bounds__ asks for full occupancy (2048 threads per SM)
 #   rN  __launch_bounds__ asks for N blocks per SM (a register cap of 65536 / (N * threads))
 #   tN  N threads per block
+#   sN  FX_SMALL_BLOCKS = N: half the elements per thread below N blocks (s0: never)
+#   wN  FX_WIDE_BLOCKS = N: a heavy kernel's two vectors a thread from N blocks on
+#   yN  FX_TINY_BLOCKS = N: one element a thread for a heavy kernel below N blocks
+#   cub the variant's library built with -DFUSEC_CUB, as the main one is (t128cub:
+#       the fused kernel as it is, from a library of its own with the CUB version)
+#   own the variant writes output tensors of its own, allocated after the others
+#       (else it shares CUB's)
 def variant_source(src, api, var):
     kname = api + "_fused_kernel"
     decl = re.compile(r"__global__ void __launch_bounds__\([^)]*\) " + kname)
@@ -95,7 +102,11 @@ def variant_source(src, api, var):
                              lambda mm: mm.group(1) + str(e * k) + mm.group(2) + "%d)" % (e * k), src)
         elif tok[0] == "t" and tok[1:].isdigit():
             src = src.replace("#define FX_THREADS 128", "#define FX_THREADS %d" % int(tok[1:]), 1)
-        else:
+        elif tok[0] in "swy" and tok[1:].isdigit():
+            macro = {"s": "FX_SMALL_BLOCKS", "w": "FX_WIDE_BLOCKS", "y": "FX_TINY_BLOCKS"}[tok[0]]
+            src, k = re.subn(r"#define %s \d+" % macro, "#define %s %d" % (macro, int(tok[1:])), src, count=1)
+            assert k == 1, "fusion_bench: no %s in the .cu" % macro
+        elif tok not in ("cub", "own"):
             raise SystemExit("fusion_bench: unknown variant part '%s' in '%s'" % (tok, var))
     return src
 
@@ -153,7 +164,8 @@ def load_chain(path, fusec, build, variants=(), baseline=None):
         vcu = os.path.join(build, "%s@%s.cu" % (name, v))
         with open(vcu, "w") as f:
             f.write(variant_source(src, rep["name"], v))
-        vars_[v] = {"cu": vcu, "so": os.path.join(build, "lib%s@%s.so" % (name, v)), "has_cub": False}
+        vars_[v] = {"cu": vcu, "so": os.path.join(build, "lib%s@%s.so" % (name, v)),
+                    "has_cub": has_cub and "cub" in re.findall(r"[a-z]+\d*", v)}
     return {"variants": vars_, "name": name, "path": path, "api": rep["name"], "torch": torch_line(path), "cu": cu,
             "so": os.path.join(build, "lib%s.so" % name), "has_cub": has_cub,
             "inputs": rep["inputs"], "outputs": rep["outputs"], "params": rep["params"],
@@ -437,7 +449,8 @@ def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
         if "cub" in c:
             calls["cub"] = fusec_call(c, "cub", ins, outs_c)
         for v in c["variants"]:
-            calls["fused@" + v] = fusec_call(c, "fused@" + v, ins, outs_c)
+            own = "own" in re.findall(r"[a-z]+\d*", v)
+            calls["fused@" + v] = fusec_call(c, "fused@" + v, ins, alloc_outputs(c, n) if own else outs_c)
         # every fusec version writes what the fused kernel writes
         ref_out = [o.clone() for o in calls["fused"]()]
         # (fused@base is another build of fusec: its results may differ in the last bit)

@@ -18,7 +18,8 @@
 /* What one kernel costs per element. Reads of chain inputs and writes of chain
  * outputs go to HBM when cold; intermediates (buffers that one kernel writes
  * and a later one reads) are read back from L2 as far as they fit, and their
- * writes reach HBM (fusec_model_time says when not). */
+ * writes reach HBM unless they overwrite an earlier intermediate's lines
+ * still in L2 (reuse; fusec_model_time). */
 typedef struct FusecKernelCost {
     double in_bytes;  /* reads of chain inputs */
     double mid_read;  /* reads of intermediates */
@@ -31,6 +32,8 @@ typedef struct FusecKernelCost {
     double slots64;   /* the same for its double ops, in fp64 FMAs */
     int fp64;         /* 1 when the kernel computes in double */
     int count;        /* how many kernels cost exactly this (0 is read as 1) */
+    int reuse;        /* 1 when an unfused kernel writes its intermediate into the
+                         scratch slot of one no longer needed (src/traffic.c) */
 } FusecKernelCost;
 
 /* A version of the chain: its kernels' costs (kernels that cost the same
@@ -264,19 +267,25 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * beside the L2 (the next kernel's output streams in meanwhile): all
          * of it hits up to a quarter of the L2, none from half of it on
          * (the largest intermediate array the kernel touches stands for its
-         * buffers). Its write reaches HBM all the same when cold: L2 writes
-         * back a dirty line when it evicts it, and the call's later writes
-         * evict it (ncu, call 8 of 2026-12-03: a kernel ends with at most
-         * 23-24 MB of its writes not yet in HBM). Not so in eager, whose
-         * caching allocator hands a freed temporary's block to the next op
-         * of the chain: that op overwrites the dirty lines in L2, and they
-         * are never written back (seed at 2^22, run G of 2026-11-30: eager
-         * 35.4 us, 39.1 predicted so, 44.4 with the writes at HBM) */
+         * buffers). Its write reaches HBM when cold: the write allocates
+         * lines in an L2 full of dirty ones (the caches were flushed by
+         * writing), and each evicted line is written back (ncu, call 8 of
+         * 2026-12-03: a kernel ends with at most 23-24 MB of its writes not
+         * yet in HBM). Not so for a write into the scratch slot of an
+         * intermediate no longer needed (reuse: the emitted unfused version
+         * hands slots on as eager's caching allocator hands on a freed
+         * temporary's block): it overwrites lines still in L2 (call R of
+         * session 13: the f64 chains' unfused calls 4-7% faster at 2^20).
+         * Eager (host pytorch) also writes its last op's output into a
+         * recycled block, so there every intermediate write counts so (seed
+         * at 2^22, run G of 2026-11-30: eager 35.4 us, 39.1 predicted so,
+         * 44.4 with the writes at HBM) */
         double buf = n * (k->mid_read > k->mid_write ? k->mid_read : k->mid_write);
         double mid_hit = mid > 0 ? fusec_l2_share(buf, p->l2_bytes, 0.5) : 0;
         if (mid_hit < hot_hit)
             mid_hit = hot_hit;
-        double write_hit = host == FUSEC_HOST_PYTORCH ? mid_hit : hot_hit;
+        double reuse_hit = k->reuse ? fusec_l2_share(2 * buf, p->l2_bytes, 0.5) : 0;
+        double write_hit = host == FUSEC_HOST_PYTORCH ? mid_hit : reuse_hit > hot_hit ? reuse_hit : hot_hit;
         double l2 = io * hot_hit + k->mid_read * mid_hit + k->mid_write * write_hit;
         double hbm = io + mid - l2;
         double bytes = n * (hbm + l2);

@@ -55,6 +55,7 @@ typedef struct Emitter {
     char *seen;                 /* scratch marks, one per instruction, kept all zero */
     int *elems; /* unfused kernel k -> its elements per thread; [nkernels]: the fused kernel's */
     bool tiny;  /* the fused kernel is compute-heavy: one element a thread for a tiny grid */
+    bool wide;  /* the fused kernel moves two vectors a thread (from FX_WIDE_BLOCKS blocks on) */
     int *vnum;  /* tensor value -> its number n in v<n> (the fused kernel, the reference) */
     char **dim_name; /* a shaped program's dims, as the API's arguments: dim_R */
     /* The .cu's parts, for its table of contents: while counting, f counts
@@ -877,13 +878,14 @@ static int fused_elems(Emitter *em, const int *load, int nl, const int *store, i
     int e = elems_per_thread(p, load, nl, store, nout, true, false, why, len, which);
     double heavy = compute_share(em->c, &em->t->fcost, em->t->f_read + em->t->f_write);
     int tb = thread_bytes(p, e, load, nl, store, nout, 1);
-    if (heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64)) {
+    if (heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64)) { /* em->wide below */
         e *= 2;
         snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
                  "two vectors a thread keep loads in flight while it computes", which, heavy);
     }
     em->elems[em->t->nkernels] = e;
     em->tiny = heavy >= 1;
+    em->wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64);
     return e;
 }
 
@@ -1264,12 +1266,14 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                 t->nfused_ops == 1 ? "" : "s");
     }
     fprintf(f, " * E elements per thread: %d (%s), or %d for a grid of under\n"
-               " * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each)%s.\n"
+               " * %s blocks (%s)%s.\n"
                " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"
                " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
                " * rest, one element a thread (E = 1: the last n %% E, or all of n if a pointer is\n"
                " * misaligned). */\n",
-            e, why, e / 2 > 0 ? e / 2 : 1,
+            e, why, e / 2 > 0 ? e / 2 : 1, em->wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS",
+            em->wide ? "under two waves: more threads in flight beat more bytes a thread"
+                     : "small n: twice the threads, half the serial work each",
             em->tiny ? ",\n * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:\n"
                        " * one element a thread spreads its serial work over more SMs)"
                      : "");
@@ -1541,13 +1545,13 @@ static void emit_flat_launches(Emitter *em)
         fprintf(f, "    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_TINY_BLOCKS)\n"
                    "        %s_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n",
                 es, P);
-    fprintf(f, "    %sif (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_SMALL_BLOCKS)\n"
+    fprintf(f, "    %sif (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < %s)\n"
                "        %s_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
                "    else if (full > 0 && full <= 0x7fffffffu)\n"
                "        %s_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
                "    else if (full > 0)\n"
                "        %s_kernel<size_t, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, full, (size_t)0);\n",
-            tiny ? "else " : "", e, P, es, es, P, e, e, P, e, e);
+            tiny ? "else " : "", e, em->wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS", P, es, es, P, e, e, P, e, e);
     fprintf(f, "    if (full < n && n <= 0x7fffffffu)\n"
                "        %s_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);\n"
                "    else if (full < n)\n"
@@ -1573,10 +1577,10 @@ static void emit_unfused_api(Emitter *em)
     const Traffic *t = em->t;
     const char *P = em->c->prefix;
     Arena *a = p->arena;
+    const int *slot = t->slot, *first = t->slot_first, nslots = t->nslots;
     double scratch = 0;
-    for (int k = 0; k < t->nkernels; k++)
-        if (em->out_of[t->kernels[k].inst] < 0)
-            scratch += fusec_dtype_size[p->inst[t->kernels[k].inst].dtype];
+    for (int s = 0; s < nslots; s++)
+        scratch += fusec_dtype_size[p->inst[t->kernels[first[s]].inst].dtype];
     if (scratch > 0 && p->shaped) {
         fprintf(f, "\n/* Scratch for the unfused intermediates, kept between calls and grown when the dims\n"
                    " * grow; %s_unfused_release() frees it. Not thread-safe: one stream at a time, like\n"
@@ -1613,17 +1617,16 @@ static void emit_unfused_api(Emitter *em)
                 numel_expr(em, &p->full), comment_safe(em, shape_text(p, &p->full)));
     else
         fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
-    /* scratch layout: one 256-byte-aligned region per intermediate */
+    /* scratch layout: one 256-byte-aligned region per slot (traffic_slots) */
     if (scratch > 0) {
-        fprintf(f, "    size_t need = 0;\n");
-        for (int k = 0; k < t->nkernels; k++)
-            if (em->out_of[t->kernels[k].inst] < 0 && p->shaped)
-                fprintf(f, "    const size_t t%d_at = need;\n    need += (%s * %d + 255) / 256 * 256;\n", k + 1,
-                        numel_expr(em, &p->inst[t->kernels[k].inst].shape),
-                        fusec_dtype_size[p->inst[t->kernels[k].inst].dtype]);
-            else if (em->out_of[t->kernels[k].inst] < 0)
-                fprintf(f, "    const size_t t%d_at = need;\n    need += (n * %d + 255) / 256 * 256;\n", k + 1,
-                        fusec_dtype_size[p->inst[t->kernels[k].inst].dtype]);
+        fprintf(f, "    /* a slot per live intermediate: one whose last reader has run hands its slot on,\n"
+                   "     * as eager's caching allocator hands on a freed temporary's block */\n"
+                   "    size_t need = 0;\n");
+        for (int s = 0; s < nslots; s++) {
+            int i = t->kernels[first[s]].inst;
+            fprintf(f, "    const size_t s%d_at = need;\n    need += (%s * %d + 255) / 256 * 256;\n", s + 1,
+                    p->shaped ? numel_expr(em, &p->inst[i].shape) : "n", fusec_dtype_size[p->inst[i].dtype]);
+        }
         fprintf(f, "    if (need > %s_scratch_bytes) {\n        %s_unfused_release();\n"
                    "        cudaError_t err = cudaMalloc(&%s_scratch, need);\n"
                    "        if (err != cudaSuccess)\n            return err;\n        %s_scratch_bytes = need;\n    }\n",
@@ -1631,9 +1634,9 @@ static void emit_unfused_api(Emitter *em)
     }
     for (int k = 0; k < t->nkernels; k++) {
         int i = t->kernels[k].inst;
-        if (em->out_of[i] < 0)
-            fprintf(f, "    %s *t%d = (%s *)((char *)%s_scratch + t%d_at);\n", store_t[p->inst[i].dtype], k + 1,
-                    store_t[p->inst[i].dtype], P, k + 1);
+        if (slot[k] >= 0)
+            fprintf(f, "    %s *t%d = (%s *)((char *)%s_scratch + s%d_at);\n", store_t[p->inst[i].dtype], k + 1,
+                    store_t[p->inst[i].dtype], P, slot[k] + 1);
     }
     emit_host_scalars(em, false);
     bool any_vec = false; /* a kernel without a broadcast operand takes vector accesses */
@@ -1804,8 +1807,8 @@ static void emit_cub(Emitter *em, const int *sc, int nsc)
 
 static void cost_init(FILE *f, const FusecKernelCost *k)
 {
-    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d}", k->in_bytes, k->mid_read, k->mid_write, k->out_bytes,
-            k->flops, k->trans, k->slots32, k->slots64, k->fp64, k->count > 0 ? k->count : 1);
+    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d}", k->in_bytes, k->mid_read, k->mid_write, k->out_bytes,
+            k->flops, k->trans, k->slots32, k->slots64, k->fp64, k->count > 0 ? k->count : 1, k->reuse);
 }
 
 static void c_string(FILE *f, const char *s, size_t len)

@@ -380,6 +380,10 @@ typedef struct Traffic {
     double u_flops, u_trans, f_flops, f_trans;
     double ratio;
     int *kernel_of; /* unfused: instruction -> its kernel's index, -1 */
+    /* The unfused intermediates' scratch slots (traffic_slots): slot[k], kernel
+     * k's, -1 when it writes an output; slot_first[s], the kernel that first
+     * takes slot s and sets its size. */
+    int *slot, *slot_first, nslots;
     int nfused_ops; /* distinct tensor ops in the fused kernel */
     /* A shaped program: each version's costs as terms in the dims (the
      * per-element fields above are their values at the dims of traffic_at;

@@ -79,6 +79,133 @@ static void add_compute_terms(Program *p, Traffic *t, bool fused, int kernel, co
     add_term(p, terms, n, cap, kernel, FUSEC_SLOTS64, c->slots64, sh);
 }
 
+/* True when shapes a and b have the same elements (the same dims, ones aside). */
+static bool same_numel(const Shape *a, const Shape *b)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < a->rank && a->dim[i] == DIM_ONE)
+            i++;
+        while (j < b->rank && b->dim[j] == DIM_ONE)
+            j++;
+        if (i == a->rank || j == b->rank)
+            return i == a->rank && j == b->rank;
+        if (a->dim[i++] != b->dim[j++])
+            return false;
+    }
+}
+
+/* The free scratch slots of one element count and dtype size: a binary
+ * min-heap of slot numbers, so the lowest comes first. */
+typedef struct SlotPool {
+    const Shape *shape;
+    int size;
+    int *heap, n, cap;
+} SlotPool;
+
+static void pool_push(Arena *a, SlotPool *p, int s)
+{
+    arena_grow(a, (void **)&p->heap, &p->cap, p->n + 1, sizeof(int));
+    int i = p->n++;
+    for (; i > 0 && p->heap[(i - 1) / 2] > s; i = (i - 1) / 2)
+        p->heap[i] = p->heap[(i - 1) / 2];
+    p->heap[i] = s;
+}
+
+static int pool_pop(SlotPool *p)
+{
+    int top = p->heap[0], last = p->heap[--p->n], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= p->n)
+            break;
+        if (c + 1 < p->n && p->heap[c + 1] < p->heap[c])
+            c++;
+        if (last <= p->heap[c])
+            break;
+        p->heap[i] = p->heap[c];
+        i = c;
+    }
+    if (p->n > 0)
+        p->heap[i] = last;
+    return top;
+}
+
+/* The unfused intermediates' places in the scratch buffer, handed out as
+ * eager's caching allocator hands out blocks: a temporary is free once the
+ * last kernel that reads it has run, and the next intermediate takes the
+ * free slot that fits best (of its element count, the smallest dtype size
+ * at least its own, then the lowest address), else a new slot. A chain of
+ * one-input ops so ping-pongs between two slots, as eager does; its
+ * intermediates then stay in L2 and overwrite each other's dirty lines
+ * there instead of each reaching HBM (docs/model.md, "Bytes"). Linear in
+ * the kernels but for the heaps (a pool per element count and size). */
+static void traffic_slots(Program *p, Traffic *t, const char *is_out)
+{
+    int nk = t->nkernels;
+    int *last = arena_alloc(p->arena, sizeof(int) * (size_t)(nk + 1)); /* kernel -> its last reader */
+    int *freed = arena_alloc(p->arena, sizeof(int) * (size_t)(nk + 1)); /* kernel -> first kernel its last reader frees */
+    int *next = arena_alloc(p->arena, sizeof(int) * (size_t)(nk + 1)); /* the next in that list */
+    t->slot = arena_alloc(p->arena, sizeof(int) * (size_t)(nk + 1));
+    t->slot_first = arena_alloc(p->arena, sizeof(int) * (size_t)(nk + 1));
+    t->nslots = 0;
+    for (int k = 0; k < nk; k++) {
+        last[k] = k;
+        freed[k] = -1;
+        for (int r = 0; r < t->kernels[k].nread; r++) {
+            int w = t->kernel_of[t->kernels[k].read[r]];
+            if (w >= 0 && last[w] < k)
+                last[w] = k;
+        }
+    }
+    SlotPool *pools = NULL;
+    int npools = 0, cap = 0;
+    for (int k = 0; k < nk; k++) {
+        /* the slots whose intermediates were last read by kernel k - 1 are free now */
+        for (int j = k > 0 ? freed[k - 1] : -1; j >= 0; j = next[j]) {
+            int pi = 0, s = t->slot[j];
+            const Inst *si = &p->inst[t->kernels[t->slot_first[s]].inst];
+            while (pi < npools && (pools[pi].size != fusec_dtype_size[si->dtype] || !same_numel(pools[pi].shape, &si->shape)))
+                pi++;
+            if (pi == npools) {
+                arena_grow(p->arena, (void **)&pools, &cap, npools + 1, sizeof *pools);
+                pools[npools++] = (SlotPool){&si->shape, fusec_dtype_size[si->dtype], NULL, 0, 0};
+            }
+            pool_push(p->arena, &pools[pi], s);
+        }
+        const Inst *in = &p->inst[t->kernels[k].inst];
+        t->slot[k] = -1;
+        if (is_out[t->kernels[k].inst])
+            continue;
+        int best = -1, need = fusec_dtype_size[in->dtype];
+        for (int pi = 0; pi < npools; pi++)
+            if (pools[pi].n > 0 && pools[pi].size >= need && same_numel(pools[pi].shape, &in->shape) &&
+                (best < 0 || pools[pi].size < pools[best].size))
+                best = pi;
+        if (best >= 0) {
+            t->slot[k] = pool_pop(&pools[best]);
+        } else {
+            t->slot_first[t->nslots] = k;
+            t->slot[k] = t->nslots++;
+        }
+        /* freed once its last reader has run */
+        next[k] = freed[last[k]];
+        freed[last[k]] = k;
+    }
+}
+
+/* The unfused version's footprint: its inputs, outputs and scratch slots (each
+ * the size of the intermediate that first takes it), from kernel costs uk. */
+static double unfused_footprint(const Traffic *t, const FusecKernelCost *uk, double inputs)
+{
+    double f = inputs;
+    for (int k = 0; k < t->nkernels; k++)
+        f += uk[k].out_bytes;
+    for (int s = 0; s < t->nslots; s++)
+        f += uk[t->slot_first[s]].mid_write;
+    return f;
+}
+
 void traffic_build(Program *p, Traffic *t)
 {
     memset(t, 0, sizeof *t);
@@ -94,7 +221,6 @@ void traffic_build(Program *p, Traffic *t)
     for (int i = 0; i < p->ninst; i++)
         t->kernel_of[i] = -1;
     t->ucost = arena_alloc(p->arena, sizeof(FusecKernelCost) * (size_t)(n + 1));
-    double footprint = 0;
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
         if (!is_kernel(in))
@@ -135,7 +261,6 @@ void traffic_build(Program *p, Traffic *t)
         for (int r = 0; r < k->nread; r++)
             k->cost.slots32 += op_convert_slots(p->inst[k->read[r]].dtype, false);
         k->cost.slots32 += op_convert_slots(in->dtype, true);
-        footprint += w;
         t->u_read += k->read_bytes;
         t->u_write += w;
         t->u_flops += k->cost.flops;
@@ -143,6 +268,9 @@ void traffic_build(Program *p, Traffic *t)
         add_compute_terms(p, t, false, t->nkernels, &k->cost, &in->shape);
         t->ucost[t->nkernels++] = k->cost;
     }
+    traffic_slots(p, t, is_out);
+    for (int k = 0; k < t->nkernels; k++) /* a write into a slot an earlier intermediate held */
+        t->kernels[k].cost.reuse = t->ucost[k].reuse = t->slot[k] >= 0 && t->slot_first[t->slot[k]] != k;
     FusecKernelCost fcompute; /* the fused kernel's compute alone, for its terms */
     memset(&fcompute, 0, sizeof fcompute);
 
@@ -181,7 +309,6 @@ void traffic_build(Program *p, Traffic *t)
     add_compute_terms(p, t, true, 0, &fcompute, &p->full);
     t->f_flops = t->fcost.flops;
     t->f_trans = t->fcost.trans;
-    footprint += t->fcost.in_bytes;
     /* The model needs each distinct cost once, with its count: a long chain
      * repeats a few kernel shapes many times. */
     int cap = 16, ng = 0;
@@ -213,7 +340,7 @@ void traffic_build(Program *p, Traffic *t)
     }
     t->ngroups = ng;
     t->ucost_grouped = g;
-    t->unfused = (FusecVersion){ng, g, footprint};
+    t->unfused = (FusecVersion){ng, g, unfused_footprint(t, t->ucost, t->fcost.in_bytes)};
     t->fcost.count = 1;
     t->fused = (FusecVersion){1, &t->fcost, t->f_read + t->f_write};
     t->ratio = (t->u_read + t->u_write) / (t->f_read + t->f_write);
@@ -256,9 +383,9 @@ void traffic_at(const Program *p, const Traffic *t, const double *dims, FusecKer
     fk[0] = t->fcost;
     fusec_costs_at(uk, t->nkernels, ut, nu, dims, p->ndim, *n);
     fusec_costs_at(fk, 1, ft, nf, dims, p->ndim, *n);
-    /* the distinct bytes of every buffer touched: what each kernel writes,
-     * and the inputs */
-    *u = (FusecVersion){t->nkernels, uk, fusec_footprint(uk, t->nkernels, fk[0].in_bytes)};
+    /* the distinct bytes of every buffer touched: the inputs, the outputs
+     * and the scratch slots (the fused kernel: its inputs and outputs) */
+    *u = (FusecVersion){t->nkernels, uk, unfused_footprint(t, uk, fk[0].in_bytes)};
     *f = (FusecVersion){1, fk, fusec_footprint(fk, 1, fk[0].in_bytes)};
 }
 

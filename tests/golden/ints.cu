@@ -1627,7 +1627,7 @@ extern "C" cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const i
     return cudaGetLastError();
 }
 
-/* Scratch for the unfused intermediates (204 B per element), kept between calls and
+/* Scratch for the unfused intermediates (32 B per element), kept between calls and
  * grown when n grows; ints_unfused_release() frees it. Not thread-safe: one stream
  * at a time, like the static buffers it is. */
 static void *ints_scratch;
@@ -1646,116 +1646,18 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
 {
     if (n == 0)
         return cudaSuccess;
+    /* a slot per live intermediate: one whose last reader has run hands its slot on,
+     * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;
-    const size_t t2_at = need;
+    const size_t s1_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t4_at = need;
+    const size_t s2_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t5_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t7_at = need;
+    const size_t s3_at = need;
     need += (n * 8 + 255) / 256 * 256;
-    const size_t t9_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t10_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t11_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t12_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t14_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t15_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t16_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t17_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t18_at = need;
+    const size_t s4_at = need;
     need += (n * 8 + 255) / 256 * 256;
-    const size_t t19_at = need;
-    need += (n * 8 + 255) / 256 * 256;
-    const size_t t20_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t22_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t23_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t24_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t25_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t27_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t28_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t29_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t30_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t31_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t32_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t33_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t34_at = need;
-    need += (n * 8 + 255) / 256 * 256;
-    const size_t t35_at = need;
-    need += (n * 8 + 255) / 256 * 256;
-    const size_t t36_at = need;
-    need += (n * 8 + 255) / 256 * 256;
-    const size_t t37_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t38_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t40_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t41_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t42_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t43_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t45_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t46_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t47_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t48_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t50_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t51_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t52_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t53_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t54_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t55_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t56_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t57_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t58_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t59_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t61_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t62_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t63_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t64_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t65_at = need;
-    need += (n * 8 + 255) / 256 * 256;
-    const size_t t66_at = need;
+    const size_t s5_at = need;
     need += (n * 8 + 255) / 256 * 256;
     if (need > ints_scratch_bytes) {
         ints_unfused_release();
@@ -1764,61 +1666,61 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
             return err;
         ints_scratch_bytes = need;
     }
-    int32_t *t2 = (int32_t *)((char *)ints_scratch + t2_at);
-    float *t4 = (float *)((char *)ints_scratch + t4_at);
-    float *t5 = (float *)((char *)ints_scratch + t5_at);
-    int64_t *t7 = (int64_t *)((char *)ints_scratch + t7_at);
-    int32_t *t9 = (int32_t *)((char *)ints_scratch + t9_at);
-    int32_t *t10 = (int32_t *)((char *)ints_scratch + t10_at);
-    int32_t *t11 = (int32_t *)((char *)ints_scratch + t11_at);
-    int8_t *t12 = (int8_t *)((char *)ints_scratch + t12_at);
-    uint8_t *t14 = (uint8_t *)((char *)ints_scratch + t14_at);
-    int8_t *t15 = (int8_t *)((char *)ints_scratch + t15_at);
-    int16_t *t16 = (int16_t *)((char *)ints_scratch + t16_at);
-    int16_t *t17 = (int16_t *)((char *)ints_scratch + t17_at);
-    int64_t *t18 = (int64_t *)((char *)ints_scratch + t18_at);
-    int64_t *t19 = (int64_t *)((char *)ints_scratch + t19_at);
-    int32_t *t20 = (int32_t *)((char *)ints_scratch + t20_at);
-    int32_t *t22 = (int32_t *)((char *)ints_scratch + t22_at);
-    int32_t *t23 = (int32_t *)((char *)ints_scratch + t23_at);
-    int32_t *t24 = (int32_t *)((char *)ints_scratch + t24_at);
-    uint8_t *t25 = (uint8_t *)((char *)ints_scratch + t25_at);
-    int32_t *t27 = (int32_t *)((char *)ints_scratch + t27_at);
-    int32_t *t28 = (int32_t *)((char *)ints_scratch + t28_at);
-    int32_t *t29 = (int32_t *)((char *)ints_scratch + t29_at);
-    int16_t *t30 = (int16_t *)((char *)ints_scratch + t30_at);
-    int32_t *t31 = (int32_t *)((char *)ints_scratch + t31_at);
-    int16_t *t32 = (int16_t *)((char *)ints_scratch + t32_at);
-    int32_t *t33 = (int32_t *)((char *)ints_scratch + t33_at);
-    int64_t *t34 = (int64_t *)((char *)ints_scratch + t34_at);
-    int64_t *t35 = (int64_t *)((char *)ints_scratch + t35_at);
-    int64_t *t36 = (int64_t *)((char *)ints_scratch + t36_at);
-    int32_t *t37 = (int32_t *)((char *)ints_scratch + t37_at);
-    int32_t *t38 = (int32_t *)((char *)ints_scratch + t38_at);
-    float *t40 = (float *)((char *)ints_scratch + t40_at);
-    int16_t *t41 = (int16_t *)((char *)ints_scratch + t41_at);
-    float *t42 = (float *)((char *)ints_scratch + t42_at);
-    float *t43 = (float *)((char *)ints_scratch + t43_at);
-    bool *t45 = (bool *)((char *)ints_scratch + t45_at);
-    bool *t46 = (bool *)((char *)ints_scratch + t46_at);
-    bool *t47 = (bool *)((char *)ints_scratch + t47_at);
-    bool *t48 = (bool *)((char *)ints_scratch + t48_at);
-    float *t50 = (float *)((char *)ints_scratch + t50_at);
-    float *t51 = (float *)((char *)ints_scratch + t51_at);
-    float *t52 = (float *)((char *)ints_scratch + t52_at);
-    int8_t *t53 = (int8_t *)((char *)ints_scratch + t53_at);
-    float *t54 = (float *)((char *)ints_scratch + t54_at);
-    float *t55 = (float *)((char *)ints_scratch + t55_at);
-    __nv_bfloat16 *t56 = (__nv_bfloat16 *)((char *)ints_scratch + t56_at);
-    float *t57 = (float *)((char *)ints_scratch + t57_at);
-    __half *t58 = (__half *)((char *)ints_scratch + t58_at);
-    float *t59 = (float *)((char *)ints_scratch + t59_at);
-    uint8_t *t61 = (uint8_t *)((char *)ints_scratch + t61_at);
-    int16_t *t62 = (int16_t *)((char *)ints_scratch + t62_at);
-    int16_t *t63 = (int16_t *)((char *)ints_scratch + t63_at);
-    float *t64 = (float *)((char *)ints_scratch + t64_at);
-    int64_t *t65 = (int64_t *)((char *)ints_scratch + t65_at);
-    int64_t *t66 = (int64_t *)((char *)ints_scratch + t66_at);
+    int32_t *t2 = (int32_t *)((char *)ints_scratch + s1_at);
+    float *t4 = (float *)((char *)ints_scratch + s1_at);
+    float *t5 = (float *)((char *)ints_scratch + s2_at);
+    int64_t *t7 = (int64_t *)((char *)ints_scratch + s3_at);
+    int32_t *t9 = (int32_t *)((char *)ints_scratch + s1_at);
+    int32_t *t10 = (int32_t *)((char *)ints_scratch + s2_at);
+    int32_t *t11 = (int32_t *)((char *)ints_scratch + s3_at);
+    int8_t *t12 = (int8_t *)((char *)ints_scratch + s1_at);
+    uint8_t *t14 = (uint8_t *)((char *)ints_scratch + s1_at);
+    int8_t *t15 = (int8_t *)((char *)ints_scratch + s2_at);
+    int16_t *t16 = (int16_t *)((char *)ints_scratch + s3_at);
+    int16_t *t17 = (int16_t *)((char *)ints_scratch + s2_at);
+    int64_t *t18 = (int64_t *)((char *)ints_scratch + s3_at);
+    int64_t *t19 = (int64_t *)((char *)ints_scratch + s4_at);
+    int32_t *t20 = (int32_t *)((char *)ints_scratch + s1_at);
+    int32_t *t22 = (int32_t *)((char *)ints_scratch + s1_at);
+    int32_t *t23 = (int32_t *)((char *)ints_scratch + s2_at);
+    int32_t *t24 = (int32_t *)((char *)ints_scratch + s3_at);
+    uint8_t *t25 = (uint8_t *)((char *)ints_scratch + s1_at);
+    int32_t *t27 = (int32_t *)((char *)ints_scratch + s1_at);
+    int32_t *t28 = (int32_t *)((char *)ints_scratch + s2_at);
+    int32_t *t29 = (int32_t *)((char *)ints_scratch + s1_at);
+    int16_t *t30 = (int16_t *)((char *)ints_scratch + s2_at);
+    int32_t *t31 = (int32_t *)((char *)ints_scratch + s3_at);
+    int16_t *t32 = (int16_t *)((char *)ints_scratch + s1_at);
+    int32_t *t33 = (int32_t *)((char *)ints_scratch + s2_at);
+    int64_t *t34 = (int64_t *)((char *)ints_scratch + s3_at);
+    int64_t *t35 = (int64_t *)((char *)ints_scratch + s4_at);
+    int64_t *t36 = (int64_t *)((char *)ints_scratch + s3_at);
+    int32_t *t37 = (int32_t *)((char *)ints_scratch + s1_at);
+    int32_t *t38 = (int32_t *)((char *)ints_scratch + s2_at);
+    float *t40 = (float *)((char *)ints_scratch + s1_at);
+    int16_t *t41 = (int16_t *)((char *)ints_scratch + s2_at);
+    float *t42 = (float *)((char *)ints_scratch + s3_at);
+    float *t43 = (float *)((char *)ints_scratch + s2_at);
+    bool *t45 = (bool *)((char *)ints_scratch + s1_at);
+    bool *t46 = (bool *)((char *)ints_scratch + s2_at);
+    bool *t47 = (bool *)((char *)ints_scratch + s3_at);
+    bool *t48 = (bool *)((char *)ints_scratch + s1_at);
+    float *t50 = (float *)((char *)ints_scratch + s1_at);
+    float *t51 = (float *)((char *)ints_scratch + s2_at);
+    float *t52 = (float *)((char *)ints_scratch + s1_at);
+    int8_t *t53 = (int8_t *)((char *)ints_scratch + s2_at);
+    float *t54 = (float *)((char *)ints_scratch + s1_at);
+    float *t55 = (float *)((char *)ints_scratch + s2_at);
+    __nv_bfloat16 *t56 = (__nv_bfloat16 *)((char *)ints_scratch + s1_at);
+    float *t57 = (float *)((char *)ints_scratch + s3_at);
+    __half *t58 = (__half *)((char *)ints_scratch + s1_at);
+    float *t59 = (float *)((char *)ints_scratch + s2_at);
+    uint8_t *t61 = (uint8_t *)((char *)ints_scratch + s1_at);
+    int16_t *t62 = (int16_t *)((char *)ints_scratch + s2_at);
+    int16_t *t63 = (int16_t *)((char *)ints_scratch + s3_at);
+    float *t64 = (float *)((char *)ints_scratch + s1_at);
+    int64_t *t65 = (int64_t *)((char *)ints_scratch + s4_at);
+    int64_t *t66 = (int64_t *)((char *)ints_scratch + s5_at);
     bool vec;
     cudaError_t err;
     /* k1 */
@@ -2668,54 +2570,57 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost ints_unfused_cost[] = {
-    {2, 0, 0, 2, 1, 0, 1, 0, 0, 1},
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 6},
-    {2, 4, 0, 4, 1, 0, 1, 0, 0, 1},
-    {4, 0, 4, 0, 1, 0, 14.6, 0, 0, 2},
-    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1},
-    {8, 0, 8, 0, 1, 0, 1, 0, 0, 2},
-    {0, 8, 0, 8, 1, 0, 1, 0, 0, 2},
-    {5, 0, 4, 0, 5, 1, 46.6, 0, 0, 1},
-    {4, 0, 4, 0, 3, 1, 11.1, 0, 0, 1},
-    {0, 8, 4, 0, 1, 0, 1, 0, 0, 3},
-    {1, 0, 1, 0, 5, 1, 12.3, 0, 0, 1},
-    {0, 5, 0, 4, 1, 0, 1, 0, 0, 2},
-    {1, 0, 1, 0, 1, 0, 1, 0, 0, 4},
-    {2, 1, 2, 0, 1, 0, 1, 0, 0, 1},
-    {0, 3, 2, 0, 1, 0, 1, 0, 0, 2},
-    {1, 0, 8, 0, 1, 0, 1, 0, 0, 1},
-    {0, 10, 8, 0, 1, 0, 1, 0, 0, 2},
-    {5, 0, 4, 0, 1, 0, 1, 0, 0, 2},
-    {0, 12, 0, 8, 1, 0, 1, 0, 0, 2},
-    {0, 4, 4, 0, 1, 0, 2.9, 0, 0, 1},
-    {0, 4, 4, 0, 2, 0, 5, 0, 0, 2},
-    {2, 0, 2, 0, 1, 0, 3.1, 0, 0, 1},
-    {0, 6, 4, 0, 1, 0, 1, 0, 0, 2},
-    {2, 0, 2, 0, 2, 0, 7.8, 0, 0, 1},
-    {0, 8, 8, 0, 1, 0, 1, 0, 0, 1},
-    {0, 12, 8, 0, 1, 0, 1, 0, 0, 1},
-    {5, 4, 4, 0, 1, 0, 2.2, 0, 0, 1},
-    {1, 0, 4, 0, 0, 1, 8, 0, 0, 1},
-    {2, 0, 2, 0, 1, 0, 2.9, 0, 0, 1},
-    {0, 2, 4, 0, 0, 1, 11.9, 0, 0, 1},
-    {4, 4, 0, 4, 1, 0, 1, 0, 0, 1},
-    {5, 0, 1, 0, 1, 0, 1, 0, 0, 1},
-    {8, 0, 1, 0, 1, 0, 1, 0, 0, 1},
-    {0, 2, 1, 0, 1, 0, 1, 0, 0, 1},
-    {0, 2, 0, 1, 1, 0, 1, 0, 0, 1},
-    {0, 4, 4, 0, 1, 0, 5.8, 0, 0, 1},
-    {0, 4, 1, 0, 0, 0, 0, 0, 0, 1},
-    {0, 1, 4, 0, 0, 0, 1, 0, 0, 1},
-    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1},
-    {8, 0, 2, 0, 0, 0, 12.8, 0, 0, 1},
-    {0, 6, 4, 0, 1, 0, 2, 0, 0, 2},
-    {4, 0, 2, 0, 0, 0, 4.6, 0, 0, 1},
-    {2, 4, 0, 4, 1, 0, 2, 0, 0, 1},
-    {4, 0, 1, 0, 0, 0, 0, 0, 0, 1},
-    {8, 0, 2, 0, 0, 0, 0, 0, 0, 1},
-    {0, 4, 8, 0, 0, 0, 0, 0, 0, 1},
+    {2, 0, 0, 2, 1, 0, 1, 0, 0, 1, 0},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0},
+    {2, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 5, 1},
+    {4, 0, 4, 0, 1, 0, 14.6, 0, 0, 1, 0},
+    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0},
+    {8, 0, 8, 0, 1, 0, 1, 0, 0, 1, 0},
+    {0, 8, 0, 8, 1, 0, 1, 0, 0, 2, 0},
+    {5, 0, 4, 0, 5, 1, 46.6, 0, 0, 1, 1},
+    {4, 0, 4, 0, 3, 1, 11.1, 0, 0, 1, 1},
+    {0, 8, 4, 0, 1, 0, 1, 0, 0, 3, 1},
+    {1, 0, 1, 0, 5, 1, 12.3, 0, 0, 1, 1},
+    {0, 5, 0, 4, 1, 0, 1, 0, 0, 2, 0},
+    {1, 0, 1, 0, 1, 0, 1, 0, 0, 4, 1},
+    {2, 1, 2, 0, 1, 0, 1, 0, 0, 1, 1},
+    {0, 3, 2, 0, 1, 0, 1, 0, 0, 2, 1},
+    {1, 0, 8, 0, 1, 0, 1, 0, 0, 1, 1},
+    {0, 10, 8, 0, 1, 0, 1, 0, 0, 2, 0},
+    {5, 0, 4, 0, 1, 0, 1, 0, 0, 2, 1},
+    {0, 12, 0, 8, 1, 0, 1, 0, 0, 2, 0},
+    {0, 4, 4, 0, 1, 0, 2.9, 0, 0, 1, 1},
+    {0, 4, 4, 0, 2, 0, 5, 0, 0, 2, 1},
+    {2, 0, 2, 0, 1, 0, 3.1, 0, 0, 1, 1},
+    {0, 6, 4, 0, 1, 0, 1, 0, 0, 2, 1},
+    {2, 0, 2, 0, 2, 0, 7.8, 0, 0, 1, 1},
+    {8, 0, 8, 0, 1, 0, 1, 0, 0, 1, 1},
+    {0, 8, 8, 0, 1, 0, 1, 0, 0, 1, 1},
+    {0, 12, 8, 0, 1, 0, 1, 0, 0, 1, 1},
+    {5, 4, 4, 0, 1, 0, 2.2, 0, 0, 1, 1},
+    {1, 0, 4, 0, 0, 1, 8, 0, 0, 1, 1},
+    {2, 0, 2, 0, 1, 0, 2.9, 0, 0, 1, 1},
+    {0, 2, 4, 0, 0, 1, 11.9, 0, 0, 1, 1},
+    {4, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0},
+    {5, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1},
+    {8, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1},
+    {0, 2, 1, 0, 1, 0, 1, 0, 0, 1, 1},
+    {0, 2, 0, 1, 1, 0, 1, 0, 0, 1, 0},
+    {4, 0, 4, 0, 1, 0, 14.6, 0, 0, 1, 1},
+    {0, 4, 4, 0, 1, 0, 5.8, 0, 0, 1, 1},
+    {0, 4, 1, 0, 0, 0, 0, 0, 0, 1, 1},
+    {0, 1, 4, 0, 0, 0, 1, 0, 0, 1, 1},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1},
+    {8, 0, 2, 0, 0, 0, 12.8, 0, 0, 1, 1},
+    {0, 6, 4, 0, 1, 0, 2, 0, 0, 2, 1},
+    {4, 0, 2, 0, 0, 0, 4.6, 0, 0, 1, 1},
+    {2, 4, 0, 4, 1, 0, 2, 0, 0, 1, 0},
+    {4, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1},
+    {8, 0, 2, 0, 0, 0, 0, 0, 0, 1, 1},
+    {0, 4, 8, 0, 0, 0, 0, 0, 0, 1, 1},
 };
-static const FusecKernelCost ints_fused_cost[] = {{23, 0, 0, 59, 71, 5, 210.5, 0, 0, 1}};
+static const FusecKernelCost ints_fused_cost[] = {{23, 0, 0, 59, 71, 5, 210.5, 0, 0, 1, 0}};
 static const FusecTensorArg ints_in[] = {{"x", FX_F32, FX_F32}, {"h", FX_BF16, FX_BF16}, {"q", FX_I32, FX_I32}, {"u", FX_U8, FX_U8}, {"b", FX_I8, FX_I8}, {"s", FX_I16, FX_I16}, {"w", FX_I64, FX_I64}, {"m", FX_BOOL, FX_BOOL}};
 static const FusecTensorArg ints_out[] = {{"mix", FX_I16, FX_I16}, {"twice", FX_I32, FX_I32}, {"ratio", FX_F32, FX_F32}, {"wrap", FX_I64, FX_I64}, {"fd", FX_I32, FX_I32}, {"bits", FX_I64, FX_I64}, {"shifted", FX_I32, FX_I32}, {"keep", FX_I64, FX_I64}, {"flo", FX_F32, FX_F32}, {"cmp", FX_BOOL, FX_BOOL}, {"back", FX_F32, FX_BF16}, {"cut", FX_I64, FX_F32}};
 static const FusecParamArg ints_par[] = {{"scale", FX_F32, 0.05}};
@@ -2768,7 +2673,7 @@ static const FusecChain ints_chain = {
     "cut = u8(q) + i16(w) + i64(x * 1000) + u8(-1.5)\n",
     8, 12, 1,
     ints_in, ints_out, ints_par,
-    {46, ints_unfused_cost, 286},
+    {49, ints_unfused_cost, 114},
     {1, ints_fused_cost, 82},
     601, 82,
     ints_run,

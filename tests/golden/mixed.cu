@@ -336,7 +336,7 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h_u, const uint16_t *g_u, uin
     return cudaGetLastError();
 }
 
-/* Scratch for the unfused intermediates (27 B per element), kept between calls and
+/* Scratch for the unfused intermediates (13 B per element), kept between calls and
  * grown when n grows; mixed_unfused_release() frees it. Not thread-safe: one stream
  * at a time, like the static buffers it is. */
 static void *mixed_scratch;
@@ -355,24 +355,18 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
 {
     if (n == 0)
         return cudaSuccess;
+    /* a slot per live intermediate: one whose last reader has run hands its slot on,
+     * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;
-    const size_t t1_at = need;
+    const size_t s1_at = need;
     need += (n * 1 + 255) / 256 * 256;
-    const size_t t2_at = need;
+    const size_t s2_at = need;
     need += (n * 2 + 255) / 256 * 256;
-    const size_t t3_at = need;
+    const size_t s3_at = need;
     need += (n * 2 + 255) / 256 * 256;
-    const size_t t4_at = need;
+    const size_t s4_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t5_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t6_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t7_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t8_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t10_at = need;
+    const size_t s5_at = need;
     need += (n * 4 + 255) / 256 * 256;
     if (need > mixed_scratch_bytes) {
         mixed_unfused_release();
@@ -381,15 +375,15 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
             return err;
         mixed_scratch_bytes = need;
     }
-    bool *t1 = (bool *)((char *)mixed_scratch + t1_at);
-    __half *t2 = (__half *)((char *)mixed_scratch + t2_at);
-    __half *t3 = (__half *)((char *)mixed_scratch + t3_at);
-    float *t4 = (float *)((char *)mixed_scratch + t4_at);
-    __nv_bfloat16 *t5 = (__nv_bfloat16 *)((char *)mixed_scratch + t5_at);
-    float *t6 = (float *)((char *)mixed_scratch + t6_at);
-    float *t7 = (float *)((char *)mixed_scratch + t7_at);
-    float *t8 = (float *)((char *)mixed_scratch + t8_at);
-    float *t10 = (float *)((char *)mixed_scratch + t10_at);
+    bool *t1 = (bool *)((char *)mixed_scratch + s1_at);
+    __half *t2 = (__half *)((char *)mixed_scratch + s2_at);
+    __half *t3 = (__half *)((char *)mixed_scratch + s3_at);
+    float *t4 = (float *)((char *)mixed_scratch + s4_at);
+    __nv_bfloat16 *t5 = (__nv_bfloat16 *)((char *)mixed_scratch + s2_at);
+    float *t6 = (float *)((char *)mixed_scratch + s5_at);
+    float *t7 = (float *)((char *)mixed_scratch + s4_at);
+    float *t8 = (float *)((char *)mixed_scratch + s5_at);
+    float *t10 = (float *)((char *)mixed_scratch + s5_at);
     bool vec;
     cudaError_t err;
     /* k1 */
@@ -591,19 +585,19 @@ static void mixed_reference(int fused, const FusecValue *in, const double *par, 
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost mixed_unfused_cost[] = {
-    {2, 0, 1, 0, 1, 0, 2, 0, 0, 1},
-    {2, 0, 2, 0, 2, 0, 5.8, 0, 0, 1},
-    {2, 3, 2, 0, 1, 0, 6, 0, 0, 1},
-    {0, 2, 4, 0, 0, 0, 2, 0, 0, 1},
-    {2, 0, 2, 0, 2, 1, 29.4, 0, 0, 1},
-    {0, 6, 4, 0, 1, 0, 2, 0, 0, 1},
-    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1},
-    {0, 4, 4, 0, 2, 0, 5, 0, 0, 1},
-    {0, 4, 0, 2, 0, 0, 4.6, 0, 0, 1},
-    {0, 4, 4, 0, 1, 0, 2.9, 0, 0, 1},
-    {0, 4, 0, 1, 1, 0, 1, 0, 0, 1},
+    {2, 0, 1, 0, 1, 0, 2, 0, 0, 1, 0},
+    {2, 0, 2, 0, 2, 0, 5.8, 0, 0, 1, 0},
+    {2, 3, 2, 0, 1, 0, 6, 0, 0, 1, 0},
+    {0, 2, 4, 0, 0, 0, 2, 0, 0, 1, 0},
+    {2, 0, 2, 0, 2, 1, 29.4, 0, 0, 1, 1},
+    {0, 6, 4, 0, 1, 0, 2, 0, 0, 1, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1},
+    {0, 4, 4, 0, 2, 0, 5, 0, 0, 1, 1},
+    {0, 4, 0, 2, 0, 0, 4.6, 0, 0, 1, 0},
+    {0, 4, 4, 0, 1, 0, 2.9, 0, 0, 1, 1},
+    {0, 4, 0, 1, 1, 0, 1, 0, 0, 1, 0},
 };
-static const FusecKernelCost mixed_fused_cost[] = {{4, 0, 0, 3, 12, 1, 36.7, 0, 0, 1}};
+static const FusecKernelCost mixed_fused_cost[] = {{4, 0, 0, 3, 12, 1, 36.7, 0, 0, 1, 0}};
 static const FusecTensorArg mixed_in[] = {{"h", FX_F16, FX_F16}, {"g", FX_BF16, FX_BF16}};
 static const FusecTensorArg mixed_out[] = {{"y", FX_F16, FX_BF16}, {"keep", FX_BOOL, FX_BF16}};
 static const FusecParamArg mixed_par[] = {{"scale", FX_F32, 0.125}};
@@ -633,7 +627,7 @@ static const FusecChain mixed_chain = {
     "keep = abs(gated) >= 1e-3                        # a bool mask, 1 byte per element\n",
     2, 2, 1,
     mixed_in, mixed_out, mixed_par,
-    {11, mixed_unfused_cost, 34},
+    {11, mixed_unfused_cost, 20},
     {1, mixed_fused_cost, 7},
     69, 7,
     mixed_run,

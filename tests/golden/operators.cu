@@ -523,7 +523,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
 /* Reads 8 B and writes 5 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 23 distinct ops.
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 2.57 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each),
+ * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
  * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
  * one element a thread spreads its serial work over more SMs).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -613,7 +613,7 @@ extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, co
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_TINY_BLOCKS)
         operators_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
+    else if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
         operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
         operators_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
@@ -626,7 +626,7 @@ extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, co
     return cudaGetLastError();
 }
 
-/* Scratch for the unfused intermediates (68 B per element), kept between calls and
+/* Scratch for the unfused intermediates (21 B per element), kept between calls and
  * grown when n grows; operators_unfused_release() frees it. Not thread-safe: one stream
  * at a time, like the static buffers it is. */
 static void *operators_scratch;
@@ -645,49 +645,21 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
 {
     if (n == 0)
         return cudaSuccess;
+    /* a slot per live intermediate: one whose last reader has run hands its slot on,
+     * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;
-    const size_t t1_at = need;
+    const size_t s1_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t2_at = need;
+    const size_t s2_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t3_at = need;
+    const size_t s3_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t4_at = need;
+    const size_t s4_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t5_at = need;
+    const size_t s5_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t6_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t7_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t8_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t9_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t10_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t11_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t12_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t13_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t14_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t15_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t16_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t17_at = need;
+    const size_t s6_at = need;
     need += (n * 1 + 255) / 256 * 256;
-    const size_t t18_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t19_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t20_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t22_at = need;
-    need += (n * 4 + 255) / 256 * 256;
     if (need > operators_scratch_bytes) {
         operators_unfused_release();
         cudaError_t err = cudaMalloc(&operators_scratch, need);
@@ -695,27 +667,27 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
             return err;
         operators_scratch_bytes = need;
     }
-    float *t1 = (float *)((char *)operators_scratch + t1_at);
-    float *t2 = (float *)((char *)operators_scratch + t2_at);
-    float *t3 = (float *)((char *)operators_scratch + t3_at);
-    float *t4 = (float *)((char *)operators_scratch + t4_at);
-    float *t5 = (float *)((char *)operators_scratch + t5_at);
-    float *t6 = (float *)((char *)operators_scratch + t6_at);
-    float *t7 = (float *)((char *)operators_scratch + t7_at);
-    __half *t8 = (__half *)((char *)operators_scratch + t8_at);
-    float *t9 = (float *)((char *)operators_scratch + t9_at);
-    float *t10 = (float *)((char *)operators_scratch + t10_at);
-    float *t11 = (float *)((char *)operators_scratch + t11_at);
-    float *t12 = (float *)((char *)operators_scratch + t12_at);
-    __half *t13 = (__half *)((char *)operators_scratch + t13_at);
-    float *t14 = (float *)((char *)operators_scratch + t14_at);
-    float *t15 = (float *)((char *)operators_scratch + t15_at);
-    float *t16 = (float *)((char *)operators_scratch + t16_at);
-    bool *t17 = (bool *)((char *)operators_scratch + t17_at);
-    bool *t18 = (bool *)((char *)operators_scratch + t18_at);
-    bool *t19 = (bool *)((char *)operators_scratch + t19_at);
-    bool *t20 = (bool *)((char *)operators_scratch + t20_at);
-    float *t22 = (float *)((char *)operators_scratch + t22_at);
+    float *t1 = (float *)((char *)operators_scratch + s1_at);
+    float *t2 = (float *)((char *)operators_scratch + s2_at);
+    float *t3 = (float *)((char *)operators_scratch + s1_at);
+    float *t4 = (float *)((char *)operators_scratch + s3_at);
+    float *t5 = (float *)((char *)operators_scratch + s1_at);
+    float *t6 = (float *)((char *)operators_scratch + s2_at);
+    float *t7 = (float *)((char *)operators_scratch + s1_at);
+    __half *t8 = (__half *)((char *)operators_scratch + s3_at);
+    float *t9 = (float *)((char *)operators_scratch + s4_at);
+    float *t10 = (float *)((char *)operators_scratch + s1_at);
+    float *t11 = (float *)((char *)operators_scratch + s3_at);
+    float *t12 = (float *)((char *)operators_scratch + s1_at);
+    __half *t13 = (__half *)((char *)operators_scratch + s4_at);
+    float *t14 = (float *)((char *)operators_scratch + s5_at);
+    float *t15 = (float *)((char *)operators_scratch + s1_at);
+    float *t16 = (float *)((char *)operators_scratch + s4_at);
+    bool *t17 = (bool *)((char *)operators_scratch + s1_at);
+    bool *t18 = (bool *)((char *)operators_scratch + s5_at);
+    bool *t19 = (bool *)((char *)operators_scratch + s1_at);
+    bool *t20 = (bool *)((char *)operators_scratch + s6_at);
+    float *t22 = (float *)((char *)operators_scratch + s1_at);
     bool vec;
     cudaError_t err;
     /* k1 */
@@ -1053,24 +1025,28 @@ static void operators_reference(int fused, const FusecValue *in, const double *p
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost operators_unfused_cost[] = {
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 2},
-    {0, 4, 4, 0, 1, 0, 1, 0, 0, 3},
-    {0, 8, 4, 0, 1, 0, 1, 0, 0, 3},
-    {4, 0, 4, 0, 3, 1, 25.2, 0, 0, 1},
-    {2, 0, 2, 0, 3, 1, 28, 0, 0, 1},
-    {0, 6, 4, 0, 1, 0, 2, 0, 0, 2},
-    {4, 0, 4, 0, 3, 1, 31.3, 0, 0, 1},
-    {4, 0, 4, 0, 5, 1, 38.9, 0, 0, 1},
-    {2, 0, 2, 0, 5, 1, 41.7, 0, 0, 1},
-    {4, 0, 4, 0, 5, 1, 60.9, 0, 0, 1},
-    {1, 0, 1, 0, 1, 0, 1, 0, 0, 1},
-    {1, 1, 1, 0, 1, 0, 1, 0, 0, 2},
-    {4, 0, 1, 0, 1, 0, 1, 0, 0, 1},
-    {0, 2, 0, 1, 1, 0, 1, 0, 0, 1},
-    {0, 9, 4, 0, 1, 0, 2.2, 0, 0, 1},
-    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1},
+    {0, 8, 4, 0, 1, 0, 1, 0, 0, 1, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 2, 1},
+    {4, 0, 4, 0, 3, 1, 25.2, 0, 0, 1, 1},
+    {2, 0, 2, 0, 3, 1, 28, 0, 0, 1, 1},
+    {0, 6, 4, 0, 1, 0, 2, 0, 0, 2, 0},
+    {4, 0, 4, 0, 3, 1, 31.3, 0, 0, 1, 1},
+    {0, 8, 4, 0, 1, 0, 1, 0, 0, 2, 1},
+    {4, 0, 4, 0, 5, 1, 38.9, 0, 0, 1, 1},
+    {2, 0, 2, 0, 5, 1, 41.7, 0, 0, 1, 1},
+    {4, 0, 4, 0, 5, 1, 60.9, 0, 0, 1, 1},
+    {1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1},
+    {1, 1, 1, 0, 1, 0, 1, 0, 0, 1, 1},
+    {4, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1},
+    {1, 1, 1, 0, 1, 0, 1, 0, 0, 1, 0},
+    {0, 2, 0, 1, 1, 0, 1, 0, 0, 1, 0},
+    {0, 9, 4, 0, 1, 0, 2.2, 0, 0, 1, 1},
+    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0},
 };
-static const FusecKernelCost operators_fused_cost[] = {{8, 0, 0, 5, 41, 6, 239.6, 0, 0, 1}};
+static const FusecKernelCost operators_fused_cost[] = {{8, 0, 0, 5, 41, 6, 239.6, 0, 0, 1, 0}};
 static const FusecTensorArg operators_in[] = {{"x", FX_F32, FX_F32}, {"h", FX_F16, FX_F16}, {"m", FX_BOOL, FX_BOOL}, {"k", FX_BOOL, FX_BOOL}};
 static const FusecTensorArg operators_out[] = {{"y", FX_F32, FX_F16}, {"c", FX_BOOL, FX_F32}};
 static const FusecParamArg operators_par[] = {{"s", FX_F32, 0.75}};
@@ -1104,7 +1080,7 @@ static const FusecChain operators_chain = {
     "out y, c\n",
     4, 2, 1,
     operators_in, operators_out, operators_par,
-    {16, operators_unfused_cost, 81},
+    {20, operators_unfused_cost, 34},
     {1, operators_fused_cost, 13},
     177, 13,
     operators_run,

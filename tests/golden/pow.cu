@@ -524,7 +524,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
 /* Reads 6 B and writes 12 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 24 distinct ops.
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 3.64 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each),
+ * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
  * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
  * one element a thread spreads its serial work over more SMs).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -615,7 +615,7 @@ extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a
     const size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_TINY_BLOCKS)
         pow_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
+    else if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
         pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
         pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
@@ -628,7 +628,7 @@ extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a
     return cudaGetLastError();
 }
 
-/* Scratch for the unfused intermediates (64 B per element), kept between calls and
+/* Scratch for the unfused intermediates (12 B per element), kept between calls and
  * grown when n grows; pow_unfused_release() frees it. Not thread-safe: one stream
  * at a time, like the static buffers it is. */
 static void *pow_scratch;
@@ -647,47 +647,15 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
 {
     if (n == 0)
         return cudaSuccess;
+    /* a slot per live intermediate: one whose last reader has run hands its slot on,
+     * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;
-    const size_t t1_at = need;
+    const size_t s1_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t2_at = need;
+    const size_t s2_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t3_at = need;
+    const size_t s3_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t4_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t5_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t6_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t8_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t9_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t10_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t11_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t12_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t13_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t16_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t17_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t18_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t19_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t20_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t21_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t22_at = need;
-    need += (n * 2 + 255) / 256 * 256;
-    const size_t t23_at = need;
-    need += (n * 2 + 255) / 256 * 256;
     if (need > pow_scratch_bytes) {
         pow_unfused_release();
         cudaError_t err = cudaMalloc(&pow_scratch, need);
@@ -695,26 +663,26 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
             return err;
         pow_scratch_bytes = need;
     }
-    float *t1 = (float *)((char *)pow_scratch + t1_at);
-    float *t2 = (float *)((char *)pow_scratch + t2_at);
-    float *t3 = (float *)((char *)pow_scratch + t3_at);
-    float *t4 = (float *)((char *)pow_scratch + t4_at);
-    float *t5 = (float *)((char *)pow_scratch + t5_at);
-    float *t6 = (float *)((char *)pow_scratch + t6_at);
-    float *t8 = (float *)((char *)pow_scratch + t8_at);
-    float *t9 = (float *)((char *)pow_scratch + t9_at);
-    float *t10 = (float *)((char *)pow_scratch + t10_at);
-    float *t11 = (float *)((char *)pow_scratch + t11_at);
-    float *t12 = (float *)((char *)pow_scratch + t12_at);
-    float *t13 = (float *)((char *)pow_scratch + t13_at);
-    __half *t16 = (__half *)((char *)pow_scratch + t16_at);
-    __half *t17 = (__half *)((char *)pow_scratch + t17_at);
-    __half *t18 = (__half *)((char *)pow_scratch + t18_at);
-    __half *t19 = (__half *)((char *)pow_scratch + t19_at);
-    __half *t20 = (__half *)((char *)pow_scratch + t20_at);
-    __half *t21 = (__half *)((char *)pow_scratch + t21_at);
-    __half *t22 = (__half *)((char *)pow_scratch + t22_at);
-    __half *t23 = (__half *)((char *)pow_scratch + t23_at);
+    float *t1 = (float *)((char *)pow_scratch + s1_at);
+    float *t2 = (float *)((char *)pow_scratch + s2_at);
+    float *t3 = (float *)((char *)pow_scratch + s3_at);
+    float *t4 = (float *)((char *)pow_scratch + s1_at);
+    float *t5 = (float *)((char *)pow_scratch + s2_at);
+    float *t6 = (float *)((char *)pow_scratch + s1_at);
+    float *t8 = (float *)((char *)pow_scratch + s1_at);
+    float *t9 = (float *)((char *)pow_scratch + s2_at);
+    float *t10 = (float *)((char *)pow_scratch + s3_at);
+    float *t11 = (float *)((char *)pow_scratch + s1_at);
+    float *t12 = (float *)((char *)pow_scratch + s2_at);
+    float *t13 = (float *)((char *)pow_scratch + s1_at);
+    __half *t16 = (__half *)((char *)pow_scratch + s1_at);
+    __half *t17 = (__half *)((char *)pow_scratch + s2_at);
+    __half *t18 = (__half *)((char *)pow_scratch + s3_at);
+    __half *t19 = (__half *)((char *)pow_scratch + s1_at);
+    __half *t20 = (__half *)((char *)pow_scratch + s2_at);
+    __half *t21 = (__half *)((char *)pow_scratch + s1_at);
+    __half *t22 = (__half *)((char *)pow_scratch + s3_at);
+    __half *t23 = (__half *)((char *)pow_scratch + s1_at);
     bool vec;
     cudaError_t err;
     /* k1 */
@@ -1063,24 +1031,25 @@ static void pow_reference(int fused, const FusecValue *in, const double *par, Fu
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost pow_unfused_cost[] = {
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1},
-    {4, 0, 4, 0, 2, 0, 2, 0, 0, 1},
-    {0, 8, 4, 0, 1, 0, 1, 0, 0, 4},
-    {4, 0, 4, 0, 1, 0, 11.7, 0, 0, 1},
-    {4, 0, 4, 0, 2, 0, 12.7, 0, 0, 1},
-    {0, 8, 0, 4, 1, 0, 1, 0, 0, 2},
-    {4, 0, 4, 0, 0, 1, 11.1, 0, 0, 1},
-    {4, 0, 4, 0, 0, 1, 6, 0, 0, 1},
-    {4, 0, 4, 0, 1, 2, 79.1, 0, 0, 2},
-    {2, 0, 0, 2, 1, 0, 3.8, 0, 0, 1},
-    {2, 0, 2, 0, 2, 0, 4.8, 0, 0, 1},
-    {2, 0, 2, 0, 2, 0, 15.5, 0, 0, 1},
-    {0, 4, 2, 0, 1, 0, 4.8, 0, 0, 3},
-    {2, 0, 2, 0, 1, 2, 3.8, 0, 0, 1},
-    {2, 0, 2, 0, 1, 2, 81.9, 0, 0, 2},
-    {0, 4, 0, 2, 1, 0, 4.8, 0, 0, 1},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0},
+    {4, 0, 4, 0, 2, 0, 2, 0, 0, 1, 0},
+    {0, 8, 4, 0, 1, 0, 1, 0, 0, 1, 0},
+    {4, 0, 4, 0, 1, 0, 11.7, 0, 0, 1, 1},
+    {0, 8, 4, 0, 1, 0, 1, 0, 0, 3, 1},
+    {4, 0, 4, 0, 2, 0, 12.7, 0, 0, 1, 1},
+    {0, 8, 0, 4, 1, 0, 1, 0, 0, 2, 0},
+    {4, 0, 4, 0, 0, 1, 11.1, 0, 0, 1, 1},
+    {4, 0, 4, 0, 0, 1, 6, 0, 0, 1, 1},
+    {4, 0, 4, 0, 1, 2, 79.1, 0, 0, 2, 1},
+    {2, 0, 0, 2, 1, 0, 3.8, 0, 0, 1, 0},
+    {2, 0, 2, 0, 2, 0, 4.8, 0, 0, 1, 1},
+    {2, 0, 2, 0, 2, 0, 15.5, 0, 0, 1, 1},
+    {0, 4, 2, 0, 1, 0, 4.8, 0, 0, 3, 1},
+    {2, 0, 2, 0, 1, 2, 3.8, 0, 0, 1, 1},
+    {2, 0, 2, 0, 1, 2, 81.9, 0, 0, 2, 1},
+    {0, 4, 0, 2, 1, 0, 4.8, 0, 0, 1, 0},
 };
-static const FusecKernelCost pow_fused_cost[] = {{6, 0, 0, 12, 26, 12, 470.3, 0, 0, 1}};
+static const FusecKernelCost pow_fused_cost[] = {{6, 0, 0, 12, 26, 12, 470.3, 0, 0, 1, 0}};
 static const FusecTensorArg pow_in[] = {{"h", FX_F16, FX_F16}, {"x", FX_F32, FX_F32}};
 static const FusecTensorArg pow_out[] = {{"a", FX_F32, FX_F32}, {"b", FX_F32, FX_F32}, {"c", FX_F16, FX_F16}, {"d", FX_F16, FX_F16}};
 static const FusecParamArg pow_par[] = {{"e", FX_F32, 2}};
@@ -1114,7 +1083,7 @@ static const FusecChain pow_chain = {
     "out a, b, c, d\n",
     2, 4, 1,
     pow_in, pow_out, pow_par,
-    {16, pow_unfused_cost, 82},
+    {17, pow_unfused_cost, 30},
     {1, pow_fused_cost, 18},
     184, 18,
     pow_run,

@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k3_a
 /* Reads 4 B and writes 4 B per element; every intermediate stays in registers.
  * 3 distinct ops.
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 0.71 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
@@ -153,7 +153,7 @@ extern "C" cudaError_t scalar_cse_fused(const float *x_u, float *y_u, float s_u,
     const scalar_cse_fused_args args = {(const float *)x_u, (float *)y_u, (double)c2, (double)c1};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
         scalar_cse_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
         scalar_cse_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
@@ -185,10 +185,12 @@ extern "C" cudaError_t scalar_cse_unfused(const float *x_u, float *y_u, float s_
 {
     if (n == 0)
         return cudaSuccess;
+    /* a slot per live intermediate: one whose last reader has run hands its slot on,
+     * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;
-    const size_t t1_at = need;
+    const size_t s1_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t2_at = need;
+    const size_t s2_at = need;
     need += (n * 4 + 255) / 256 * 256;
     if (need > scalar_cse_scratch_bytes) {
         scalar_cse_unfused_release();
@@ -197,8 +199,8 @@ extern "C" cudaError_t scalar_cse_unfused(const float *x_u, float *y_u, float s_
             return err;
         scalar_cse_scratch_bytes = need;
     }
-    float *t1 = (float *)((char *)scalar_cse_scratch + t1_at);
-    float *t2 = (float *)((char *)scalar_cse_scratch + t2_at);
+    float *t1 = (float *)((char *)scalar_cse_scratch + s1_at);
+    float *t2 = (float *)((char *)scalar_cse_scratch + s2_at);
     const double c0 = fx_abs((double)s_u);
     const double c1 = ((double)c0 + 1.0);
     const double c2 = fx_remainder(2.0, (double)c1);
@@ -323,11 +325,11 @@ static void scalar_cse_reference(int fused, const FusecValue *in, const double *
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost scalar_cse_unfused_cost[] = {
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1},
-    {4, 0, 4, 0, 5, 1, 38.9, 0, 0, 1},
-    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0},
+    {4, 0, 4, 0, 5, 1, 38.9, 0, 0, 1, 0},
+    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0},
 };
-static const FusecKernelCost scalar_cse_fused_cost[] = {{4, 0, 0, 4, 7, 1, 40.9, 0, 0, 1}};
+static const FusecKernelCost scalar_cse_fused_cost[] = {{4, 0, 0, 4, 7, 1, 40.9, 0, 0, 1, 0}};
 static const FusecTensorArg scalar_cse_in[] = {{"x", FX_F32, FX_F32}};
 static const FusecTensorArg scalar_cse_out[] = {{"y", FX_F32, FX_F32}};
 static const FusecParamArg scalar_cse_par[] = {{"s", FX_F32, -0.5}};

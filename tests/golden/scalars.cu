@@ -260,7 +260,7 @@ extern "C" cudaError_t scalars_fused(const uint8_t *m_u, const float *x_u, float
     return cudaGetLastError();
 }
 
-/* Scratch for the unfused intermediates (14 B per element), kept between calls and
+/* Scratch for the unfused intermediates (9 B per element), kept between calls and
  * grown when n grows; scalars_unfused_release() frees it. Not thread-safe: one stream
  * at a time, like the static buffers it is. */
 static void *scalars_scratch;
@@ -279,16 +279,14 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
 {
     if (n == 0)
         return cudaSuccess;
+    /* a slot per live intermediate: one whose last reader has run hands its slot on,
+     * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;
-    const size_t t1_at = need;
+    const size_t s1_at = need;
     need += (n * 1 + 255) / 256 * 256;
-    const size_t t2_at = need;
+    const size_t s2_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t4_at = need;
-    need += (n * 1 + 255) / 256 * 256;
-    const size_t t5_at = need;
-    need += (n * 4 + 255) / 256 * 256;
-    const size_t t6_at = need;
+    const size_t s3_at = need;
     need += (n * 4 + 255) / 256 * 256;
     if (need > scalars_scratch_bytes) {
         scalars_unfused_release();
@@ -297,11 +295,11 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
             return err;
         scalars_scratch_bytes = need;
     }
-    bool *t1 = (bool *)((char *)scalars_scratch + t1_at);
-    float *t2 = (float *)((char *)scalars_scratch + t2_at);
-    bool *t4 = (bool *)((char *)scalars_scratch + t4_at);
-    float *t5 = (float *)((char *)scalars_scratch + t5_at);
-    float *t6 = (float *)((char *)scalars_scratch + t6_at);
+    bool *t1 = (bool *)((char *)scalars_scratch + s1_at);
+    float *t2 = (float *)((char *)scalars_scratch + s2_at);
+    bool *t4 = (bool *)((char *)scalars_scratch + s1_at);
+    float *t5 = (float *)((char *)scalars_scratch + s2_at);
+    float *t6 = (float *)((char *)scalars_scratch + s3_at);
     const double c0 = (double)fx_widen(fx_to_f16((double)t_u));
     bool vec;
     cudaError_t err;
@@ -464,13 +462,14 @@ static void scalars_reference(int fused, const FusecValue *in, const double *par
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost scalars_unfused_cost[] = {
-    {1, 0, 1, 0, 1, 0, 1, 0, 0, 1},
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 3},
-    {4, 5, 0, 4, 1, 0, 2.2, 0, 0, 1},
-    {4, 0, 1, 0, 1, 0, 1, 0, 0, 1},
-    {0, 9, 0, 4, 1, 0, 2.2, 0, 0, 1},
+    {1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 2, 0},
+    {4, 5, 0, 4, 1, 0, 2.2, 0, 0, 1, 0},
+    {4, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1},
+    {0, 9, 0, 4, 1, 0, 2.2, 0, 0, 1, 0},
 };
-static const FusecKernelCost scalars_fused_cost[] = {{5, 0, 0, 8, 7, 0, 9.4, 0, 0, 1}};
+static const FusecKernelCost scalars_fused_cost[] = {{5, 0, 0, 8, 7, 0, 9.4, 0, 0, 1, 0}};
 static const FusecTensorArg scalars_in[] = {{"m", FX_BOOL, FX_BOOL}, {"x", FX_F32, FX_F32}};
 static const FusecTensorArg scalars_out[] = {{"y", FX_F32, FX_F32}, {"z", FX_F32, FX_F16}};
 static const FusecParamArg scalars_par[] = {{"s", FX_F64, 0.1}, {"t", FX_F32, 0.1}};
@@ -499,7 +498,7 @@ static const FusecChain scalars_chain = {
     "z = where(x == s, x * f16(t), x * f16(0.1))\n",
     2, 2, 2,
     scalars_in, scalars_out, scalars_par,
-    {5, scalars_unfused_cost, 27},
+    {6, scalars_unfused_cost, 22},
     {1, scalars_fused_cost, 13},
     57, 13,
     scalars_run,

@@ -282,10 +282,12 @@ extern "C" cudaError_t shape_names_unfused(const float *dim_u, const float *u_u,
     size_t n = dim_R * dim_u_b_d; /* elements of the chain's shape [R, u_b] */
     if (n == 0)
         return cudaSuccess;
+    /* a slot per live intermediate: one whose last reader has run hands its slot on,
+     * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;
-    const size_t t1_at = need;
+    const size_t s1_at = need;
     need += (dim_R * dim_u_b_d * 4 + 255) / 256 * 256;
-    const size_t t2_at = need;
+    const size_t s2_at = need;
     need += (dim_R * 4 + 255) / 256 * 256;
     if (need > shape_names_scratch_bytes) {
         shape_names_unfused_release();
@@ -294,8 +296,8 @@ extern "C" cudaError_t shape_names_unfused(const float *dim_u, const float *u_u,
             return err;
         shape_names_scratch_bytes = need;
     }
-    float *t1 = (float *)((char *)shape_names_scratch + t1_at);
-    float *t2 = (float *)((char *)shape_names_scratch + t2_at);
+    float *t1 = (float *)((char *)shape_names_scratch + s1_at);
+    float *t2 = (float *)((char *)shape_names_scratch + s2_at);
     bool vec;
     cudaError_t err;
     /* k1 */
@@ -367,11 +369,11 @@ static void shape_names_reference(int fused, const FusecValue *in, const double 
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_names_unfused_cost[] = {
-    {5.33333, 0, 4, 0, 1, 0, 1, 0, 0, 1},
-    {1.2, 0, 0.8, 0, 0.2, 0, 0.4, 0, 0, 1},
-    {0, 4.8, 0, 4, 1, 0, 1, 0, 0, 1},
+    {5.33333, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0},
+    {1.2, 0, 0.8, 0, 0.2, 0, 0.4, 0, 0, 1, 0},
+    {0, 4.8, 0, 4, 1, 0, 1, 0, 0, 1, 0},
 };
-static const FusecKernelCost shape_names_fused_cost[] = {{6.53333, 0, 0, 4, 3, 0, 4, 0, 0, 1}};
+static const FusecKernelCost shape_names_fused_cost[] = {{6.53333, 0, 0, 4, 3, 0, 4, 0, 0, 1, 0}};
 static const FusecTensorArg shape_names_in[] = {{"dim", FX_F32, FX_F32, 0x2u}, {"u", FX_F32, FX_F32, 0x1u}, {"s", FX_BF16, FX_BF16, 0x1u}, {"x", FX_F32, FX_F32, 0x3u}};
 static const FusecTensorArg shape_names_out[] = {{"y", FX_F32, FX_BF16, 0x3u}};
 

@@ -375,14 +375,16 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     size_t n = dim_B * dim_R * dim_C; /* elements of the chain's shape [B, R, C] */
     if (n == 0)
         return cudaSuccess;
+    /* a slot per live intermediate: one whose last reader has run hands its slot on,
+     * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;
-    const size_t t1_at = need;
+    const size_t s1_at = need;
     need += (dim_C * 4 + 255) / 256 * 256;
-    const size_t t2_at = need;
+    const size_t s2_at = need;
     need += (dim_B * dim_R * dim_C * 4 + 255) / 256 * 256;
-    const size_t t3_at = need;
+    const size_t s3_at = need;
     need += (dim_C * 4 + 255) / 256 * 256;
-    const size_t t4_at = need;
+    const size_t s4_at = need;
     need += (dim_B * dim_R * dim_C * 4 + 255) / 256 * 256;
     if (need > shapes_scratch_bytes) {
         shapes_unfused_release();
@@ -391,10 +393,10 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
             return err;
         shapes_scratch_bytes = need;
     }
-    float *t1 = (float *)((char *)shapes_scratch + t1_at);
-    float *t2 = (float *)((char *)shapes_scratch + t2_at);
-    float *t3 = (float *)((char *)shapes_scratch + t3_at);
-    float *t4 = (float *)((char *)shapes_scratch + t4_at);
+    float *t1 = (float *)((char *)shapes_scratch + s1_at);
+    float *t2 = (float *)((char *)shapes_scratch + s2_at);
+    float *t3 = (float *)((char *)shapes_scratch + s3_at);
+    float *t4 = (float *)((char *)shapes_scratch + s4_at);
     bool vec;
     cudaError_t err;
     /* k1 */
@@ -503,14 +505,14 @@ static void shapes_reference(int fused, const FusecValue *in, const double *par,
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shapes_unfused_cost[] = {
-    {1.52588e-05, 0, 1.52588e-05, 0, 3.8147e-06, 0, 3.815e-06, 0, 0, 1},
-    {2.00006, 0, 4, 0, 1, 0, 2, 0, 0, 1},
-    {0, 1.52588e-05, 1.52588e-05, 0, 3.8147e-06, 0, 3.815e-06, 0, 0, 1},
-    {0, 4.00002, 4, 0, 1, 0, 1, 0, 0, 1},
-    {0.000488281, 4, 0, 4, 1, 0, 2, 0, 0, 1},
-    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1},
+    {1.52588e-05, 0, 1.52588e-05, 0, 3.8147e-06, 0, 3.815e-06, 0, 0, 1, 0},
+    {2.00006, 0, 4, 0, 1, 0, 2, 0, 0, 1, 0},
+    {0, 1.52588e-05, 1.52588e-05, 0, 3.8147e-06, 0, 3.815e-06, 0, 0, 1, 0},
+    {0, 4.00002, 4, 0, 1, 0, 1, 0, 0, 1, 0},
+    {0.000488281, 4, 0, 4, 1, 0, 2, 0, 0, 1, 0},
+    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0},
 };
-static const FusecKernelCost shapes_fused_cost[] = {{2.00056, 0, 0, 8, 6, 0, 8, 0, 0, 1}};
+static const FusecKernelCost shapes_fused_cost[] = {{2.00056, 0, 0, 8, 6, 0, 8, 0, 0, 1, 0}};
 static const FusecTensorArg shapes_in[] = {{"s", FX_F32, FX_F32, 0x5u}, {"b", FX_F32, FX_F32, 0x4u}, {"r", FX_F16, FX_F16, 0x2u}, {"x", FX_F16, FX_F16, 0x7u}};
 static const FusecTensorArg shapes_out[] = {{"y", FX_F32, FX_F16, 0x7u}, {"z", FX_F32, FX_F16, 0x7u}};
 static const FusecParamArg shapes_par[] = {{"k", FX_F32, 0.5}};

@@ -192,12 +192,14 @@ extern "C" cudaError_t shared_unfused(const float *x_u, float *y_u, size_t n, cu
 {
     if (n == 0)
         return cudaSuccess;
+    /* a slot per live intermediate: one whose last reader has run hands its slot on,
+     * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;
-    const size_t t1_at = need;
+    const size_t s1_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t2_at = need;
+    const size_t s2_at = need;
     need += (n * 4 + 255) / 256 * 256;
-    const size_t t3_at = need;
+    const size_t s3_at = need;
     need += (n * 4 + 255) / 256 * 256;
     if (need > shared_scratch_bytes) {
         shared_unfused_release();
@@ -206,9 +208,9 @@ extern "C" cudaError_t shared_unfused(const float *x_u, float *y_u, size_t n, cu
             return err;
         shared_scratch_bytes = need;
     }
-    float *t1 = (float *)((char *)shared_scratch + t1_at);
-    float *t2 = (float *)((char *)shared_scratch + t2_at);
-    float *t3 = (float *)((char *)shared_scratch + t3_at);
+    float *t1 = (float *)((char *)shared_scratch + s1_at);
+    float *t2 = (float *)((char *)shared_scratch + s2_at);
+    float *t3 = (float *)((char *)shared_scratch + s3_at);
     bool vec;
     cudaError_t err;
     /* k1 */
@@ -324,11 +326,11 @@ static void shared_reference(int fused, const FusecValue *in, const double *par,
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shared_unfused_cost[] = {
-    {4, 0, 4, 0, 0, 1, 8, 0, 0, 2},
-    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1},
-    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1},
+    {4, 0, 4, 0, 0, 1, 8, 0, 0, 2, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0},
+    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0},
 };
-static const FusecKernelCost shared_fused_cost[] = {{4, 0, 0, 4, 2, 1, 10, 0, 0, 1}};
+static const FusecKernelCost shared_fused_cost[] = {{4, 0, 0, 4, 2, 1, 10, 0, 0, 1, 0}};
 static const FusecTensorArg shared_in[] = {{"x", FX_F32, FX_F32}};
 static const FusecTensorArg shared_out[] = {{"y", FX_F32, FX_F32}};
 
