@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fusec.h"
+#include "fusec_ref.h"
 
 static bool is_kernel(const Inst *in)
 {
@@ -30,9 +31,16 @@ static void add_cost(FusecKernelCost *k, const Inst *in)
 }
 
 /* The issue slots of instruction in (with pow in form), in the compute
- * type it runs in: a cast to f16 or bf16 from double is a double op. */
+ * type it runs in: a cast to f16 or bf16 from double is a double op. A pow
+ * by a param picks its form at run time (fx_pow_scalar): counted as the
+ * form the param's declared value picks, the value the harness and
+ * --predict run at. */
 static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int form, bool fp64, bool fused)
 {
+    if (in->op == O_POW && form == POW_SCALAR && p->inst[in->arg[1]].op == O_PARAM) {
+        double c = p->sym[p->inst[in->arg[1]].sym].pvalue;
+        form = (int)op_pow_form(c, ref_round(c, in->dtype));
+    }
     bool by_number = in->nargs == 2 && p->inst[in->arg[1]].scalar;
     bool by_literal = by_number && p->inst[in->arg[1]].op == O_CONST;
     double s = op_slots_of(in, form, fp64, by_number, by_literal, fused, p->slots);

@@ -304,6 +304,17 @@ printf 'in x: f32\nparam p: f32 = 5\nq = f8e4m3(clamp(x, -(i8(p) * 100), 448.0))
 "$fusec" -w "$tmp/sat2.fuse" -o "$tmp/sat2.cu" && grep -q "q_u_v\[e\] = fx_to_f8e4m3(" "$tmp/sat2.cu"
 check "e4m3 cast of a clamp to a param: c10's rule kept" 0 $?
 
+# a pow by a param costs the form its declared value picks (fx_pow_scalar at run time):
+# by e = 2 as pow(x, 2), by e = 2.5 as pow(x, 2.5)
+slots() { "$fusec" -w --predict --format=json "$1" | sed -n 's/.*"fp32_slots_per_element": \([0-9.e+-]*\).*/\1/p' | tail -1; }
+printf 'param e = 2\ny = pow(x, e)\n' >"$tmp/pe2.fuse"
+printf 'y = pow(x, 2)\n' >"$tmp/p2.fuse"
+printf 'param e = 2.5\ny = pow(x, e)\n' >"$tmp/pe25.fuse"
+printf 'y = pow(x, 2.5)\n' >"$tmp/p25.fuse"
+[ -n "$(slots "$tmp/p2.fuse")" ] && [ "$(slots "$tmp/pe2.fuse")" = "$(slots "$tmp/p2.fuse")" ] &&
+    [ "$(slots "$tmp/pe25.fuse")" = "$(slots "$tmp/p25.fuse")" ] && [ "$(slots "$tmp/pe2.fuse")" != "$(slots "$tmp/pe25.fuse")" ]
+check "pow by a param: costed at its declared value's form" 0 $?
+
 # determinism: byte-identical output, run after run
 for f in "$root"/examples/*.fuse; do
   for e in cuda header report json csv dot; do
