@@ -205,12 +205,17 @@ static void explain_bands(FILE *f, const Chain *c)
         case WHY_HOST:
             fprintf(f, "the host's dispatch rules: %s", range);
             break;
-        case WHY_L2:
+        case WHY_L2: {
+            bool reuse = false; /* a kernel writes into a slot an earlier intermediate held */
+            for (int k = 0; k < t->nkernels; k++)
+                reuse |= t->ucost[k].reuse != 0;
             out_num(mid, sizeof mid, round(100 * p1.u.l2_bytes / (t->u_read + t->u_write)));
-            fprintf(f, "the unfused intermediates fit in the %s MiB L2, which serves their reads at %.0f GB/s instead "
+            fprintf(f, "the unfused intermediates fit in the %s MiB L2, which serves their reads%s at %.0f GB/s instead "
                        "of HBM's %.0f (%s%% of the unfused bytes at %s): %s, below the traffic ratio",
-                    l2, d->l2_gbps, d->hbm_gbps, mid, b, range);
+                    l2, reuse ? " (and the writes into reused scratch slots while twice a slot fits half of it)" : "",
+                    d->l2_gbps, d->hbm_gbps, mid, b, range);
             break;
+        }
         case WHY_RAMP:
             fprintf(f, "the kernels are too short to reach the copy rate (each pays up to %.1f us of memory "
                        "pipeline fill and drain): %s",
