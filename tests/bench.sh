@@ -275,6 +275,14 @@ grep -q "^cold   n >= 2^22    4.9%   21/29  " "$work/rp.txt" || fail "repredict.
 awk '$1 == "cold" && $3 == "<" { exit !($8 + 0 < $5 + 0) }' "$work/rp.txt" ||
   fail "repredict.py: this fusec's cold median below 2^22 under call 10's recorded one"
 
+# and on call S of session 13 (11 chains measured with the scratch slots handed on): the model
+# as it is does at least as well as the one the harnesses ran (4.7% below 2^22, 4.9% above)
+cs=bench/results/h200-2026-12-04/call-1-heldout
+python3 bench/repredict.py "$fusec" "$cs" >"$work/rs.txt" || fail "repredict.py on call S: exit status"
+grep -q "^cold   n < 2^22     4.7%   24/33  " "$work/rs.txt" || fail "repredict.py: call S's recorded cold rows"
+awk '$1 == "cold" { if (!($8 + 0 <= $5 + 0)) bad = 1 } END { exit bad }' "$work/rs.txt" ||
+  fail "repredict.py: this fusec's cold medians on call S above the recorded ones"
+
 # sweep_sizes.py: a shaped chain's swept-dim sizes for element counts, an unshaped one's counts
 [ "$(python3 bench/sweep_sizes.py "$fusec" examples/layernorm_affine.fuse 4096,65536,268435456)" = \
   "--dims=C=4096 --sweep=R --sizes=1,16,65536" ] || fail "sweep_sizes.py: layernorm_affine's rows"
