@@ -82,10 +82,15 @@ VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
 #       the fused kernel as it is, from a library of its own with the CUB version)
 #   own the variant writes output tensors of its own, allocated after the others
 #       (else it shares CUB's)
+def variant_parts(var):
+    """A variant's name split into its parts: "x2r8" -> ["x2", "r8"]."""
+    return re.findall(r"[a-z]+\d*", var)
+
+
 def variant_source(src, api, var):
     kname = api + "_fused_kernel"
     decl = re.compile(r"__global__ void __launch_bounds__\([^)]*\) " + kname)
-    for tok in re.findall(r"[a-z]+\d*", var):
+    for tok in variant_parts(var):
         if tok == "lb" or (tok[0] == "r" and tok[1:].isdigit()):
             bounds = "FX_THREADS, 2048 / FX_THREADS" if tok == "lb" else "FX_THREADS, %d" % int(tok[1:])
             src, k = decl.subn("__global__ void __launch_bounds__(%s) %s" % (bounds, kname), src, count=1)
@@ -165,7 +170,7 @@ def load_chain(path, fusec, build, variants=(), baseline=None):
         with open(vcu, "w") as f:
             f.write(variant_source(src, rep["name"], v))
         vars_[v] = {"cu": vcu, "so": os.path.join(build, "lib%s@%s.so" % (name, v)),
-                    "has_cub": has_cub and "cub" in re.findall(r"[a-z]+\d*", v)}
+                    "has_cub": has_cub and "cub" in variant_parts(v)}
     return {"variants": vars_, "name": name, "path": path, "api": rep["name"], "torch": torch_line(path), "cu": cu,
             "so": os.path.join(build, "lib%s.so" % name), "has_cub": has_cub,
             "inputs": rep["inputs"], "outputs": rep["outputs"], "params": rep["params"],
@@ -449,8 +454,8 @@ def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
         if "cub" in c:
             calls["cub"] = fusec_call(c, "cub", ins, outs_c)
         for v in c["variants"]:
-            own = "own" in re.findall(r"[a-z]+\d*", v)
-            calls["fused@" + v] = fusec_call(c, "fused@" + v, ins, alloc_outputs(c, n) if own else outs_c)
+            own = alloc_outputs(c, n) if "own" in variant_parts(v) else outs_c
+            calls["fused@" + v] = fusec_call(c, "fused@" + v, ins, own)
         # every fusec version writes what the fused kernel writes
         ref_out = [o.clone() for o in calls["fused"]()]
         # (fused@base is another build of fusec: its results may differ in the last bit)

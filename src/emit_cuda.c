@@ -878,15 +878,22 @@ static int fused_elems(Emitter *em, const int *load, int nl, const int *store, i
     int e = elems_per_thread(p, load, nl, store, nout, true, false, why, len, which);
     double heavy = compute_share(em->c, &em->t->fcost, em->t->f_read + em->t->f_write);
     int tb = thread_bytes(p, e, load, nl, store, nout, 1);
-    if (heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64)) { /* em->wide below */
+    em->wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64);
+    if (em->wide) {
         e *= 2;
         snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
                  "two vectors a thread keep loads in flight while it computes", which, heavy);
     }
     em->elems[em->t->nkernels] = e;
     em->tiny = heavy >= 1;
-    em->wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64);
     return e;
+}
+
+/* The fused kernel's grid size under which it runs E / 2: a wide kernel's
+ * threshold is its own (runtime/fusec_kernel.cuh). */
+static const char *half_blocks(const Emitter *em)
+{
+    return em->wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS";
 }
 
 /* The fused kernel's values, v0, v1, ... (Emitter.vnum), each common
@@ -1271,7 +1278,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
                " * rest, one element a thread (E = 1: the last n %% E, or all of n if a pointer is\n"
                " * misaligned). */\n",
-            e, why, e / 2 > 0 ? e / 2 : 1, em->wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS",
+            e, why, e / 2 > 0 ? e / 2 : 1, half_blocks(em),
             em->wide ? "under two waves: more threads in flight beat more bytes a thread"
                      : "small n: twice the threads, half the serial work each",
             em->tiny ? ",\n * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:\n"
@@ -1551,7 +1558,7 @@ static void emit_flat_launches(Emitter *em)
                "        %s_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
                "    else if (full > 0)\n"
                "        %s_kernel<size_t, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, full, (size_t)0);\n",
-            tiny ? "else " : "", e, em->wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS", P, es, es, P, e, e, P, e, e);
+            tiny ? "else " : "", e, half_blocks(em), P, es, es, P, e, e, P, e, e);
     fprintf(f, "    if (full < n && n <= 0x7fffffffu)\n"
                "        %s_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);\n"
                "    else if (full < n)\n"
