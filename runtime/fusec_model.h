@@ -34,6 +34,9 @@ typedef struct FusecKernelCost {
     int count;        /* how many kernels cost exactly this (0 is read as 1) */
     int reuse;        /* 1 when an unfused kernel writes its intermediate into the
                          scratch slot of one no longer needed (src/traffic.c) */
+    double mid_dist;  /* bytes per element through L2 from the write of the
+                         farthest intermediate it reads to the read, that
+                         intermediate's own included (src/traffic.c) */
 } FusecKernelCost;
 
 /* A version of the chain: its kernels' costs (kernels that cost the same
@@ -107,6 +110,11 @@ static inline double fusec_footprint(const FusecKernelCost *kernels, int nk, dou
  * the default is FUSEC_REQUIRED) and the report. docs/model.md says how the
  * harness calibrates each. */
 #define FUSEC_REQUIRED (-1.0)
+/* A field that a profile file written before it existed takes from the
+ * field that stood for it then, so the file keeps its model: launch_third_us
+ * and launch_far_us from launch_next_us, graph_second_us, graph_third_us and
+ * graph_far_us from graph_node_us (src/device.c, fill_older). */
+#define FUSEC_OLDER (-2.0)
 #define FUSEC_PROFILE_FIELDS(X)                                                                                               \
     X(hbm_gbps, "%.1f", 1.0, 1e6, FUSEC_REQUIRED, "device-to-device copy, read + write bytes, GB/s")                          \
     X(l2_gbps, "%.1f", 1.0, 1e7, FUSEC_REQUIRED, "the same for buffers that fit in L2, GB/s")                                 \
@@ -115,11 +123,16 @@ static inline double fusec_footprint(const FusecKernelCost *kernels, int nk, dou
     X(ramp_bytes, "%.0f", 1.0, 1e13, FUSEC_REQUIRED, "the bytes at which the ramp reaches 63% of ramp_us")                    \
     X(launch_first_us, "%.3f", 0.01, 1e4, FUSEC_REQUIRED, "cold: a call's first kernel, start event to its end, no work, us") \
     X(launch_second_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "cold: what the second kernel of a call adds, no work, us")         \
+    X(launch_third_us, "%.3f", 0.0, 1e4, FUSEC_OLDER, "cold: what the third kernel of a call adds, no work, us")              \
     X(launch_next_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "cold: what each later, queued kernel adds, no work, us")             \
+    X(launch_far_us, "%.3f", 0.0, 1e4, FUSEC_OLDER, "cold: what each kernel past the 32nd adds, no work, us")                 \
     X(host_call_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "hot: host time of a call besides its launches (the timing event), us") \
     X(host_launch_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "hot: host time of each kernel launch, back to back, us")             \
     X(graph_launch_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "graph: a replay of one node, back to back, us")                     \
-    X(graph_node_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "graph: what each further dependent node adds, us")                    \
+    X(graph_second_us, "%.3f", 0.0, 1e4, FUSEC_OLDER, "graph: what a second dependent node adds, us")                          \
+    X(graph_third_us, "%.3f", 0.0, 1e4, FUSEC_OLDER, "graph: what a third dependent node adds, us")                            \
+    X(graph_node_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "graph: what each later dependent node adds, us")                      \
+    X(graph_far_us, "%.3f", 0.0, 1e4, FUSEC_OLDER, "graph: what each node past the 32nd adds, us")                            \
     X(fp32_gflops, "%.0f", 1.0, 1e9, FUSEC_REQUIRED, "fp32 FMA rate, 2 flops each, GFLOP/s")                                  \
     X(fp64_gflops, "%.0f", 1.0, 1e9, FUSEC_REQUIRED, "fp64 FMA rate, 2 flops each, GFLOP/s")                                  \
     X(eager_op_us, "%.3f", 0.0, 1e5, FUSEC_REQUIRED, "host cost of one PyTorch eager op, us")                                 \
@@ -226,11 +239,33 @@ static inline double fusec_code_us(const FusecProfile *p, double kb, int nk)
     return extra > 0 ? (nk - 1) * extra * p->code_us_per_kb : 0;
 }
 
-/* Cold launch overhead of a call of k kernels: the first, the second, and
- * each later one (measured by the harness with k = 1..8 tiny kernels). */
+/* The launch overhead of a call of k dependent kernels, cold or replayed in
+ * a graph: the first kernel, the second, the third, each later one, and each
+ * one past the FUSEC_CHAIN_FAR-th. The harness times chains of k = 1..8 tiny
+ * kernels; the first three are their own terms, the rest the slope of the
+ * line through k = 3..8 (the third kernel of a chain costs 0.5-0.8 us more
+ * than each later one cold, 0.2-0.4 in a graph, on the H200: call U of
+ * session 14, docs/model.md); and chains of 32 and 64, whose slope is the
+ * last term (a further kernel of a cold chain: 1.89 us at 3..8, 1.79 at
+ * 16..32, 2.19 at 32..64, bench/probe_long.cu in session 14). */
+#define FUSEC_CHAIN_FAR 32
+static inline double fusec_chain_launches(double first, double second, double third, double next, double far, int k)
+{
+    if (k <= 0)
+        return 0;
+    int mid = (k < FUSEC_CHAIN_FAR ? k : FUSEC_CHAIN_FAR) - 3;
+    return first + (k >= 2 ? second : 0) + (k >= 3 ? third : 0) + (mid > 0 ? mid * next : 0) +
+           (k > FUSEC_CHAIN_FAR ? (k - FUSEC_CHAIN_FAR) * far : 0);
+}
 static inline double fusec_cold_launches(const FusecProfile *p, int k)
 {
-    return k <= 0 ? 0 : p->launch_first_us + (k >= 2 ? p->launch_second_us : 0) + (k > 2 ? (k - 2) * p->launch_next_us : 0);
+    return fusec_chain_launches(p->launch_first_us, p->launch_second_us, p->launch_third_us, p->launch_next_us,
+                                p->launch_far_us, k);
+}
+static inline double fusec_graph_launches(const FusecProfile *p, int k)
+{
+    return fusec_chain_launches(p->graph_launch_us, p->graph_second_us, p->graph_third_us, p->graph_node_us,
+                                p->graph_far_us, k);
 }
 
 /* What a call of k kernels costs with no work: its launches (cold, hot or
@@ -240,7 +275,7 @@ static inline double fusec_launch_floor(const FusecProfile *p, int k, int host, 
     if (k <= 0)
         return 0;
     if (host == FUSEC_HOST_GRAPH)
-        return p->graph_launch_us + (k - 1) * p->graph_node_us;
+        return fusec_graph_launches(p, k);
     if (!hot)
         return fusec_cold_launches(p, k);
     double gpu = k * p->launch_next_us, h = p->host_call_us + k * p->host_launch_us;
@@ -281,7 +316,8 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * at 2^22, run G of 2026-11-30: eager 35.4 us, 39.1 predicted so,
          * 44.4 with the writes at HBM) */
         double buf = n * (k->mid_read > k->mid_write ? k->mid_read : k->mid_write);
-        double mid_hit = mid > 0 ? fusec_l2_share(buf, p->l2_bytes, 0.5) : 0;
+        double far = n * k->mid_dist > buf ? n * k->mid_dist : buf;
+        double mid_hit = mid > 0 ? fusec_l2_share(far, p->l2_bytes, 0.5) : 0;
         if (mid_hit < hot_hit)
             mid_hit = hot_hit;
         double reuse_hit = k->reuse ? fusec_l2_share(2 * buf, p->l2_bytes, 0.5) : 0;
@@ -303,7 +339,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         nk += (int)m;
     }
     if (host == FUSEC_HOST_GRAPH)
-        t.overhead_us = nk > 0 ? p->graph_launch_us + (nk - 1) * p->graph_node_us : 0;
+        t.overhead_us = fusec_graph_launches(p, nk);
     else if (hot)
         t.overhead_us = nk * p->launch_next_us; /* every kernel queued behind the last call's */
     else

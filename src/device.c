@@ -12,12 +12,16 @@
 /* h200: the harness's calibration on an H200 SXM (driver 580, CUDA 13.0),
  * from examples/seed.fuse's harness in run 5 of 2026-12-01
  * (bench/results/h200-2026-12-01/run-5-fidelity): copy and FMA rates,
- * launch terms, graph terms, and a ramp of 0 (a copy kernel's time was its
+ * the hot launch terms, and a ramp of 0 (a copy kernel's time was its
  * bytes at the copy rate plus its launch at every size); the L2 rate and
- * capacity are that run's too. The others: datasheet bandwidths and rates,
- * with the H200's launch terms assumed; calibrate for real ones.
- * Fields in FUSEC_PROFILE_FIELDS order (runtime/fusec_model.h). */
-#define H200_LAUNCH 0.0, 524288.0, 3.584, 1.952, 1.829, 1.845, 4.494, 3.424, 0.987
+ * capacity are that run's too. The cold and graph launch terms (the first,
+ * second and third kernel, each later one, each past the 32nd) are the
+ * medians of the 88 harnesses' calibrations in call X of session 14
+ * (2026-12-04, bench/results/h200-2026-12-04/call-2-launch-terms). The
+ * others: datasheet bandwidths and rates, with the H200's launch terms
+ * assumed; calibrate for real ones. Fields in FUSEC_PROFILE_FIELDS order
+ * (runtime/fusec_model.h). */
+#define H200_LAUNCH 0.0, 524288.0, 3.584, 2.208, 2.170, 1.764, 1.925, 1.845, 4.494, 3.312, 1.016, 1.260, 0.937, 1.024
 /* l2_hot_keep and l2_hot_end: the medians of five harnesses' calibrations in
  * call 8 of 2026-12-03 (bench/results/h200-2026-12-03/call-8-*, docs/model.md). */
 #define H200_HOT 0.67, 0.79
@@ -30,7 +34,7 @@
  * 65536: docs/model.md). */
 #define H200_LAT 2.24, 4.21, 0.043
 const FusecProfile device_builtin[] = {
-    {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01, docs/model.md)",
+    {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01; cold and graph launches: call X of 2026-12-04; docs/model.md)",
      4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT},
     {"h100", "NVIDIA H100 SXM: datasheet (3350 GB/s HBM3, 50 MiB L2); launch costs assumed equal to the H200's",
      3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT},
@@ -59,6 +63,22 @@ static int get_number(json_t *o, const char *key, double lo, double hi, double *
     return 0;
 }
 
+/* A FUSEC_OLDER field that a file lacks takes the field that stood for it
+ * when the file was written: its model stays the one it was made for. */
+static void fill_older(json_t *root, FusecProfile *p)
+{
+    if (!json_object_get(root, "launch_third_us"))
+        p->launch_third_us = p->launch_next_us;
+    if (!json_object_get(root, "launch_far_us"))
+        p->launch_far_us = p->launch_next_us;
+    if (!json_object_get(root, "graph_far_us"))
+        p->graph_far_us = p->graph_node_us;
+    if (!json_object_get(root, "graph_second_us"))
+        p->graph_second_us = p->graph_node_us;
+    if (!json_object_get(root, "graph_third_us"))
+        p->graph_third_us = p->graph_node_us;
+}
+
 /* Every field of FUSEC_PROFILE_FIELDS, each within its range; one a file
  * lacks takes its default (a profile written before the field existed). */
 static int read_fields(json_t *root, FusecProfile *p, char *why, size_t len)
@@ -70,6 +90,7 @@ static int read_fields(json_t *root, FusecProfile *p, char *why, size_t len)
         return -1;
     FUSEC_PROFILE_FIELDS(READ_FIELD)
 #undef READ_FIELD
+    fill_older(root, p);
     return 0;
 }
 
@@ -100,6 +121,7 @@ static int read_legacy(json_t *root, FusecProfile *p, char *why, size_t len)
         p->f = def;
     FUSEC_PROFILE_FIELDS(DEFAULT_FIELD)
 #undef DEFAULT_FIELD
+    fill_older(root, p);
     return 1;
 }
 

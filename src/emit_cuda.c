@@ -1814,8 +1814,9 @@ static void emit_cub(Emitter *em, const int *sc, int nsc)
 
 static void cost_init(FILE *f, const FusecKernelCost *k)
 {
-    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d}", k->in_bytes, k->mid_read, k->mid_write, k->out_bytes,
-            k->flops, k->trans, k->slots32, k->slots64, k->fp64, k->count > 0 ? k->count : 1, k->reuse);
+    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d, %g}", k->in_bytes, k->mid_read, k->mid_write,
+            k->out_bytes, k->flops, k->trans, k->slots32, k->slots64, k->fp64, k->count > 0 ? k->count : 1, k->reuse,
+            k->mid_dist);
 }
 
 static void c_string(FILE *f, const char *s, size_t len)

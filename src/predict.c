@@ -105,6 +105,23 @@ static void at_n(const Chain *c, char *buf, size_t len, double n)
 
 static const char *plural(double v) { return v == 1 ? "" : "s"; }
 
+/* The launch terms that a chain of k dependent kernels pays (fusec_chain_launches),
+ * in words: `one` when k is 1. */
+static void chain_terms(char *buf, size_t size, int k, const char *one, double first, double second, double third,
+                        double next)
+{
+    if (k == 1)
+        snprintf(buf, size, "%s", one);
+    else if (k == 2)
+        snprintf(buf, size, "%.2f us for the first, %.2f us for the second", first, second);
+    else if (k == 3)
+        snprintf(buf, size, "%.2f us for the first, %.2f us for the second, %.2f us for the third", first, second,
+                 third);
+    else
+        snprintf(buf, size, "%.2f us for the first, %.2f us for the second, %.2f us for the third, %.2f us for "
+                 "each later one", first, second, third, next);
+}
+
 /* What moves a predicted speedup away from the traffic ratio, by the
  * model's own terms: each version's time is its bytes at the HBM rate plus
  * its launches, plus the ramp, less what L2 saves, plus what compute adds
@@ -317,23 +334,17 @@ void predict_explain(FILE *f, const Chain *c)
         const char *below = always ? "At every size" : "Below that";
         if (xu == 0 && !always)
             fprintf(f, "Launches never rule here: the speedup is the traffic ratio at every size.");
-        else if (host == FUSEC_HOST_GRAPH)
+        else if (host == FUSEC_HOST_GRAPH) {
+            char terms[200];
+            chain_terms(terms, sizeof terms, k, "one node's", d->graph_launch_us, d->graph_second_us,
+                        d->graph_third_us, d->graph_node_us);
             fprintf(f, "%s, the graph's overhead rules: a replay of %d dependent node%s costs %.1f us "
-                       "(%.2f us, then %.2f us a node)%s against %.1f us for one%s, so the speedup tends to "
-                       "%.1f / %.1f = %.2fx.",
-                    below, k, plural(k), lu, d->graph_launch_us, d->graph_node_us, code, lf, least, one.u.us,
-                    one.f.us, one.speedup);
-        else {
-            /* the launch terms this call uses (fusec_cold_launches) */
-            char terms[160];
-            if (k == 1)
-                snprintf(terms, sizeof terms, "the first kernel's");
-            else if (k == 2)
-                snprintf(terms, sizeof terms, "%.2f us for the first, %.2f us for the second", d->launch_first_us,
-                         d->launch_second_us);
-            else
-                snprintf(terms, sizeof terms, "%.2f us for the first, %.2f us for the second, %.2f us for each "
-                         "later one", d->launch_first_us, d->launch_second_us, d->launch_next_us);
+                       "(%s)%s against %.1f us for one%s, so the speedup tends to %.1f / %.1f = %.2fx.",
+                    below, k, plural(k), lu, terms, code, lf, least, one.u.us, one.f.us, one.speedup);
+        } else {
+            char terms[200];
+            chain_terms(terms, sizeof terms, k, "the first kernel's", d->launch_first_us, d->launch_second_us,
+                        d->launch_third_us, d->launch_next_us);
             fprintf(f, "%s, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%s)%s against "
                        "%.1f us for one%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
                     below, k, plural(k), lu, terms, code, lf, least, one.u.us, one.f.us, one.speedup,

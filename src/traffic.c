@@ -202,6 +202,47 @@ static void traffic_slots(Program *p, Traffic *t, const char *is_out)
     }
 }
 
+/* How far back each kernel reads its intermediates: for each intermediate it
+ * reads, the bytes per element that go through L2 from the write of that
+ * intermediate to this read (the intermediate itself, and every kernel's
+ * reads and writes in between); the kernel's mid_dist is the largest. A
+ * chain whose kernels read what the one before wrote has each intermediate's
+ * own bytes; a read ten kernels later, those of ten kernels more, which the
+ * L2 may have evicted by then (fusec_model_time). Arrays of a shape smaller
+ * than the chain's count as none (a [C] bias beside [R, C] data). Linear in
+ * the kernels: prefix sums. */
+static void traffic_dist(const Program *p, Traffic *t)
+{
+    int nk = t->nkernels;
+    double *before = arena_alloc(p->arena, sizeof(double) * (size_t)(nk + 1)); /* bytes of kernels 0..k-1 */
+    Numel full = shape_numel(&p->full);
+    before[0] = 0;
+    for (int k = 0; k < nk; k++) {
+        const Kernel *kr = &t->kernels[k];
+        const Inst *in = &p->inst[kr->inst];
+        double b = 0;
+        for (int r = 0; r < kr->nread; r++) {
+            const Inst *a = &p->inst[kr->read[r]];
+            if (memcmp(shape_numel(&a->shape).exp, full.exp, sizeof full.exp) == 0)
+                b += fusec_dtype_size[a->dtype];
+        }
+        if (memcmp(shape_numel(&in->shape).exp, full.exp, sizeof full.exp) == 0)
+            b += fusec_dtype_size[in->dtype];
+        before[k + 1] = before[k] + b;
+    }
+    for (int k = 0; k < nk; k++) {
+        double d = 0;
+        for (int r = 0; r < t->kernels[k].nread; r++) {
+            int x = t->kernels[k].read[r], w = t->kernel_of[x];
+            double own = fusec_dtype_size[p->inst[x].dtype];
+            double far = w >= 0 ? own + before[k] - before[w + 1] : 0;
+            if (p->inst[x].op != O_INPUT && far > d)
+                d = far;
+        }
+        t->kernels[k].cost.mid_dist = t->ucost[k].mid_dist = d;
+    }
+}
+
 /* The unfused version's footprint: its inputs, outputs and scratch slots (each
  * the size of the intermediate that first takes it), from kernel costs uk. */
 static double unfused_footprint(const Traffic *t, const FusecKernelCost *uk, double inputs)
@@ -277,6 +318,7 @@ void traffic_build(Program *p, Traffic *t)
         t->ucost[t->nkernels++] = k->cost;
     }
     traffic_slots(p, t, is_out);
+    traffic_dist(p, t);
     for (int k = 0; k < t->nkernels; k++) /* a write into a slot an earlier intermediate held */
         t->kernels[k].cost.reuse = t->ucost[k].reuse = t->slot[k] >= 0 && t->slot_first[t->slot[k]] != k;
     FusecKernelCost fcompute; /* the fused kernel's compute alone, for its terms */

@@ -171,19 +171,23 @@ h = t.sweep_host_costs([row("eager", 40), row("compile", 50), row("compile", 500
 assert h == dict(eager_op_us=10.0, compiled_call_us=50.0), h
 PY
 
+# kept_table KEY TARBALL TABLE LABEL: bench/fidelity.py on a kept run's CSVs (TARBALL) into
+# $work/KEY.txt, the same table as the kept one (TABLE)
+kept_table() {
+  mkdir -p "$work/$1" && tar -xzf "$2" -C "$work/$1" || fail "fidelity: $4's CSVs unpack"
+  python3 bench/fidelity.py "$work/$1/fidelity" >"$work/$1.txt" || fail "fidelity.py: $4"
+  cmp -s "$work/$1.txt" "$3" || fail "fidelity.py: $4's table differs from the kept one"
+}
+
 # fidelity.py on the kept run 12 of 2026-12-01: the table docs/model.md quotes.
 f12=$root/bench/results/h200-2026-12-01/run-12-final
-mkdir -p "$work/fid12" && tar -xzf "$f12/fidelity.tgz" -C "$work/fid12" || fail "fidelity: run 12's CSVs unpack"
-python3 bench/fidelity.py "$work/fid12/fidelity" >"$work/fid12.txt" || fail "fidelity.py: run 12"
-cmp -s "$work/fid12.txt" "$f12/fidelity.txt" || fail "fidelity.py: run 12's table differs from the kept one"
+kept_table fid12 "$f12/fidelity.tgz" "$f12/fidelity.txt" "run 12"
 grep -q '^ALL  .* 8.8 / 60.6 (171)' "$work/fid12.txt" || fail "fidelity.py: run 12 cold n<2^22 median 8.8%, max 60.6%"
 grep -q '^within target: cold 163/299 (<= 10%), graph 148/299 (<= 10%), hot 175/299 (<= 15%)$' "$work/fid12.txt" ||
   fail "fidelity.py: run 12's rows within target"
 # and on call 12 of 2026-12-03, the latest table docs/model.md and docs/results.md quote
 c12=$root/bench/results/h200-2026-12-03/call-12-fidelity
-mkdir -p "$work/c12" && tar -xzf "$c12/fidelity.tgz" -C "$work/c12" || fail "fidelity: call 12's CSVs unpack"
-python3 bench/fidelity.py "$work/c12/fidelity" >"$work/c12.txt" || fail "fidelity.py: call 12"
-cmp -s "$work/c12.txt" "$c12/fidelity.txt" || fail "fidelity.py: call 12's table differs from the kept one"
+kept_table c12 "$c12/fidelity.tgz" "$c12/fidelity.txt" "call 12"
 grep -q '^ALL  .* 9.5 / 45.1 (90) *5.2 / 42.5 (58) *5.9 / 138.2 (90)' "$work/c12.txt" ||
   fail "fidelity.py: call 12's cold and hot medians"
 grep -q '^within target: cold 86/148 (<= 10%), graph 88/148 (<= 10%), hot 127/148 (<= 15%)$' "$work/c12.txt" ||
@@ -206,9 +210,7 @@ PY
 # and on call 16's 100 random programs (issue 12's "100 programs from tests/randgen.py"):
 # the kept table, its programs verified first (status 0 for all 100)
 c16=$root/bench/results/h200-2026-12-03/call-16-fid100-gpucheck
-mkdir -p "$work/c16" && tar -xzf "$c16/fidelity100.tgz" -C "$work/c16" || fail "fidelity: call 16's CSVs unpack"
-python3 bench/fidelity.py "$work/c16/fidelity" >"$work/c16.txt" || fail "fidelity.py: call 16"
-cmp -s "$work/c16.txt" "$c16/fidelity100.txt" || fail "fidelity.py: call 16's table differs from the kept one"
+kept_table c16 "$c16/fidelity100.tgz" "$c16/fidelity100.txt" "call 16"
 grep -q '^harness runs: 100, failed or stopped: 0 $' "$work/c16.txt" || fail "fidelity.py: call 16's 100 runs"
 [ "$(ls "$work"/c16/fidelity/rand_*.csv | wc -l)" = 100 ] || fail "fidelity: call 16 has 100 programs' CSVs"
 
@@ -282,6 +284,15 @@ python3 bench/repredict.py "$fusec" "$cs" >"$work/rs.txt" || fail "repredict.py 
 grep -q "^cold   n < 2^22     4.7%   24/33  " "$work/rs.txt" || fail "repredict.py: call S's recorded cold rows"
 awk '$1 == "cold" { if (!($8 + 0 <= $5 + 0)) bad = 1 } END { exit bad }' "$work/rs.txt" ||
   fail "repredict.py: this fusec's cold medians on call S above the recorded ones"
+
+# and on call X of session 14 (every example, golden and bench chain and random programs 0-39,
+# the harness with the third and far launch terms and the reuse distance): the table
+# docs/model.md and docs/results.md quote
+cx=$root/bench/results/h200-2026-12-04/call-2-launch-terms
+kept_table cx "$cx/fidelity.tgz" "$cx/fidelity.txt" "call X"
+grep -q '^harness runs: 88, failed or stopped: 0 $' "$work/cx.txt" || fail "fidelity.py: call X's 88 runs"
+grep -q '^within target: cold 266/425 (<= 10%), graph 240/425 (<= 10%), hot 309/425 (<= 15%)$' "$work/cx.txt" ||
+  fail "fidelity.py: call X's rows within target"
 
 # sweep_sizes.py: a shaped chain's swept-dim sizes for element counts, an unshaped one's counts
 [ "$(python3 bench/sweep_sizes.py "$fusec" examples/layernorm_affine.fuse 4096,65536,268435456)" = \

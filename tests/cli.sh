@@ -283,6 +283,16 @@ cat >"$tmp/dev2.json" <<'JSON'
 JSON
 "$fusec" --predict --format=json --device="$tmp/dev2.json" "$seed" | grep -q '"l2_hot_keep": 1, "l2_hot_end": 1.1[,}]'
 check "profile without l2_hot_keep, l2_hot_end: 1, 1.1" 0 $?
+# one written before the third and far launch terms: the third kernel, those past the 32nd and the
+# graph's second, third and far nodes cost what each later one did (launch_next_us, graph_node_us)
+"$fusec" --predict --format=json --device="$tmp/dev2.json" "$seed" |
+    grep -q '"launch_third_us": 2, "launch_next_us": 2, "launch_far_us": 2, .*"graph_second_us": 1, "graph_third_us": 1, "graph_node_us": 1, "graph_far_us": 1[,}]'
+check "profile without the third launch terms: launch_next_us, graph_node_us" 0 $?
+sed 's/^{/{"launch_third_us": 5,/' "$tmp/dev2.json" >"$tmp/dev5.json"
+a=$("$fusec" --predict --format=json --sizes=1 --device="$tmp/dev2.json" "$seed" | sed -n 's/.*"unfused_us": \([0-9.]*\).*/\1/p')
+b=$("$fusec" --predict --format=json --sizes=1 --device="$tmp/dev5.json" "$seed" | sed -n 's/.*"unfused_us": \([0-9.]*\).*/\1/p')
+awk -v a="$a" -v b="$b" 'BEGIN { exit !(b - a > 2.99 && b - a < 3.01) }'
+check "launch_third_us: the third of the seed's 4 kernels (5 us against 2)" 0 $?
 sed 's/^{/{"l2_hot_end": 0.7,/' "$tmp/dev2.json" >"$tmp/dev3.json"
 "$fusec" --predict --format=json --device="$tmp/dev3.json" "$seed" | grep -q '"l2_hot_end": 0.7[,}]'
 check "profile's l2_hot_end read" 0 $?

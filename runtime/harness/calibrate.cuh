@@ -68,6 +68,7 @@ static void fh_rate_work(const void *ctx, cudaStream_t s)
 }
 
 #define FH_CAL_K 8      /* launch terms: chains of 1..8 kernels */
+#define FH_CAL_FAR 64   /* ... and of FUSEC_CHAIN_FAR and FH_CAL_FAR, for the kernels past the first FUSEC_CHAIN_FAR */
 #define FH_CAL_ROUNDS 5 /* ... timed in 5 rounds over k, each k's median kept */
 #define FH_CAL_RAMP 11  /* the ramp: a copy of 2^16..2^26 floats */
 #define FH_CAL_HOT 13   /* hot L2: copies of 0.2..1.4 L2 sizes (read + write) */
@@ -76,6 +77,7 @@ static void fh_rate_work(const void *ctx, cudaStream_t s)
 typedef struct FhCalib {
     size_t copy_bytes, l2_copy_bytes; /* per buffer */
     double cold[FH_CAL_K], hot[FH_CAL_K], graph[FH_CAL_K]; /* chains of 1..FH_CAL_K tiny kernels, us */
+    double cold_far[2], graph_far[2]; /* chains of FUSEC_CHAIN_FAR and FH_CAL_FAR of them, us */
     double ramp_n[FH_CAL_RAMP], ramp_t[FH_CAL_RAMP];        /* one copy kernel cold: floats, us */
     double hot_f[FH_CAL_HOT], hot_s[FH_CAL_HOT];            /* footprint in L2 sizes, share kept hot */
     double code_own[2]; /* what a chain's own kernels add over one kernel k times, without and with 12 KiB more code, us */
@@ -159,8 +161,8 @@ typedef struct FhLaunchCal {
     uint4 *flush;
     size_t flush_n;
     unsigned *sink;
-    int sms;
-    int code, same; /* the chain: fh_cal_kernels[code], each its own function or kernel 0 k times */
+    int sms, clock_khz;
+    int code, same; /* the chain: fh_cal_code_kernels if code, else fh_cal_kernels; each its own function or kernel 0 k times */
     cudaStream_t s;
     cudaEvent_t ev[33];
 } FhLaunchCal;
@@ -194,20 +196,23 @@ template <int K, int F> static __global__ void fh_cal_kernel(const float *__rest
 /* The code-fetch chains' FMAs an element: 192 * 4 FMAs, 12 KiB of code */
 #define FH_CODE_F 192
 #define FH_CODE_KB (FH_CODE_F * 4 * 16 / 1024.0)
-#define FH_CAL_KERNELS(F)                                                                                        \
-    {fh_cal_kernel<0, F>, fh_cal_kernel<1, F>, fh_cal_kernel<2, F>, fh_cal_kernel<3, F>, fh_cal_kernel<4, F>, \
-     fh_cal_kernel<5, F>, fh_cal_kernel<6, F>, fh_cal_kernel<7, F>}
-static void (*const fh_cal_kernels[2][FH_CAL_K])(const float *, float *, unsigned, bool) = {FH_CAL_KERNELS(0),
-                                                                                           FH_CAL_KERNELS(FH_CODE_F)};
-#undef FH_CAL_KERNELS
-static_assert(sizeof fh_cal_kernels[0] / sizeof fh_cal_kernels[0][0] == FH_CAL_K, "one kernel per chain position");
+typedef void (*FhCalKernel)(const float *, float *, unsigned, bool);
+#define FH_CAL_8(F, B)                                                                                              \
+    fh_cal_kernel<B, F>, fh_cal_kernel<B + 1, F>, fh_cal_kernel<B + 2, F>, fh_cal_kernel<B + 3, F>,                 \
+        fh_cal_kernel<B + 4, F>, fh_cal_kernel<B + 5, F>, fh_cal_kernel<B + 6, F>, fh_cal_kernel<B + 7, F>
+static const FhCalKernel fh_cal_kernels[FH_CAL_FAR] = {FH_CAL_8(0, 0),  FH_CAL_8(0, 8),  FH_CAL_8(0, 16),
+                                                       FH_CAL_8(0, 24), FH_CAL_8(0, 32), FH_CAL_8(0, 40),
+                                                       FH_CAL_8(0, 48), FH_CAL_8(0, 56)};
+static const FhCalKernel fh_cal_code_kernels[FH_CAL_K] = {FH_CAL_8(FH_CODE_F, 0)};
+#undef FH_CAL_8
+static_assert(sizeof fh_cal_kernels / sizeof fh_cal_kernels[0] == FH_CAL_FAR, "one kernel per chain position");
 
 /* k launches as the emitted C API makes them: each followed by
  * cudaGetLastError, which the host pays between one launch and the next. */
 static void fh_cal_chain(const FhLaunchCal *L, int k)
 {
     for (int i = 0; i < k; i++) {
-        fh_cal_kernels[L->code][L->same ? 0 : i]<<<8, 128, 0, L->s>>>((const float *)(L->buf + (i & 1) * 1024), (float *)(L->buf + (~i & 1) * 1024), 4096u, true);
+        (L->code ? fh_cal_code_kernels : fh_cal_kernels)[L->same ? 0 : i]<<<8, 128, 0, L->s>>>((const float *)(L->buf + (i & 1) * 1024), (float *)(L->buf + (~i & 1) * 1024), 4096u, true);
         FH_CHECK(cudaGetLastError());
     }
 }
@@ -220,12 +225,17 @@ static void fh_cal_flush(const FhLaunchCal *L)
 }
 
 /* Median of `reps` cold calls of k chained tiny kernels (k > 0), or of one
- * copy kernel of n floats (k = 0). */
+ * copy kernel of n floats (k = 0), each queued behind a spin as the harness's
+ * cold mode queues a call (fh_hide_dispatch): the host issues a launch in
+ * 3-5 us, longer than a queued tiny kernel takes, so without it a chain of
+ * more kernels than the flush covers is timed at the host's rate
+ * (bench/probe_long.cu: 4.4 us a kernel from the 32nd on, 2.2 with it). */
 static double fh_cal_cold(const FhLaunchCal *L, int k, size_t n)
 {
     double t[25];
     for (int r = 0; r < 25 + 3; r++) {
         float ms;
+        fh_spin_kernel<<<1, 1, 0, L->s>>>((long long)((200.0 + 10.0 * k) * L->clock_khz / 1000.0));
         fh_cal_flush(L);
         FH_CHECK(cudaEventRecord(L->ev[0], L->s));
         if (k > 0)
@@ -345,12 +355,26 @@ static void fh_line(const double *x, const double *y, int n, double *a, double *
     *a = (sy - *b * sx) / n;
 }
 
+/* The four terms of fusec_chain_launches from the median times t[k - 1] of
+ * chains of k = 1..FH_CAL_K kernels (none below 0: noise). */
+static void fh_chain_terms(const double *ks, const double *t, double *first, double *second, double *third,
+                           double *next)
+{
+    double a, b;
+    fh_line(ks + 2, t + 2, FH_CAL_K - 2, &a, &b);
+    *first = t[0];
+    *second = fmax(t[1] - t[0], 0);
+    *third = fmax(a + 3 * b - t[1], 0);
+    *next = fmax(b, 0);
+}
+
 static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhCalib *info)
 {
     FhLaunchCal L;
     size_t big = (size_t)1 << 26;
     L.s = s;
     L.sms = d->sms;
+    L.clock_khz = d->clock_khz;
     L.code = L.same = 0;
     L.flush_n = 3 * (d->l2_bytes ? d->l2_bytes : (size_t)4 << 20) / sizeof(uint4);
     FH_CHECK(cudaMalloc(&L.buf, 2 * 1024 * sizeof(float4)));
@@ -382,16 +406,30 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
         info->graph[k - 1] = fh_median(r[2][k - 1], FH_CAL_ROUNDS);
     }
     double a, b;
-    p->launch_first_us = info->cold[0];
-    p->launch_second_us = info->cold[1] - info->cold[0];
-    /* the slope of a line through k = 2..FH_CAL_K rather than its two ends */
-    fh_line(ks + 1, info->cold + 1, FH_CAL_K - 1, &a, &b);
-    p->launch_next_us = b;
+    /* cold and graph: the first kernel, the second, and a line through k =
+     * 3..FH_CAL_K (its slope rather than its two ends): its value at 3 gives
+     * the third, which costs more than each later one (0.5-0.8 us cold on the
+     * H200: a line through k = 2..8 left every chain of 3 to 7 kernels 0.2-0.6
+     * us above the model; call U of session 14, docs/model.md) */
+    fh_chain_terms(ks, info->cold, &p->launch_first_us, &p->launch_second_us, &p->launch_third_us, &p->launch_next_us);
+    fh_chain_terms(ks, info->graph, &p->graph_launch_us, &p->graph_second_us, &p->graph_third_us, &p->graph_node_us);
+    /* past the FUSEC_CHAIN_FAR-th kernel each costs more (0.3-0.4 us cold on the
+     * H200, bench/probe_long.cu): chains of FUSEC_CHAIN_FAR and FH_CAL_FAR */
+    for (int i = 0; i < 2; i++) {
+        int k = i ? FH_CAL_FAR : FUSEC_CHAIN_FAR;
+        double c[FH_CAL_ROUNDS], g[FH_CAL_ROUNDS];
+        for (int j = 0; j < FH_CAL_ROUNDS; j++) {
+            c[j] = fh_cal_cold(&L, k, 0);
+            g[j] = fh_cal_graph(&L, k);
+        }
+        info->cold_far[i] = fh_median(c, FH_CAL_ROUNDS);
+        info->graph_far[i] = fh_median(g, FH_CAL_ROUNDS);
+    }
+    p->launch_far_us = fmax((info->cold_far[1] - info->cold_far[0]) / (FH_CAL_FAR - FUSEC_CHAIN_FAR), 0);
+    p->graph_far_us = fmax((info->graph_far[1] - info->graph_far[0]) / (FH_CAL_FAR - FUSEC_CHAIN_FAR), 0);
     fh_line(ks, info->hot, FH_CAL_K, &a, &b);
     p->host_call_us = a > 0 ? a : 0;
     p->host_launch_us = b;
-    p->graph_launch_us = info->graph[0];
-    p->graph_node_us = (info->graph[FH_CAL_K - 1] - info->graph[0]) / (FH_CAL_K - 1);
     /* code fetch: cold chains of FH_CAL_K kernels, each its own function or
      * one function k times (its code fetched once), with and without 12 KiB
      * more code each; what the distinct chain's kernels add over the same
@@ -508,12 +546,17 @@ static void fh_print_profile(const FusecProfile *p, const FhCalib *info)
     printf("  %-16s %9.2f us     cold: a call's first tiny kernel (4096-element copy)\n", "launch first",
            p->launch_first_us);
     printf("  %-16s %9.2f us     cold: what the second adds\n", "launch second", p->launch_second_us);
-    printf("  %-16s %9.2f us     cold: what each later one adds (fit over %d)\n", "launch next", p->launch_next_us,
-           FH_CAL_K);
+    printf("  %-16s %9.2f us     cold: what the third adds\n", "launch third", p->launch_third_us);
+    printf("  %-16s %9.2f us     cold: what each later one adds (a line through k = 3..%d)\n", "launch next",
+           p->launch_next_us, FH_CAL_K);
+    printf("  %-16s %9.2f us     cold: each past the %dth (chains of %d and %d: %.1f and %.1f us)\n", "launch far",
+           p->launch_far_us, FUSEC_CHAIN_FAR, FUSEC_CHAIN_FAR, FH_CAL_FAR, info->cold_far[0], info->cold_far[1]);
     printf("  %-16s %9.2f us     hot: host time a call + %.2f us a launch\n", "host", p->host_call_us,
            p->host_launch_us);
-    printf("  %-16s %9.2f us     graph: one node's replay + %.2f us a further node\n", "graph", p->graph_launch_us,
-           p->graph_node_us);
+    printf("  %-16s %9.2f us     graph: one node's replay + %.2f us a second node, %.2f a third, %.2f each later,\n"
+           "  %-16s %9s        %.2f each past the %dth (graphs of %d and %d nodes: %.1f and %.1f us)\n",
+           "graph", p->graph_launch_us, p->graph_second_us, p->graph_third_us, p->graph_node_us, "", "",
+           p->graph_far_us, FUSEC_CHAIN_FAR, FUSEC_CHAIN_FAR, FH_CAL_FAR, info->graph_far[0], info->graph_far[1]);
     printf("  %-16s %9.3f us     a queued kernel's code, per KiB (its own kernels add %.2f us each over one\n"
            "  %-16s %9s        kernel k times, %.2f with 12 KiB more code)\n",
            "code fetch", p->code_us_per_kb, info->code_own[0], "", "", info->code_own[1]);

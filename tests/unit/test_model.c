@@ -49,10 +49,12 @@ static void overhead_bound_at_small_n(void **state)
     FusecTime f = fusec_model_time(h200(), &F, 4096, FUSEC_HOST_C, 1, 0);
     FusecTime u = fusec_model_time(h200(), &U, 4096, FUSEC_HOST_C, 0, 0);
     assert_int_equal(f.regime, FUSEC_OVERHEAD);
-    /* the ratio of the launch terms: first, second and two later kernels,
-     * and the code of the three queued ones beyond the calibration kernel's */
+    /* the ratio of the launch terms: the first, second and third kernels and
+     * a later one, and the code of the three queued ones beyond the
+     * calibration kernel's */
     double kb = fusec_code_kb(&seed_u[0]), code = 3 * (kb - FUSEC_CODE_KB_CAL) * h200()->code_us_per_kb;
-    double lu = h200()->launch_first_us + h200()->launch_second_us + 2 * h200()->launch_next_us + code;
+    double lu = h200()->launch_first_us + h200()->launch_second_us + h200()->launch_third_us + h200()->launch_next_us +
+                code;
     assert_true(kb > FUSEC_CODE_KB_CAL && code > 0);
     assert_true(fabs(u.overhead_us - lu) < 1e-9);
     /* one kernel: its fetch hides behind its launch */
@@ -151,8 +153,20 @@ static void launch_floors(void **state)
     const FusecProfile *p = h200();
     assert_true(fusec_launch_floor(p, 1, FUSEC_HOST_C, 0) == p->launch_first_us);
     assert_true(fusec_launch_floor(p, 2, FUSEC_HOST_C, 0) == p->launch_first_us + p->launch_second_us);
-    assert_true(fabs(fusec_launch_floor(p, 3, FUSEC_HOST_GRAPH, 0) - (p->graph_launch_us + 2 * p->graph_node_us)) <
-                1e-12);
+    /* the third kernel has its own term, and each later one the line's slope */
+    assert_true(p->launch_third_us > p->launch_next_us && p->graph_third_us > p->graph_node_us);
+    assert_true(fabs(fusec_launch_floor(p, 5, FUSEC_HOST_C, 0) - (p->launch_first_us + p->launch_second_us +
+                                                                    p->launch_third_us + 2 * p->launch_next_us)) < 1e-12);
+    assert_true(fabs(fusec_launch_floor(p, 3, FUSEC_HOST_GRAPH, 0) -
+                     (p->graph_launch_us + p->graph_second_us + p->graph_third_us)) < 1e-12);
+    assert_true(fabs(fusec_launch_floor(p, 6, FUSEC_HOST_GRAPH, 0) - fusec_launch_floor(p, 3, FUSEC_HOST_GRAPH, 0) -
+                     3 * p->graph_node_us) < 1e-12);
+    /* past the FUSEC_CHAIN_FAR-th kernel, each costs the far term */
+    assert_true(fabs(fusec_launch_floor(p, FUSEC_CHAIN_FAR + 4, FUSEC_HOST_C, 0) -
+                     fusec_launch_floor(p, FUSEC_CHAIN_FAR, FUSEC_HOST_C, 0) - 4 * p->launch_far_us) < 1e-9);
+    assert_true(fabs(fusec_launch_floor(p, FUSEC_CHAIN_FAR, FUSEC_HOST_C, 0) -
+                     fusec_launch_floor(p, FUSEC_CHAIN_FAR - 1, FUSEC_HOST_C, 0) - p->launch_next_us) < 1e-9);
+    assert_true(p->launch_far_us > p->launch_next_us);
     /* hot from C: the host's issue time when it is the larger */
     double h = p->host_call_us + 4 * p->host_launch_us;
     assert_true(fusec_launch_floor(p, 4, FUSEC_HOST_C, 1) == (h > 4 * p->launch_next_us ? h : 4 * p->launch_next_us));

@@ -1,0 +1,3 @@
+/^\/\* An unfused & \| \^ of two 1-byte arrays/i template <int E, typename T, typename I> __device__ __forceinline__ void fx_load_na(T (&r)[E], const T *__restrict__ p, I i, I n, bool full) { constexpr int B = E * (int)sizeof(T); if constexpr (B % 16 == 0) { uint4 u[B / 16]; _Pragma("unroll") for (int c = 0; c < B / 16; c++) asm("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(u[c].x), "=r"(u[c].y), "=r"(u[c].z), "=r"(u[c].w) : "l"((const char *)(p + i) + 16 * c)); memcpy(r, u, B); } else { fx_load<E>(r, p, i, n, full); } }
+s/fx_load<E>\(([a-z_0-9]+_v), ([a-z_0-9]+_p), j, cols, true\)/fx_load_na<E>(\1, \2, j, cols, true)/
+s/fx_row_grid\(rows, cols, ([0-9]+), [0-9]+,/fx_row_grid(rows, cols, \1, 1,/
