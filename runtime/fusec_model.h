@@ -243,7 +243,7 @@ static inline double fusec_code_us(const FusecProfile *p, double kb, int nk)
  * a graph: the first kernel, the second, the third, each later one, and each
  * one past the FUSEC_CHAIN_FAR-th. The harness times chains of k = 1..8 tiny
  * kernels; the first three are their own terms, the rest the slope of the
- * line through k = 3..8 (the third kernel of a chain costs 0.5-0.8 us more
+ * line through k = 3..8 (in call U the third kernel of a chain cost 0.5-0.8 us more
  * than each later one cold, 0.2-0.4 in a graph, on the H200: call U of
  * session 14, docs/model.md); and chains of 32 and 64, whose slope is the
  * last term (a further kernel of a cold chain: 1.89 us at 3..8, 1.79 at

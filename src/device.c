@@ -63,19 +63,20 @@ static int get_number(json_t *o, const char *key, double lo, double hi, double *
     return 0;
 }
 
-/* A FUSEC_OLDER field that a file lacks takes the field that stood for it
- * when the file was written: its model stays the one it was made for. */
-static void fill_older(json_t *root, FusecProfile *p)
+/* A FUSEC_OLDER field that a file lacks (or any file of fusec 0.1's model)
+ * takes the field that stood for it when the file was written: its model
+ * stays the one it was made for. */
+static void fill_older(FusecProfile *p)
 {
-    if (!json_object_get(root, "launch_third_us"))
+    if (p->launch_third_us == FUSEC_OLDER)
         p->launch_third_us = p->launch_next_us;
-    if (!json_object_get(root, "launch_far_us"))
+    if (p->launch_far_us == FUSEC_OLDER)
         p->launch_far_us = p->launch_next_us;
-    if (!json_object_get(root, "graph_far_us"))
+    if (p->graph_far_us == FUSEC_OLDER)
         p->graph_far_us = p->graph_node_us;
-    if (!json_object_get(root, "graph_second_us"))
+    if (p->graph_second_us == FUSEC_OLDER)
         p->graph_second_us = p->graph_node_us;
-    if (!json_object_get(root, "graph_third_us"))
+    if (p->graph_third_us == FUSEC_OLDER)
         p->graph_third_us = p->graph_node_us;
 }
 
@@ -90,7 +91,7 @@ static int read_fields(json_t *root, FusecProfile *p, char *why, size_t len)
         return -1;
     FUSEC_PROFILE_FIELDS(READ_FIELD)
 #undef READ_FIELD
-    fill_older(root, p);
+    fill_older(p);
     return 0;
 }
 
@@ -121,7 +122,7 @@ static int read_legacy(json_t *root, FusecProfile *p, char *why, size_t len)
         p->f = def;
     FUSEC_PROFILE_FIELDS(DEFAULT_FIELD)
 #undef DEFAULT_FIELD
-    fill_older(root, p);
+    fill_older(p);
     return 1;
 }
 

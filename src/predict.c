@@ -108,7 +108,7 @@ static const char *plural(double v) { return v == 1 ? "" : "s"; }
 /* The launch terms that a chain of k dependent kernels pays (fusec_chain_launches),
  * in words: `one` when k is 1. */
 static void chain_terms(char *buf, size_t size, int k, const char *one, double first, double second, double third,
-                        double next)
+                        double next, double far)
 {
     if (k == 1)
         snprintf(buf, size, "%s", one);
@@ -117,9 +117,13 @@ static void chain_terms(char *buf, size_t size, int k, const char *one, double f
     else if (k == 3)
         snprintf(buf, size, "%.2f us for the first, %.2f us for the second, %.2f us for the third", first, second,
                  third);
-    else
+    else if (k <= FUSEC_CHAIN_FAR)
         snprintf(buf, size, "%.2f us for the first, %.2f us for the second, %.2f us for the third, %.2f us for "
                  "each later one", first, second, third, next);
+    else
+        snprintf(buf, size, "%.2f us for the first, %.2f us for the second, %.2f us for the third, %.2f us for "
+                 "each later one up to kernel %d, %.2f us for each after it", first, second, third, next,
+                 FUSEC_CHAIN_FAR, far);
 }
 
 /* What moves a predicted speedup away from the traffic ratio, by the
@@ -337,14 +341,14 @@ void predict_explain(FILE *f, const Chain *c)
         else if (host == FUSEC_HOST_GRAPH) {
             char terms[200];
             chain_terms(terms, sizeof terms, k, "one node's", d->graph_launch_us, d->graph_second_us,
-                        d->graph_third_us, d->graph_node_us);
+                        d->graph_third_us, d->graph_node_us, d->graph_far_us);
             fprintf(f, "%s, the graph's overhead rules: a replay of %d dependent node%s costs %.1f us "
                        "(%s)%s against %.1f us for one%s, so the speedup tends to %.1f / %.1f = %.2fx.",
                     below, k, plural(k), lu, terms, code, lf, least, one.u.us, one.f.us, one.speedup);
         } else {
             char terms[200];
             chain_terms(terms, sizeof terms, k, "the first kernel's", d->launch_first_us, d->launch_second_us,
-                        d->launch_third_us, d->launch_next_us);
+                        d->launch_third_us, d->launch_next_us, d->launch_far_us);
             fprintf(f, "%s, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%s)%s against "
                        "%.1f us for one%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
                     below, k, plural(k), lu, terms, code, lf, least, one.u.us, one.f.us, one.speedup,

@@ -209,8 +209,10 @@ static void traffic_slots(Program *p, Traffic *t, const char *is_out)
  * chain whose kernels read what the one before wrote has each intermediate's
  * own bytes; a read ten kernels later, those of ten kernels more, which the
  * L2 may have evicted by then (fusec_model_time). Arrays of a shape smaller
- * than the chain's count as none (a [C] bias beside [R, C] data). Linear in
- * the kernels: prefix sums. */
+ * than the chain's count as none between the two (a [C] bias beside [R, C]
+ * data); the intermediate itself counts its dtype's bytes whatever its shape
+ * (a little pessimistic for an [R, 1] one). Linear in the kernels: prefix
+ * sums. */
 static void traffic_dist(const Program *p, Traffic *t)
 {
     int nk = t->nkernels;

@@ -293,6 +293,16 @@ a=$("$fusec" --predict --format=json --sizes=1 --device="$tmp/dev2.json" "$seed"
 b=$("$fusec" --predict --format=json --sizes=1 --device="$tmp/dev5.json" "$seed" | sed -n 's/.*"unfused_us": \([0-9.]*\).*/\1/p')
 awk -v a="$a" -v b="$b" 'BEGIN { exit !(b - a > 2.99 && b - a < 3.01) }'
 check "launch_third_us: the third of the seed's 4 kernels (5 us against 2)" 0 $?
+# a legacy (fusec 0.1) file that also names a newer field keeps the legacy model: no -2 sentinel
+printf '{"name": "old", "hbm_gbps": 1000, "l2_gbps": 2000, "l2_bytes": 1048576, "launch_us": 4, "graph_node_us": 1, "graph_second_us": 7, "fp32_gflops": 10000, "fp64_gflops": 5000, "sfu_gops": 100, "eager_op_us": 10, "compiled_call_us": 40}\n' >"$tmp/legacy2.json"
+"$fusec" --predict --format=json --device="$tmp/legacy2.json" "$seed" | grep -q '"graph_second_us": 1, "graph_third_us": 1, "graph_node_us": 1, "graph_far_us": 1[,}]'
+check "legacy profile with a newer field: graph terms from graph_node_us" 0 $?
+# the reuse distance: y = d * a reads a four kernels after its write: a's 4 B and the 24 B of the
+# three kernels between (b, c, d: 8 B each); an adjacent read, the array's own 4 B
+printf 'in x: f32\na = x*2\nb = a+1\nc = b*3\nd = c+4\ny = d*a\n' >"$tmp/dist.fuse"
+"$fusec" -w "$tmp/dist.fuse" -o "$tmp/dist.cu" && grep -q '^    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 28},$' "$tmp/dist.cu" &&
+    grep -q '^    {0, 4, 4, 0, 1, 0, 1, 0, 0, 2, 0, 4},$' "$tmp/dist.cu"
+check "mid_dist: 28 B for a read four kernels back, 4 B for the kernel before's" 0 $?
 sed 's/^{/{"l2_hot_end": 0.7,/' "$tmp/dev2.json" >"$tmp/dev3.json"
 "$fusec" --predict --format=json --device="$tmp/dev3.json" "$seed" | grep -q '"l2_hot_end": 0.7[,}]'
 check "profile's l2_hot_end read" 0 $?
