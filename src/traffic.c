@@ -217,7 +217,6 @@ static void traffic_dist(const Program *p, Traffic *t)
 {
     int nk = t->nkernels;
     double *before = arena_alloc(p->arena, sizeof(double) * (size_t)(nk + 1)); /* bytes of kernels 0..k-1 */
-    Numel full = shape_numel(&p->full);
     before[0] = 0;
     for (int k = 0; k < nk; k++) {
         const Kernel *kr = &t->kernels[k];
@@ -225,10 +224,10 @@ static void traffic_dist(const Program *p, Traffic *t)
         double b = 0;
         for (int r = 0; r < kr->nread; r++) {
             const Inst *a = &p->inst[kr->read[r]];
-            if (memcmp(shape_numel(&a->shape).exp, full.exp, sizeof full.exp) == 0)
+            if (same_numel(&a->shape, &p->full))
                 b += fusec_dtype_size[a->dtype];
         }
-        if (memcmp(shape_numel(&in->shape).exp, full.exp, sizeof full.exp) == 0)
+        if (same_numel(&in->shape, &p->full))
             b += fusec_dtype_size[in->dtype];
         before[k + 1] = before[k] + b;
     }
