@@ -405,20 +405,26 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
  * on an H200) runs with half the elements per thread: twice the threads,
  * half the serial work each (docs/cuda.md, "Kernel shape", says what that
  * measured). */
+#ifndef FX_SMALL_BLOCKS /* tests/shapes/cpu.sh sets it to 1: every grid takes the full E */
 #define FX_SMALL_BLOCKS 1024
+#endif
 
 /* A compute-heavy fused kernel moves two vectors a thread only when that
  * grid has at least this many blocks (about 31 an SM on an H200: two waves at full
  * occupancy); below it, one vector a thread and twice the threads. At
  * 2^20 elements one vector was 7-9% faster on f32 and f64 transcendental
  * chains (docs/cuda.md, "Kernel shape"). */
+#ifndef FX_WIDE_BLOCKS /* tests/shapes/cpu.sh sets it to 1: every grid takes the full E */
 #define FX_WIDE_BLOCKS 4096
+#endif
 
 /* A compute-heavy fused kernel (its issue slots take at least its bytes'
  * time) whose grid at half the elements would still have fewer blocks than
  * this runs with one element per thread: its long serial work per element
  * spread over as many SMs as the elements reach (docs/cuda.md). */
+#ifndef FX_TINY_BLOCKS /* tests/shapes/cpu.sh sets it to 1: every grid takes the full E */
 #define FX_TINY_BLOCKS 256
+#endif
 
 /* Threads per block, and the grid for n elements at E per thread: one chunk
  * per thread, capped so the grid-stride loop takes over for huge n. */
@@ -428,54 +434,6 @@ static inline unsigned fx_blocks(size_t n, int e)
     size_t per_block = (size_t)FX_THREADS * e;
     size_t b = (n + per_block - 1) / per_block;
     return (unsigned)(b == 0 ? 1 : b > 0x7fffffffu ? 0x7fffffffu : b);
-}
-
-/* A shaped chain's row kernel: the threads that cover a row at e elements
- * each, at most a block (FX_THREADS). A block takes FX_THREADS / that many
- * rows at once, so a short last dim ([B, R, 32]) does not leave most of
- * every block idle: with a block a row, 4 of its 128 threads would have
- * work (rows of 33, before they took the flat kernel, ran at 0.6x of the
- * unfused kernels so: call 15 of 2026-12-03, rand_4242_0057 and 0028). */
-static inline __attribute__((unused)) unsigned fx_row_threads(size_t cols, int e)
-{
-    size_t t = (cols + (size_t)e - 1) / (size_t)e;
-    return t >= FX_THREADS ? FX_THREADS : t ? (unsigned)t : 1u;
-}
-
-/* A shaped chain's fused grid along the rows: gx blocks cover a row, and the
- * rows get up to FX_ROW_BLOCKS blocks in all (at most 65535 along y), each
- * block taking every y-th row with the same columns, so that an input that
- * varies only along the last dim ([C]) is loaded once a block, not once a
- * row: re-read from L2 every row, an f32 bias and weight beside bf16 data
- * took more L2 bandwidth than the data took HBM. rpb (the emitter's) is the
- * fewest rows a block takes so that those loads come to at most half the
- * bytes of the chain's whole-shape arrays. Chosen on the H200 (run 12 of
- * 2026-12-01, bench/shaped_bench.py with 1056 to 65536 blocks): layernorm's
- * two f32 [C] inputs beside bf16 data ran best with 4 rows a block or more
- * (86-88% of the copy rate; 64% with 1), chains with one [C] input or none
- * best with as many blocks as 65536 gives (93-99%). */
-#ifndef FX_ROW_BLOCKS /* tests/shapes/cpu.sh makes it small, so blocks take several rows */
-#define FX_ROW_BLOCKS 65536
-#endif
-static inline __attribute__((unused)) unsigned fx_row_blocks(size_t rows, unsigned gx, unsigned rpb)
-{
-    size_t y = (FX_ROW_BLOCKS + (size_t)gx - 1) / gx, most = (rows + rpb - 1) / rpb;
-    y = y > most ? most : y;
-    y = y > 65535 ? 65535 : y;
-    return (unsigned)(y ? y : 1);
-}
-
-/* The whole grid of a shaped chain's fused kernel, e elements a thread, at
- * least rpb rows a block: *tpr threads a row (fx_row_threads), x blocks to
- * cover a row, and y from fx_row_blocks over the groups of FX_THREADS / *tpr
- * rows that a block takes at once. */
-static inline __attribute__((unused)) dim3 fx_row_grid(size_t rows, size_t cols, int e, unsigned rpb,
-                                                       unsigned *tpr)
-{
-    *tpr = fx_row_threads(cols, e);
-    const size_t per_block = (size_t)*tpr * (size_t)e, at_once = FX_THREADS / *tpr;
-    const unsigned gx = (unsigned)((cols + per_block - 1) / per_block);
-    return dim3(gx, fx_row_blocks((rows + at_once - 1) / at_once, gx, rpb));
 }
 
 /* When true, every kernel takes its scalar path, the one misaligned
@@ -561,16 +519,32 @@ __device__ __forceinline__ I fx_gather_offset(const FxBcast &b, I i)
     return off + i * (I)b.stride[R - 1];
 }
 
-/* A broadcast operand's E elements for elements [i, i + E) of the result
- * (those below n unless full), each at its own offset: the fused kernel of a
- * shaped chain whose rows are not a multiple of its E, run flat over all the
- * elements, reads its broadcast operands so, from the cache. */
-template <int E, int R, typename T, typename I>
+/* A broadcast operand's E elements for elements [i, i + E) of the result, from
+ * the cache. RUN: the E elements lie in one run of the result's last dim (the
+ * host launches such an instance only when the last dim is a multiple of E,
+ * and i is a multiple of E), so one offset serves them all: an operand that
+ * varies along the last dim (ALONG: [C], [R, 1, C]) holds them side by side,
+ * loaded as one vector (the host checks its alignment), and one that does not
+ * ([R, 1]) holds one element for all E. Else (a last dim that is not a
+ * multiple of E) each at its own offset, those below n unless full. */
+template <int E, int R, bool RUN, bool ALONG, typename T, typename I>
 __device__ __forceinline__ void fx_gather(T (&r)[E], const T *__restrict__ p, const FxBcast &b, I i, I n, bool full)
 {
+    if (RUN) {
+        const I off = fx_gather_offset<R>(b, i);
+        if (ALONG) {
+            fx_load<E>(r, p, off, off + (I)E, true);
+        } else {
+            const T v = p[off];
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r[e] = full || i + (I)e < n ? p[fx_gather_offset<R>(b, i + (I)e)] : T();
+            for (int e = 0; e < E; e++)
+                r[e] = v;
+        }
+    } else {
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r[e] = full || i + (I)e < n ? p[fx_gather_offset<R>(b, i + (I)e)] : T();
+    }
 }
 
 #endif /* FUSEC_KERNEL_CUH */

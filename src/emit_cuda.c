@@ -15,9 +15,9 @@
  * the widest array (up to 32 in an unfused kernel with a bool array:
  * elems_per_thread), in a grid-stride loop that runs
  * once unless n is huge; a scalar path takes the tail and misaligned
- * pointers (a shaped chain's fused row kernel has none: rows that are not
- * whole vectors, or misaligned pointers, take its flat kernel); indices are
- * 32-bit when n < 2^31 and 64-bit otherwise.
+ * pointers; indices are 32-bit when n < 2^31 and 64-bit otherwise. A shaped
+ * chain's fused kernel is the flat one over its elements in row-major
+ * order, its broadcast inputs gathered (emit_fused_kernel).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -899,9 +899,8 @@ static const char *half_blocks(const Emitter *em)
 /* The fused kernel's values, v0, v1, ... (Emitter.vnum), each common
  * subexpression once, one line each after indent. An input is its C name
  * followed by suffix ("x_u_v[e]", its loaded element, in the fused kernel's
- * loop over e; "x_u" in the CUB version's functor), or row_of[i] when set: a
- * value loaded once a row. */
-static void emit_fused_values(Emitter *em, char *const *row_of, const char *indent, const char *suffix)
+ * loop over e; "x_u" in the CUB version's functor). */
+static void emit_fused_values(Emitter *em, const char *indent, const char *suffix)
 {
     FILE *f = em->f;
     const Program *p = em->p;
@@ -910,11 +909,6 @@ static void emit_fused_values(Emitter *em, char *const *row_of, const char *inde
         if (!in->live || in->scalar || in->canon != i)
             continue;
         int ct = in->ct;
-        if (in->op == O_INPUT && row_of && row_of[i]) {
-            fprintf(f, "%sconst %s v%d = %s; /* %s */\n", indent, compute_t[ct], em->vnum[i], row_of[i],
-                    p->sym[in->sym].name);
-            continue;
-        }
         if (in->op == O_INPUT) {
             fprintf(f, "%sconst %s v%d = fx_widen(%s%s); /* %s */\n", indent, compute_t[ct], em->vnum[i], em->cname[i],
                     suffix, p->sym[in->sym].name);
@@ -975,48 +969,11 @@ static const char *rows_expr(const Emitter *em)
     return s ? s : "(size_t)1";
 }
 
-/* How a shaped input's elements are found from a row of the full shape:
- * ROW_ALL, its row is the chain's row; ROW_NONE, every row reads the same
- * elements; ROW_SOME, the row's coordinates are needed ([R, 1, C] in a
- * [B, R, C] chain). */
-enum { ROW_NONE, ROW_ALL, ROW_SOME };
-static int row_kind(const Program *p, const Shape *sh)
-{
-    int named = 0, varies = 0;
-    for (int q = 0; q + 1 < p->full.rank; q++)
-        if (p->full.dim[q] != DIM_ONE) {
-            named++;
-            varies += shape_varies(p, sh, q);
-        }
-    return varies == 0 ? ROW_NONE : varies == named ? ROW_ALL : ROW_SOME;
-}
-
+/* Whether shape sh varies along the chain's last dim: a broadcast input that
+ * does ([C]) is gathered as a vector, one that does not ([R, 1]) as one element
+ * (fx_gather's ALONG). */
 static bool varies_last(const Program *p, const Shape *sh) { return shape_varies(p, sh, p->full.rank - 1); }
 
-/* The offset of an input's first element in the current row, in the kernel:
- * "row * cols", "row", "0", or from the coordinates i0, i1, ... */
-static const char *row_offset(const Emitter *em, const Shape *sh)
-{
-    const Program *p = em->p;
-    const char *last = varies_last(p, sh) ? " * cols" : "";
-    switch (row_kind(p, sh)) {
-    case ROW_NONE: return "0";
-    case ROW_ALL: return arena_printf(p->arena, "row%s", last);
-    default: {
-        const char *e = NULL;
-        for (int q = 0; q + 1 < p->full.rank; q++)
-            if (p->full.dim[q] != DIM_ONE && shape_varies(p, sh, q))
-                e = e ? arena_printf(p->arena, "(%s * s%d + i%d)", e, q, q) : arena_printf(p->arena, "i%d", q);
-        return arena_printf(p->arena, "%s%s", e, last);
-    }
-    }
-}
-
-/* A shaped chain's fused kernel: a 2-D grid, blockIdx.y over rows (every
- * dim but the last) and x over the last dim, so no element needs a divide:
- * each input's place in a row is known once a row. An input along the last
- * dim ([R, C], [C]) is loaded E elements at a time like any other; one that
- * is constant along it ([R, 1]) is loaded once a row. */
 /* The fused kernel takes its arrays and scalars in one struct, P_fused_args,
  * by value: with one parameter per array, every instance's mangled name
  * spelled all their types, once per parameter in the PTX, so nvcc's output
@@ -1036,7 +993,7 @@ static void fused_args_struct(Emitter *em, const int *load, int nl, const int *s
         fprintf(em->f, "    double %s;\n", em->cname[sc[k]]);
     for (int k = 0; k < nl; k++)
         if (owns_bcast(p, load[k]))
-            fprintf(em->f, "    FxBcast %s_b; /* where its elements are, for the flat kernel */\n", em->cname[load[k]]);
+            fprintf(em->f, "    FxBcast %s_b; /* where its elements are, for fx_gather */\n", em->cname[load[k]]);
     fprintf(em->f, "};\n\n");
 }
 
@@ -1080,152 +1037,22 @@ static void fused_args_init(Emitter *em, const int *fsc, int nfsc)
     fprintf(em->f, "};\n");
 }
 
-static void emit_fused_kernel_shaped(Emitter *em, int *sc, int nsc)
-{
-    FILE *f = em->f;
-    const Program *p = em->p;
-    const Traffic *t = em->t;
-    int nout = p->n_out, nin = p->n_in;
-    int *load = arena_alloc(p->arena, sizeof(int) * (size_t)(nin + 1));
-    int *cols = arena_alloc(p->arena, sizeof(int) * (size_t)(nin + 1));
-    int *store = arena_alloc(p->arena, sizeof(int) * (size_t)(nout + 1));
-    char **row_of = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->ninst + 1));
-    int nl = 0, nc = 0;
-    bool some = false;
-    for (int k = 0; k < p->n_in; k++) {
-        int v = p->sym[p->inputs[k]].value;
-        if (v >= 0 && p->inst[v].live) {
-            load[nl++] = v;
-            if (varies_last(p, &p->inst[v].shape))
-                cols[nc++] = v;
-            else
-                row_of[v] = arena_printf(p->arena, "%s_r", em->cname[v]);
-            some |= row_kind(p, &p->inst[v].shape) == ROW_SOME;
-        }
-    }
-    for (int k = 0; k < nout; k++)
-        store[k] = p->sym[p->outputs[k]].value;
-    /* Elements per thread from the arrays of the chain's whole shape: they stream from memory,
-     * while a broadcast one ([C] beside [R, C]) is re-read from the cache each row, so its width
-     * must not halve the bytes in flight of the others (an f32 [C] bias beside bf16 data). */
-    int *whole = arena_alloc(p->arena, sizeof(int) * (size_t)(nc + 1));
-    int nw = 0;
-    for (int k = 0; k < nc; k++)
-        if (same_layout(p, &p->inst[cols[k]].shape, &p->full))
-            whole[nw++] = cols[k];
-    char why[160];
-    int e = fused_elems(em, whole, nw, store, nout, nw < nc ? " of the chain's shape" : "", why, sizeof why);
-    fputc('\n', f);
-    part(em, "the fused kernel: the whole chain in one kernel");
-    fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
-    fprintf(f, "/* Over %s, row-major: reads %s B and writes %s B, each input's own elements once\n"
-               " * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every\n"
-               " * intermediate stays in registers. %d distinct op%s.\n"
-               " * Grid: x covers the last dim (cols), E = %d elements per thread (%s), and\n"
-               " * blockIdx.y walks the rows (every dim but the last: %s), several a block\n"
-               " * (fx_row_blocks), so a thread's columns stay the same from row to row; a\n"
-               " * short row takes fewer threads than a block, which then takes several rows at\n"
-               " * once (fx_row_threads). Only for rows that are a multiple of E with every\n"
-               " * pointer aligned: vector accesses, no bounds (else the flat kernel below). */\n",
-            comment_safe(em, shape_text(p, &p->full)),
-            comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_IN)),
-            comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_OUT, FUSEC_OUT)), t->nfused_ops,
-            t->nfused_ops == 1 ? "" : "s", e, why, comment_safe(em, rows_expr(em)));
-    fused_args_struct(em, load, nl, store, nout, sc, nsc);
-    fprintf(f, "template <typename I, int E>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, ",
-            launch_bounds(thread_bytes(p, e, cols, nc, store, nout, 1), t->fcost.fp64, true), em->c->prefix, em->c->prefix);
-    fprintf(f, "I rows, I cols, ");
-    for (int q = 0; some && q + 1 < p->full.rank; q++)
-        fprintf(f, "I s%d, ", q);
-    fprintf(f, "unsigned tpr)\n{\n");
-    fused_args_locals(em, load, nl, store, nout, sc, nsc);
-    /* A thread's columns are the same in every row it takes (the grid's x
-     * covers a row), so an input that varies only along the last dim ([C])
-     * is loaded once, before the rows, and kept in registers. */
-    fprintf(f, "    /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr\n"
-               "     * rows at once (fx_row_threads) */\n"
-               "    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;\n"
-               "    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */\n"
-               "    if (ty >= rpb || j >= cols)\n        return;\n");
-    for (int k = 0; k < nc; k++) {
-        int v = cols[k];
-        if (row_kind(p, &p->inst[v].shape) != ROW_NONE)
-            continue;
-        fprintf(f, "    %s %s_v[E]; /* %s: the same columns in every row */\n", store_t[p->inst[v].dtype], em->cname[v],
-                comment_safe(em, arena_printf(p->arena, "%s: %s", p->sym[p->inst[v].sym].name,
-                                              shape_text(p, &p->inst[v].shape))));
-        fprintf(f, "    fx_load<E>(%s_v, %s, j, cols, true);\n", em->cname[v], em->cname[v]);
-    }
-    fprintf(f, "    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {\n");
-    if (some) {
-        fprintf(f, "        /* the row's coordinates in the dims before the last */\n        I rest = row;\n");
-        for (int q = p->full.rank - 2; q >= 0; q--) {
-            if (q == 0)
-                fprintf(f, "        const I i0 = rest;\n");
-            else
-                fprintf(f, "        const I i%d = rest %% s%d;\n        rest /= s%d;\n", q, q, q);
-        }
-    }
-    for (int k = 0; k < nl; k++) {
-        int v = load[k];
-        const Shape *sh = &p->inst[v].shape;
-        if (!row_of[v] && row_kind(p, sh) == ROW_NONE)
-            continue; /* loaded before the rows */
-        const char *what = comment_safe(em, arena_printf(p->arena, "%s: %s", p->sym[p->inst[v].sym].name,
-                                                          shape_text(p, sh)));
-        if (row_of[v])
-            fprintf(f, "        const %s %s = fx_widen(%s[%s]); /* %s, one element a row */\n",
-                    compute_t[p->inst[v].ct], row_of[v], em->cname[v], row_offset(em, sh), what);
-        else
-            fprintf(f, "        const %s *__restrict__ %s_p = %s + %s; /* %s */\n", store_t[p->inst[v].dtype],
-                    em->cname[v], em->cname[v], row_offset(em, sh), what);
-    }
-    for (int k = 0; k < nout; k++)
-        fprintf(f, "        %s *__restrict__ %s_p = %s + row * cols;\n", store_t[p->inst[store[k]].dtype],
-                em->cname[store[k]], em->cname[store[k]]);
-    fprintf(f, "        {\n");
-    for (int k = 0; k < nc; k++) {
-        if (row_kind(p, &p->inst[cols[k]].shape) == ROW_NONE)
-            continue;
-        fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[cols[k]].dtype], em->cname[cols[k]]);
-        fprintf(f, "            fx_load<E>(%s_v, %s_p, j, cols, true);\n", em->cname[cols[k]], em->cname[cols[k]]);
-    }
-    for (int k = 0; k < nout; k++)
-        fprintf(f, "            %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], em->cname[store[k]]);
-    fprintf(f, "#pragma unroll\n            for (int e = 0; e < E; e++) {\n");
-    /* the values, one level deeper than the 1-D kernel's */
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = mem_open(&buf, &len);
-    em->f = m;
-    emit_fused_values(em, row_of, "            ", "_v[e]");
-    for (int k = 0; k < nout; k++)
-        out_element(em, em->cname[store[k]], store[k]);
-    fclose(m);
-    em->f = f;
-    for (size_t i = 0; i < len; i++) {
-        if (i == 0 || buf[i - 1] == '\n')
-            fputs("    ", f);
-        fputc(buf[i], f);
-    }
-    free(buf);
-    fprintf(f, "            }\n");
-    for (int k = 0; k < nout; k++)
-        fprintf(f, "            fx_store<E>(%s_p, j, cols, true, %s_v);\n", em->cname[store[k]], em->cname[store[k]]);
-    fprintf(f, "        }\n    }\n}\n");
-}
-
 static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce);
 
-/* The fused kernel over n elements in flat order, E a thread: a flat chain's
- * only one; for a shaped chain, the one for rows that are not a multiple of E
- * (or misaligned pointers), after the row kernel (emit_fused_kernel_shaped,
- * which sets E and the struct of arguments), its broadcast inputs gathered. */
+/* The fused kernel over n elements in flat order, E a thread, in a grid-stride
+ * loop that runs once unless n is huge. A shaped chain's is the same kernel
+ * over its elements in row-major order, its broadcast inputs gathered
+ * (fx_gather), with one more template argument, ROW: the host sets it when
+ * the last dim is a multiple of E, so that a thread's E elements lie in one
+ * row and each broadcast input's place is found once for them, as
+ * torch.compile's kernel of such a chain does (docs/cuda.md, "Broadcast
+ * inputs"). Its E comes from the arrays of the chain's whole shape: a
+ * broadcast one ([C] beside [R, C]) is read from the cache, so its width
+ * must not halve the bytes in flight of the others (an f32 [C] bias beside
+ * bf16 data). */
 static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
 {
     const bool shaped = em->p->shaped;
-    if (shaped)
-        emit_fused_kernel_shaped(em, sc, nsc);
     FILE *f = em->f;
     const Program *p = em->p;
     const Traffic *t = em->t;
@@ -1233,15 +1060,18 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     for (int i = 0; i < p->ninst; i++)
         nin += p->inst[i].live && p->inst[i].op == O_INPUT;
     int *load = arena_alloc(p->arena, sizeof(int) * (size_t)(nin + 1));
+    int *whole = arena_alloc(p->arena, sizeof(int) * (size_t)(nin + 1));
     int *store = arena_alloc(p->arena, sizeof(int) * (size_t)(nout + 1));
     const char **lnames = arena_alloc(p->arena, sizeof(char *) * (size_t)(nin + 1));
     const char **snames = arena_alloc(p->arena, sizeof(char *) * (size_t)(nout + 1));
-    int nl = 0;
+    int nl = 0, nw = 0;
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
         if (v >= 0 && p->inst[v].live) {
             lnames[nl] = em->cname[v];
             load[nl++] = v;
+            if (!gathered(p, v))
+                whole[nw++] = v;
         }
     }
     for (int k = 0; k < nout; k++) {
@@ -1249,8 +1079,8 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         store[k] = v;
         snames[k] = em->cname[v];
     }
-    char why[160] = "that of the row kernel";
-    int e = shaped ? em->elems[t->nkernels] : fused_elems(em, load, nl, store, nout, "", why, sizeof why);
+    char why[160];
+    int e = fused_elems(em, whole, nw, store, nout, nw < nl ? " of the chain's shape" : "", why, sizeof why);
 
     char fr[32], fw[32];
     out_num(fr, sizeof fr, t->f_read);
@@ -1258,20 +1088,25 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     bool half = false;
     for (int i = 0; i < p->ninst; i++)
         half |= p->inst[i].live && !p->inst[i].scalar && (p->inst[i].dtype == FX_F16 || p->inst[i].dtype == FX_BF16);
-    if (shaped) {
-        fprintf(f, "\n/* The same chain over all the elements in flat order, for rows that are not a\n"
-                   " * multiple of E or misaligned pointers: the arrays of the chain's shape by vector\n"
-                   " * accesses, each broadcast input gathered element by element at its own offset\n"
-                   " * (fx_gather: a multiply-high and a shift a dim, from the cache).\n");
-    } else {
-        fputc('\n', f);
-        part(em, "the fused kernel: the whole chain in one kernel");
-        fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
+    fputc('\n', f);
+    part(em, "the fused kernel: the whole chain in one kernel");
+    fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
+    if (shaped)
+        fprintf(f, "/* Over %s, row-major: reads %s B and writes %s B, each input's own elements\n"
+                   " * once (a broadcast one from the cache); every intermediate stays in registers.\n"
+                   " * %d distinct op%s. Each broadcast input is gathered (fx_gather): with ROW (the\n"
+                   " * last dim a multiple of E, so a thread's E elements lie in one row), its place\n"
+                   " * is found once for the E elements, and one along the last dim ([C]) is a vector\n"
+                   " * load, one constant along it ([R, 1]) one element; without, each element's own.\n",
+                comment_safe(em, shape_text(p, &p->full)),
+                comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_IN)),
+                comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_OUT, FUSEC_OUT)), t->nfused_ops,
+                t->nfused_ops == 1 ? "" : "s");
+    else
         fprintf(f, "/* Reads %s B and writes %s B per element; every intermediate stays in registers%s\n"
                    " * %s%d distinct op%s.\n",
                 fr, fw, half ? "," : ".", half ? "and f16 and bf16 values compute in float. " : "", t->nfused_ops,
                 t->nfused_ops == 1 ? "" : "s");
-    }
     fprintf(f, " * E elements per thread: %d (%s), or %d for a grid of under\n"
                " * %s blocks (%s)%s.\n"
                " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"
@@ -1284,11 +1119,18 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
             em->tiny ? ",\n * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:\n"
                        " * one element a thread spreads its serial work over more SMs)"
                      : "");
-    if (!shaped)
-        fused_args_struct(em, load, nl, store, nout, sc, nsc);
-    fprintf(f, "template <typename I, int E, bool TAIL>\n__global__ void __launch_bounds__(%s) %s_fused%s_kernel(const %s_fused_args a, I n, I first)\n{\n",
-            launch_bounds(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true), em->c->prefix,
-            shaped ? "_flat" : "", em->c->prefix);
+    fused_args_struct(em, load, nl, store, nout, sc, nsc);
+    /* Occupancy from the bytes a thread holds: all its loads, but in a ROW instance only the
+     * arrays of the chain's shape, as a broadcast input's vector is used as soon as it comes
+     * (layernorm_affine's ROW kernel: 32 registers so, 48 counting its [C] inputs, and 40 in
+     * the row kernel before it ran at 93.7% of the copy: call 1 of 2026-12-04, docs/cuda.md). */
+    const char *lb = launch_bounds(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true);
+    const char *lb_row = launch_bounds(thread_bytes(p, e, whole, nw, store, nout, 1), t->fcost.fp64, true);
+    if (shaped && strcmp(lb, lb_row) != 0)
+        lb = arena_printf(p->arena, "FX_THREADS, ROW ? %s : %s", strchr(lb_row, ',') ? strchr(lb_row, ',') + 2 : "1",
+                          strchr(lb, ',') ? strchr(lb, ',') + 2 : "1");
+    fprintf(f, "template <typename I, int E, bool TAIL%s>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, I n, I first)\n{\n",
+            shaped ? ", bool ROW" : "", lb, em->c->prefix, em->c->prefix);
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */\n");
     fprintf(f, "    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
@@ -1296,8 +1138,9 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
         if (gathered(p, load[k])) {
             int r = gather_rep(p, load[k]);
-            fprintf(f, "        fx_gather<E, %d>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n",
-                    bcast_init(em, NULL, &p->inst[load[k]].shape, &p->full, true), lnames[k], lnames[k], em->cname[r],
+            fprintf(f, "        fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n",
+                    bcast_init(em, NULL, &p->inst[load[k]].shape, &p->full, true),
+                    varies_last(p, &p->inst[load[k]].shape) ? "true" : "false", lnames[k], lnames[k], em->cname[r],
                     comment_safe(em, arena_printf(p->arena, "%s: %s%s%s%s", p->sym[p->inst[load[k]].sym].name,
                                                   shape_text(p, &p->inst[load[k]].shape),
                                                   r != load[k] ? ", at the offsets of " : "",
@@ -1309,7 +1152,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     for (int k = 0; k < nout; k++)
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
     fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n");
-    emit_fused_values(em, NULL, "            ", "_v[e]");
+    emit_fused_values(em, "            ", "_v[e]");
     for (int k = 0; k < nout; k++)
         out_element(em, snames[k], store[k]);
     fprintf(f, "        }\n");
@@ -1378,39 +1221,39 @@ static void emit_host_scalars(Emitter *em, bool reference)
 }
 
 /* "!fx_scalar_only && ... && fx_aligned(x_u, 4, 4) && ...": the condition for
- * the fused kernel's vector accesses of e elements (extra: one more term):
- * every live output aligned, and every live input it loads by vectors, which
- * for the row kernel (row) are those that vary along the last dim, for the
- * flat one those it does not gather. */
-static const char *vec_cond(Emitter *em, int e, bool row, const char *extra)
+ * the fused kernel's vector accesses of e elements: every live output
+ * aligned, and every live input it loads by vectors (those it does not
+ * gather). along: instead, what a shaped chain's ROW instances need beyond
+ * that: every gathered input that varies along the last dim aligned, as
+ * fx_gather loads it by vectors then (NULL when no input is gathered). */
+static const char *vec_cond(Emitter *em, int e, bool along)
 {
     const Program *p = em->p;
-    const char *c = arena_printf(p->arena, "!fx_scalar_only%s", extra);
+    const char *c = along ? "vec" : "!fx_scalar_only";
+    bool some = false;
     for (int k = 0; k < p->n_in + p->n_out; k++) {
         int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
         if (v < 0 || !p->inst[v].live)
             continue;
-        if (k < p->n_in && (row ? !varies_last(p, &p->inst[v].shape) : gathered(p, v)))
+        bool in = k < p->n_in;
+        some |= in && gathered(p, v);
+        if (along ? !in || !gathered(p, v) || !varies_last(p, &p->inst[v].shape) : in && gathered(p, v))
             continue;
         c = arena_printf(p->arena, "%s && fx_aligned(%s, %d, %d)", c, em->cname[v], align_elems(e, p->inst[v].dtype),
                          fusec_dtype_size[p->inst[v].dtype]);
     }
-    return c;
+    return along && !some ? NULL : c;
 }
 
-static void emit_flat_launches(Emitter *em);
+static void emit_flat_launches(Emitter *em, const char *row);
 
-/* A shaped chain's fused call: the grid of emit_fused_kernel_shaped. */
+/* A shaped chain's fused call: its dims, each broadcast input's FxBcast, and
+ * the flat kernel's launches, ROW where the rows allow. */
 static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
 {
     FILE *f = em->f;
     const Program *p = em->p;
     int e = em->elems[em->t->nkernels];
-    bool some = false;
-    for (int k = 0; k < p->n_in; k++) {
-        int v = p->sym[p->inputs[k]].value;
-        some |= v >= 0 && p->inst[v].live && row_kind(p, &p->inst[v].shape) == ROW_SOME;
-    }
     fprintf(f, "    const size_t rows = %s, cols = %s; /* every dim but the last, and the last */\n", rows_expr(em),
             pos_size(em, p->full.rank - 1));
     fprintf(f, "    if (rows == 0 || cols == 0)\n        return cudaSuccess;\n");
@@ -1421,38 +1264,16 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
             bcast_init(em, arena_printf(p->arena, "%s_b", em->cname[v]), &p->inst[v].shape, &p->full, true);
     }
     fused_args_init(em, fsc, nfsc);
-    fprintf(f, "    /* rows of whole vectors, every pointer aligned: the row kernel */\n"
-               "    if (%s) {\n", vec_cond(em, e, true, arena_printf(p->arena, " && cols %% %d == 0", e)));
-    /* rows a block at least: the [C] inputs, loaded once a block, take at most
-     * half the bytes of the chain's whole-shape arrays (fx_row_blocks) */
-    int cbytes = 0, wbytes = 0;
-    for (int k = 0; k < p->n_in + p->n_out; k++) {
-        int v = k < p->n_in ? p->sym[p->inputs[k]].value : p->sym[p->outputs[k - p->n_in]].value;
-        if (v < 0 || !p->inst[v].live)
-            continue;
-        const Shape *sh = &p->inst[v].shape;
-        if (k >= p->n_in || same_layout(p, sh, &p->full))
-            wbytes += fusec_dtype_size[p->inst[v].dtype];
-        else if (row_kind(p, sh) == ROW_NONE && varies_last(p, sh))
-            cbytes += fusec_dtype_size[p->inst[v].dtype];
-    }
-    int rpb = wbytes > 0 ? (2 * cbytes + wbytes - 1) / wbytes : 1;
-    fprintf(f, "        unsigned tpr; /* threads a row */\n        const dim3 grid = fx_row_grid(rows, cols, %d, %d, &tpr);\n", e,
-            rpb > 1 ? rpb : 1);
-    char *sizes = arena_printf(p->arena, "%s", ""), *sizes32 = arena_printf(p->arena, "%s", "");
-    for (int q = 0; some && q + 1 < p->full.rank; q++) {
-        sizes = arena_printf(p->arena, "%s(size_t)%s, ", sizes, pos_size(em, q));
-        sizes32 = arena_printf(p->arena, "%s(unsigned)%s, ", sizes32, pos_size(em, q));
-    }
-    fprintf(f, "        if (rows * cols <= 0x7fffffffu)\n"
-               "            %s_fused_kernel<unsigned, %d><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, %stpr);\n"
-               "        else\n"
-               "            %s_fused_kernel<size_t, %d><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, %stpr);\n"
-               "        return cudaGetLastError();\n    }\n",
-            em->c->prefix, e, sizes32, em->c->prefix, e, sizes);
-    fprintf(f, "    /* else the flat kernel, over every element */\n    const size_t n = rows * cols;\n"
-               "    const bool vec = %s;\n", vec_cond(em, e, false, ""));
-    emit_flat_launches(em);
+    fprintf(f, "    const size_t n = rows * cols;\n    const bool vec = %s;\n", vec_cond(em, e, false));
+    const char *row = vec_cond(em, e, true);
+    if (row && e > 2)
+        fprintf(f, "    /* where a thread's chunk lies in one row (cols a multiple of %d, or else of %d with %d a\n"
+                   "     * thread), each broadcast input's place is found once a chunk (ROW) */\n    const bool row = %s;\n",
+                e, e / 2, e / 2, row);
+    else if (row)
+        fprintf(f, "    /* where a thread's chunk lies in one row (cols a multiple of %d), each broadcast\n"
+                   "     * input's place is found once a chunk (ROW) */\n    const bool row = %s;\n", e, row);
+    emit_flat_launches(em, row ? "row" : NULL);
     fprintf(f, "}\n");
 }
 
@@ -1533,37 +1354,64 @@ static void launch(Emitter *em, const char *kernel, const char *args, int e)
             args);
 }
 
+/* One launch of the fused kernel's whole chunks: I the index type, e its E,
+ * first and count ("0u", "(unsigned)full") its elements; a shaped chain's
+ * (row: the condition of its ROW instance, NULL for none) picks its ROW
+ * instance when the condition holds. */
+static void chunk_launch(Emitter *em, const char *indent, const char *I, int e, const char *n, const char *first,
+                         const char *row)
+{
+    const char *K = arena_printf(em->p->arena, "%s_fused_kernel<%s, %d, false", em->c->prefix, I, e);
+    const char *L = arena_printf(em->p->arena, "<<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, %s, %s);\n", e,
+                                 n, first);
+    if (!em->p->shaped)
+        fprintf(em->f, "%s%s>%s", indent, K, L);
+    else if (!row)
+        fprintf(em->f, "%s%s, false>%s", indent, K, L);
+    else
+        fprintf(em->f, "%sif (%s)\n%s    %s, true>%s%selse\n%s    %s, false>%s", indent, row, indent, K, L, indent, indent,
+                K, L);
+}
+
 /* The flat fused kernel's launches over n elements (emit_fused_kernel), after
  * args and vec (vec_cond): whole aligned chunks of E, then the rest one
- * element a thread. */
-static void emit_flat_launches(Emitter *em)
+ * element a thread. row: a shaped chain's variable that allows its ROW
+ * instances (emit_fused_api_shaped), or NULL. */
+static void emit_flat_launches(Emitter *em, const char *row)
 {
     FILE *f = em->f;
     const Program *p = em->p;
     const Traffic *t = em->t;
-    const char *P = p->shaped ? arena_printf(p->arena, "%s_fused_flat", em->c->prefix)
-                              : arena_printf(p->arena, "%s_fused", em->c->prefix);
+    const char *P = arena_printf(p->arena, "%s_fused", em->c->prefix);
+    const char *rows = p->shaped ? ", false" : "";
     int e = em->elems[t->nkernels]; /* set by emit_fused_kernel */
     int es = e / 2 > 0 ? e / 2 : 1;
+    const char *row_e = row ? arena_printf(p->arena, "%s && cols %% %d == 0", row, e) : NULL;
+    const char *row_es = row && es > 1 ? arena_printf(p->arena, "%s && cols %% %d == 0", row, es) : NULL;
     fprintf(f, "    /* whole chunks of %d by vector accesses, then the rest element by element */\n"
                "    const size_t full = vec ? n / %d * %d : 0;\n", e, e, e);
     bool tiny = em->tiny && es > 1;
-    if (tiny)
-        fprintf(f, "    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_TINY_BLOCKS)\n"
-                   "        %s_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n",
-                es, P);
-    fprintf(f, "    %sif (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < %s)\n"
-               "        %s_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
-               "    else if (full > 0 && full <= 0x7fffffffu)\n"
-               "        %s_kernel<unsigned, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);\n"
-               "    else if (full > 0)\n"
-               "        %s_kernel<size_t, %d, false><<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, full, (size_t)0);\n",
-            tiny ? "else " : "", e, half_blocks(em), P, es, es, P, e, e, P, e, e);
+    if (tiny) {
+        fprintf(f, "    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_TINY_BLOCKS)\n", es);
+        chunk_launch(em, "        ", "unsigned", 1, "(unsigned)full", "0u", NULL);
+    }
+    /* a shaped chain whose rows are a multiple of E / 2 but not of E: E / 2 a thread, ROW */
+    const char *odd = row_es ? arena_printf(p->arena, " || (%s && cols %% %d != 0 && cols %% %d == 0)", row, e, es)
+                                     : "";
+    fprintf(f, "    %sif (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, %d) < %s%s))%s\n", tiny ? "else " : "", e,
+            half_blocks(em), odd, p->shaped ? " {" : "");
+    chunk_launch(em, "        ", "unsigned", es, "(unsigned)full", "0u", row_es);
+    fprintf(f, "    %selse if (full > 0 && full <= 0x7fffffffu)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
+    chunk_launch(em, "        ", "unsigned", e, "(unsigned)full", "0u", row_e);
+    fprintf(f, "    %selse if (full > 0)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
+    chunk_launch(em, "        ", "size_t", e, "full", "(size_t)0", row_e);
+    if (p->shaped)
+        fprintf(f, "    }\n");
     fprintf(f, "    if (full < n && n <= 0x7fffffffu)\n"
-               "        %s_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);\n"
+               "        %s_kernel<unsigned, 1, true%s><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);\n"
                "    else if (full < n)\n"
-               "        %s_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);\n",
-            P, P);
+               "        %s_kernel<size_t, 1, true%s><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);\n",
+            P, rows, P, rows);
     fprintf(f, "    return cudaGetLastError();\n");
 }
 
@@ -1571,9 +1419,9 @@ static void emit_fused_api(Emitter *em, int *fsc, int nfsc)
 {
     fprintf(em->f, "    if (n == 0)\n        return cudaSuccess;\n");
     emit_host_scalars(em, false);
-    fprintf(em->f, "    const bool vec = %s;\n", vec_cond(em, em->elems[em->t->nkernels], false, ""));
+    fprintf(em->f, "    const bool vec = %s;\n", vec_cond(em, em->elems[em->t->nkernels], false));
     fused_args_init(em, fsc, nfsc);
-    emit_flat_launches(em);
+    emit_flat_launches(em, NULL);
     fprintf(em->f, "}\n");
 }
 
@@ -1696,7 +1544,7 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     fputc('\n', f);
     part(em, arena_printf(a, "host API (%s_fused, %s_unfused)", P, P));
     fprintf(f, "/* ==== host API ==== */\n\n/* The fused version: %s. */\nextern \"C\" cudaError_t %s_fused",
-            p->shaped ? "the row kernel for rows of whole vectors, else the flat kernel (and its tail)"
+            p->shaped ? "one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail"
                       : "one kernel over the whole chunks, and its one-element instance over the tail", P);
     api_params(em, f);
     fprintf(f, "\n{\n");
@@ -1765,7 +1613,7 @@ static void emit_cub(Emitter *em, const int *sc, int nsc)
         fprintf(f, "    __device__ cuda::std::tuple<%s> operator()(%s) const\n    {\n", rt, args);
     free(rt);
     free(args);
-    emit_fused_values(em, NULL, "        ", "");
+    emit_fused_values(em, "        ", "");
     fprintf(f, "        return %s", nout == 1 ? "" : "cuda::std::make_tuple(");
     for (int k = 0; k < nout; k++) {
         int v = p->sym[p->outputs[k]].value;

@@ -630,15 +630,18 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k29_copy(co
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
 
-/* Over [R, C], row-major: reads 13*R*C + 5*C B and writes 16*R*C B, each input's own elements once
- * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every
- * intermediate stays in registers. 26 distinct ops.
- * Grid: x covers the last dim (cols), E = 2 elements per thread (16 bytes of the widest array of the chain's shape), and
- * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
- * (fx_row_blocks), so a thread's columns stay the same from row to row; a
- * short row takes fewer threads than a block, which then takes several rows at
- * once (fx_row_threads). Only for rows that are a multiple of E with every
- * pointer aligned: vector accesses, no bounds (else the flat kernel below). */
+/* Over [R, C], row-major: reads 13*R*C + 5*C B and writes 16*R*C B, each input's own elements
+ * once (a broadcast one from the cache); every intermediate stays in registers.
+ * 26 distinct ops. Each broadcast input is gathered (fx_gather): with ROW (the
+ * last dim a multiple of E, so a thread's E elements lie in one row), its place
+ * is found once for the E elements, and one along the last dim ([C]) is a vector
+ * load, one constant along it ([R, 1]) one element; without, each element's own.
+ * E elements per thread: 2 (16 bytes of the widest array of the chain's shape), or 1 for a grid of under
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
+ * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
+ * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
+ * misaligned). */
 struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const __half *h_u;
@@ -660,160 +663,11 @@ struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
     FxF8e4m3 *qi_u;
     FxF8e4m3 *ws_u;
     double inv_scale_u;
-    FxBcast s_u_b; /* where its elements are, for the flat kernel */
+    FxBcast s_u_b; /* where its elements are, for fx_gather */
 };
 
-template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I rows, I cols, unsigned tpr)
-{
-    /* __restrict__: no array overlaps another, so loads may take the read-only path */
-    const __nv_bfloat16 *__restrict__ x_u = a.x_u;
-    const __half *__restrict__ h_u = a.h_u;
-    const double *__restrict__ d_u = a.d_u;
-    const float *__restrict__ s_u = a.s_u;
-    const FxF8e4m3 *__restrict__ q_u = a.q_u;
-    const FxF8e5m2 *__restrict__ r_u = a.r_u;
-    FxF8e4m3 *__restrict__ a_u = a.a_u;
-    FxF8e5m2 *__restrict__ b_u = a.b_u;
-    FxF8e4m3 *__restrict__ c_u = a.c_u;
-    float *__restrict__ e_u = a.e_u;
-    FxF8e5m2 *__restrict__ g_u = a.g_u;
-    int8_t *__restrict__ k_u = a.k_u;
-    bool *__restrict__ m_u = a.m_u;
-    FxF8e4m3 *__restrict__ w_u = a.w_u;
-    FxF8e4m3 *__restrict__ bh_u = a.bh_u;
-    FxF8e4m3 *__restrict__ qs_u = a.qs_u;
-    FxF8e4m3 *__restrict__ qt_u = a.qt_u;
-    FxF8e4m3 *__restrict__ qi_u = a.qi_u;
-    FxF8e4m3 *__restrict__ ws_u = a.ws_u;
-    const double inv_scale_u = a.inv_scale_u;
-    /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
-     * rows at once (fx_row_threads) */
-    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
-    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
-    if (ty >= rpb || j >= cols)
-        return;
-    float s_u_v[E]; /* s: [C]: the same columns in every row */
-    fx_load<E>(s_u_v, s_u, j, cols, true);
-    FxF8e5m2 r_u_v[E]; /* r: [C]: the same columns in every row */
-    fx_load<E>(r_u_v, r_u, j, cols, true);
-    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
-        const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
-        const __half *__restrict__ h_u_p = h_u + row * cols; /* h: [R, C] */
-        const double *__restrict__ d_u_p = d_u + row * cols; /* d: [R, C] */
-        const FxF8e4m3 *__restrict__ q_u_p = q_u + row * cols; /* q: [R, C] */
-        FxF8e4m3 *__restrict__ a_u_p = a_u + row * cols;
-        FxF8e5m2 *__restrict__ b_u_p = b_u + row * cols;
-        FxF8e4m3 *__restrict__ c_u_p = c_u + row * cols;
-        float *__restrict__ e_u_p = e_u + row * cols;
-        FxF8e5m2 *__restrict__ g_u_p = g_u + row * cols;
-        int8_t *__restrict__ k_u_p = k_u + row * cols;
-        bool *__restrict__ m_u_p = m_u + row * cols;
-        FxF8e4m3 *__restrict__ w_u_p = w_u + row * cols;
-        FxF8e4m3 *__restrict__ bh_u_p = bh_u + row * cols;
-        FxF8e4m3 *__restrict__ qs_u_p = qs_u + row * cols;
-        FxF8e4m3 *__restrict__ qt_u_p = qt_u + row * cols;
-        FxF8e4m3 *__restrict__ qi_u_p = qi_u + row * cols;
-        FxF8e4m3 *__restrict__ ws_u_p = ws_u + row * cols;
-        {
-            __nv_bfloat16 x_u_v[E];
-            fx_load<E>(x_u_v, x_u_p, j, cols, true);
-            __half h_u_v[E];
-            fx_load<E>(h_u_v, h_u_p, j, cols, true);
-            double d_u_v[E];
-            fx_load<E>(d_u_v, d_u_p, j, cols, true);
-            FxF8e4m3 q_u_v[E];
-            fx_load<E>(q_u_v, q_u_p, j, cols, true);
-            FxF8e4m3 a_u_v[E];
-            FxF8e5m2 b_u_v[E];
-            FxF8e4m3 c_u_v[E];
-            float e_u_v[E];
-            FxF8e5m2 g_u_v[E];
-            int8_t k_u_v[E];
-            bool m_u_v[E];
-            FxF8e4m3 w_u_v[E];
-            FxF8e4m3 bh_u_v[E];
-            FxF8e4m3 qs_u_v[E];
-            FxF8e4m3 qt_u_v[E];
-            FxF8e4m3 qi_u_v[E];
-            FxF8e4m3 ws_u_v[E];
-#pragma unroll
-            for (int e = 0; e < E; e++) {
-                const float v0 = fx_widen(x_u_v[e]); /* x */
-                const float v1 = fx_widen(fx_to_f32(v0));
-                const float v2 = (v1 * (float)inv_scale_u);
-                const float v3 = fx_widen(fx_to_f8e4m3(v2)); /* a */
-                const float v4 = fx_widen(h_u_v[e]); /* h */
-                const float v5 = fx_widen(fx_to_f32(v4));
-                const float v6 = (v5 * 1.6e+04f);
-                const float v7 = fx_widen(fx_to_f8e5m2(v6)); /* b */
-                const double v8 = fx_widen(d_u_v[e]); /* d */
-                const double v9 = (v8 * 100.0);
-                const float v10 = fx_widen(fx_to_f8e4m3(v9)); /* c */
-                const float v11 = fx_widen(q_u_v[e]); /* q */
-                const float v12 = fx_widen(fx_to_f32(v11));
-                const float v13 = fx_widen(s_u_v[e]); /* s */
-                const float v14 = (v12 * v13);
-                const float v15 = fx_widen(r_u_v[e]); /* r */
-                const float v16 = fx_widen(fx_to_f32(v15));
-                const float v17 = (v14 + v16); /* e */
-                const float v18 = fx_widen(fx_to_f8e5m2(v11)); /* g */
-                const int8_t v19 = fx_widen(fx_to_i8(v11)); /* k */
-                const bool v20 = fx_widen(fx_to_bool(v15));
-                const bool v21 = fx_widen(fx_to_bool(v11));
-                const bool v22 = (v20 | v21); /* m */
-                const float v23 = fx_widen(fx_to_f8e4m3(v4)); /* bh */
-                const float v24 = fx_clamp(v2, -448.0f, 448.0f);
-                const float v25 = fx_widen(fx_to_f8e4m3_satc(v24)); /* qs */
-                const float v26 = fx_tanh(v5);
-                const float v27 = (v26 * 4.6e+02f);
-                const float v28 = fx_widen(fx_to_f8e4m3(v27)); /* qt */
-                const float v29 = fx_widen(fx_to_f8e4m3_satc(v19)); /* qi */
-                const float v30 = (v22 ? v11 : 0.3125f); /* ws */
-                const float v31 = v11;
-                a_u_v[e] = fx_to_f8e4m3(v2);
-                b_u_v[e] = fx_to_f8e5m2(v6);
-                c_u_v[e] = fx_to_f8e4m3(v9);
-                e_u_v[e] = fx_to_f32(v17);
-                g_u_v[e] = fx_to_f8e5m2(v11);
-                k_u_v[e] = fx_to_i8(v11);
-                m_u_v[e] = fx_to_bool(v22);
-                w_u_v[e] = fx_to_f8e4m3_sat(v31);
-                bh_u_v[e] = fx_to_f8e4m3(v4);
-                qs_u_v[e] = fx_to_f8e4m3_satc(v24);
-                qt_u_v[e] = fx_to_f8e4m3(v27);
-                qi_u_v[e] = fx_to_f8e4m3_satc(v19);
-                ws_u_v[e] = fx_to_f8e4m3_sat(v30);
-            }
-            fx_store<E>(a_u_p, j, cols, true, a_u_v);
-            fx_store<E>(b_u_p, j, cols, true, b_u_v);
-            fx_store<E>(c_u_p, j, cols, true, c_u_v);
-            fx_store<E>(e_u_p, j, cols, true, e_u_v);
-            fx_store<E>(g_u_p, j, cols, true, g_u_v);
-            fx_store<E>(k_u_p, j, cols, true, k_u_v);
-            fx_store<E>(m_u_p, j, cols, true, m_u_v);
-            fx_store<E>(w_u_p, j, cols, true, w_u_v);
-            fx_store<E>(bh_u_p, j, cols, true, bh_u_v);
-            fx_store<E>(qs_u_p, j, cols, true, qs_u_v);
-            fx_store<E>(qt_u_p, j, cols, true, qt_u_v);
-            fx_store<E>(qi_u_p, j, cols, true, qi_u_v);
-            fx_store<E>(ws_u_p, j, cols, true, ws_u_v);
-        }
-    }
-}
-
-/* The same chain over all the elements in flat order, for rows that are not a
- * multiple of E or misaligned pointers: the arrays of the chain's shape by vector
- * accesses, each broadcast input gathered element by element at its own offset
- * (fx_gather: a multiply-high and a shift a dim, from the cache).
- * E elements per thread: 2 (that of the row kernel), or 1 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_flat_kernel(const fp8_fused_args a, I n, I first)
+template <typename I, int E, bool TAIL, bool ROW>
+__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I n, I first)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
@@ -845,11 +699,11 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_flat_k
         double d_u_v[E];
         fx_load<E>(d_u_v, d_u, i, n, full);
         float s_u_v[E];
-        fx_gather<E, 2>(s_u_v, s_u, a.s_u_b, i, n, full); /* s: [C] */
+        fx_gather<E, 2, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, full); /* s: [C] */
         FxF8e4m3 q_u_v[E];
         fx_load<E>(q_u_v, q_u, i, n, full);
         FxF8e5m2 r_u_v[E];
-        fx_gather<E, 2>(r_u_v, r_u, a.s_u_b, i, n, full); /* r: [C], at the offsets of s, of the same layout */
+        fx_gather<E, 2, ROW, true>(r_u_v, r_u, a.s_u_b, i, n, full); /* r: [C], at the offsets of s, of the same layout */
         FxF8e4m3 a_u_v[E];
         FxF8e5m2 b_u_v[E];
         FxF8e4m3 c_u_v[E];
@@ -929,7 +783,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_flat_k
 
 /* ==== host API ==== */
 
-/* The fused version: the row kernel for rows of whole vectors, else the flat kernel (and its tail). */
+/* The fused version: one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail. */
 extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const double *d_u, const float *s_u, const uint8_t *q_u, const uint8_t *r_u, uint8_t *a_u, uint8_t *b_u, uint8_t *c_u, float *e_u, uint8_t *g_u, int8_t *k_u, uint8_t *m_u, uint8_t *w_u, uint8_t *bh_u, uint8_t *qs_u, uint8_t *qt_u, uint8_t *qi_u, uint8_t *ws_u, float inv_scale_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
@@ -938,31 +792,30 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
     FxBcast s_u_b = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&s_u_b);
     const fp8_fused_args args = {(const __nv_bfloat16 *)x_u, (const __half *)h_u, (const double *)d_u, (const float *)s_u, (const FxF8e4m3 *)q_u, (const FxF8e5m2 *)r_u, (FxF8e4m3 *)a_u, (FxF8e5m2 *)b_u, (FxF8e4m3 *)c_u, (float *)e_u, (FxF8e5m2 *)g_u, (int8_t *)k_u, (bool *)m_u, (FxF8e4m3 *)w_u, (FxF8e4m3 *)bh_u, (FxF8e4m3 *)qs_u, (FxF8e4m3 *)qt_u, (FxF8e4m3 *)qi_u, (FxF8e4m3 *)ws_u, (double)inv_scale_u, s_u_b};
-    /* rows of whole vectors, every pointer aligned: the row kernel */
-    if (!fx_scalar_only && cols % 2 == 0 && fx_aligned(x_u, 2, 2) && fx_aligned(h_u, 2, 2) && fx_aligned(d_u, 2, 8) && fx_aligned(s_u, 2, 4) && fx_aligned(q_u, 2, 1) && fx_aligned(r_u, 2, 1) && fx_aligned(a_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(c_u, 2, 1) && fx_aligned(e_u, 2, 4) && fx_aligned(g_u, 2, 1) && fx_aligned(k_u, 2, 1) && fx_aligned(m_u, 2, 1) && fx_aligned(w_u, 2, 1) && fx_aligned(bh_u, 2, 1) && fx_aligned(qs_u, 2, 1) && fx_aligned(qt_u, 2, 1) && fx_aligned(qi_u, 2, 1) && fx_aligned(ws_u, 2, 1)) {
-        unsigned tpr; /* threads a row */
-        const dim3 grid = fx_row_grid(rows, cols, 2, 1, &tpr);
-        if (rows * cols <= 0x7fffffffu)
-            fp8_fused_kernel<unsigned, 2><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr);
-        else
-            fp8_fused_kernel<size_t, 2><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr);
-        return cudaGetLastError();
-    }
-    /* else the flat kernel, over every element */
     const size_t n = rows * cols;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 2, 2) && fx_aligned(h_u, 2, 2) && fx_aligned(d_u, 2, 8) && fx_aligned(q_u, 2, 1) && fx_aligned(a_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(c_u, 2, 1) && fx_aligned(e_u, 2, 4) && fx_aligned(g_u, 2, 1) && fx_aligned(k_u, 2, 1) && fx_aligned(m_u, 2, 1) && fx_aligned(w_u, 2, 1) && fx_aligned(bh_u, 2, 1) && fx_aligned(qs_u, 2, 1) && fx_aligned(qt_u, 2, 1) && fx_aligned(qi_u, 2, 1) && fx_aligned(ws_u, 2, 1);
+    /* where a thread's chunk lies in one row (cols a multiple of 2), each broadcast
+     * input's place is found once a chunk (ROW) */
+    const bool row = vec && fx_aligned(s_u, 2, 4) && fx_aligned(r_u, 2, 1);
     /* whole chunks of 2 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 2 * 2 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 2) < FX_SMALL_BLOCKS)
-        fp8_fused_flat_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
-        fp8_fused_flat_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        fp8_fused_flat_kernel<size_t, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+    if (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, 2) < FX_SMALL_BLOCKS)) {
+        fp8_fused_kernel<unsigned, 1, false, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    } else if (full > 0 && full <= 0x7fffffffu) {
+        if (row && cols % 2 == 0)
+            fp8_fused_kernel<unsigned, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+        else
+            fp8_fused_kernel<unsigned, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    } else if (full > 0) {
+        if (row && cols % 2 == 0)
+            fp8_fused_kernel<size_t, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+        else
+            fp8_fused_kernel<size_t, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+    }
     if (full < n && n <= 0x7fffffffu)
-        fp8_fused_flat_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
+        fp8_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
-        fp8_fused_flat_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+        fp8_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 

@@ -164,15 +164,18 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
 
-/* Over [R, C], row-major: reads 2*R*C + 8*R + 8*C B and writes 2*R*C B, each input's own elements once
- * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every
- * intermediate stays in registers. 5 distinct ops.
- * Grid: x covers the last dim (cols), E = 8 elements per thread (16 bytes of the widest array of the chain's shape), and
- * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
- * (fx_row_blocks), so a thread's columns stay the same from row to row; a
- * short row takes fewer threads than a block, which then takes several rows at
- * once (fx_row_threads). Only for rows that are a multiple of E with every
- * pointer aligned: vector accesses, no bounds (else the flat kernel below). */
+/* Over [R, C], row-major: reads 2*R*C + 8*R + 8*C B and writes 2*R*C B, each input's own elements
+ * once (a broadcast one from the cache); every intermediate stays in registers.
+ * 5 distinct ops. Each broadcast input is gathered (fx_gather): with ROW (the
+ * last dim a multiple of E, so a thread's E elements lie in one row), its place
+ * is found once for the E elements, and one along the last dim ([C]) is a vector
+ * load, one constant along it ([R, 1]) one element; without, each element's own.
+ * E elements per thread: 8 (16 bytes of the widest array of the chain's shape), or 4 for a grid of under
+ * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
+ * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
+ * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
+ * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
+ * misaligned). */
 struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const float *mean_u;
@@ -180,70 +183,12 @@ struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument *
     const float *weight_u;
     const float *bias_u;
     __nv_bfloat16 *y_u;
-    FxBcast mean_u_b; /* where its elements are, for the flat kernel */
-    FxBcast weight_u_b; /* where its elements are, for the flat kernel */
+    FxBcast mean_u_b; /* where its elements are, for fx_gather */
+    FxBcast weight_u_b; /* where its elements are, for fx_gather */
 };
 
-template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I rows, I cols, unsigned tpr)
-{
-    /* __restrict__: no array overlaps another, so loads may take the read-only path */
-    const __nv_bfloat16 *__restrict__ x_u = a.x_u;
-    const float *__restrict__ mean_u = a.mean_u;
-    const float *__restrict__ rstd_u = a.rstd_u;
-    const float *__restrict__ weight_u = a.weight_u;
-    const float *__restrict__ bias_u = a.bias_u;
-    __nv_bfloat16 *__restrict__ y_u = a.y_u;
-    /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
-     * rows at once (fx_row_threads) */
-    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
-    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
-    if (ty >= rpb || j >= cols)
-        return;
-    float weight_u_v[E]; /* weight: [C]: the same columns in every row */
-    fx_load<E>(weight_u_v, weight_u, j, cols, true);
-    float bias_u_v[E]; /* bias: [C]: the same columns in every row */
-    fx_load<E>(bias_u_v, bias_u, j, cols, true);
-    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
-        const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
-        const float mean_u_r = fx_widen(mean_u[row]); /* mean: [R, 1], one element a row */
-        const float rstd_u_r = fx_widen(rstd_u[row]); /* rstd: [R, 1], one element a row */
-        __nv_bfloat16 *__restrict__ y_u_p = y_u + row * cols;
-        {
-            __nv_bfloat16 x_u_v[E];
-            fx_load<E>(x_u_v, x_u_p, j, cols, true);
-            __nv_bfloat16 y_u_v[E];
-#pragma unroll
-            for (int e = 0; e < E; e++) {
-                const float v0 = fx_widen(x_u_v[e]); /* x */
-                const float v1 = mean_u_r; /* mean */
-                const float v2 = (v0 - v1);
-                const float v3 = rstd_u_r; /* rstd */
-                const float v4 = (v2 * v3);
-                const float v5 = fx_widen(weight_u_v[e]); /* weight */
-                const float v6 = (v4 * v5);
-                const float v7 = fx_widen(bias_u_v[e]); /* bias */
-                const float v8 = (v6 + v7);
-                const float v9 = fx_widen(fx_to_bf16(v8)); /* y */
-                y_u_v[e] = fx_to_bf16(v8);
-            }
-            fx_store<E>(y_u_p, j, cols, true, y_u_v);
-        }
-    }
-}
-
-/* The same chain over all the elements in flat order, for rows that are not a
- * multiple of E or misaligned pointers: the arrays of the chain's shape by vector
- * accesses, each broadcast input gathered element by element at its own offset
- * (fx_gather: a multiply-high and a shift a dim, from the cache).
- * E elements per thread: 8 (that of the row kernel), or 4 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused_flat_kernel(const layernorm_fused_args a, I n, I first)
+template <typename I, int E, bool TAIL, bool ROW>
+__global__ void __launch_bounds__(FX_THREADS, ROW ? 2048 / FX_THREADS : 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I n, I first)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
@@ -257,13 +202,13 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
         __nv_bfloat16 x_u_v[E];
         fx_load<E>(x_u_v, x_u, i, n, full);
         float mean_u_v[E];
-        fx_gather<E, 2>(mean_u_v, mean_u, a.mean_u_b, i, n, full); /* mean: [R, 1] */
+        fx_gather<E, 2, ROW, false>(mean_u_v, mean_u, a.mean_u_b, i, n, full); /* mean: [R, 1] */
         float rstd_u_v[E];
-        fx_gather<E, 2>(rstd_u_v, rstd_u, a.mean_u_b, i, n, full); /* rstd: [R, 1], at the offsets of mean, of the same layout */
+        fx_gather<E, 2, ROW, false>(rstd_u_v, rstd_u, a.mean_u_b, i, n, full); /* rstd: [R, 1], at the offsets of mean, of the same layout */
         float weight_u_v[E];
-        fx_gather<E, 2>(weight_u_v, weight_u, a.weight_u_b, i, n, full); /* weight: [C] */
+        fx_gather<E, 2, ROW, true>(weight_u_v, weight_u, a.weight_u_b, i, n, full); /* weight: [C] */
         float bias_u_v[E];
-        fx_gather<E, 2>(bias_u_v, bias_u, a.weight_u_b, i, n, full); /* bias: [C], at the offsets of weight, of the same layout */
+        fx_gather<E, 2, ROW, true>(bias_u_v, bias_u, a.weight_u_b, i, n, full); /* bias: [C], at the offsets of weight, of the same layout */
         __nv_bfloat16 y_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
@@ -285,7 +230,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) layernorm_fused
 
 /* ==== host API ==== */
 
-/* The fused version: the row kernel for rows of whole vectors, else the flat kernel (and its tail). */
+/* The fused version: one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail. */
 extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u, const float *rstd_u, const float *weight_u, const float *bias_u, uint16_t *y_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
@@ -296,31 +241,33 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
     FxBcast weight_u_b = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&weight_u_b);
     const layernorm_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)mean_u, (const float *)rstd_u, (const float *)weight_u, (const float *)bias_u, (__nv_bfloat16 *)y_u, mean_u_b, weight_u_b};
-    /* rows of whole vectors, every pointer aligned: the row kernel */
-    if (!fx_scalar_only && cols % 8 == 0 && fx_aligned(x_u, 8, 2) && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4) && fx_aligned(y_u, 8, 2)) {
-        unsigned tpr; /* threads a row */
-        const dim3 grid = fx_row_grid(rows, cols, 8, 4, &tpr);
-        if (rows * cols <= 0x7fffffffu)
-            layernorm_fused_kernel<unsigned, 8><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr);
-        else
-            layernorm_fused_kernel<size_t, 8><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr);
-        return cudaGetLastError();
-    }
-    /* else the flat kernel, over every element */
     const size_t n = rows * cols;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 8, 2) && fx_aligned(y_u, 8, 2);
+    /* where a thread's chunk lies in one row (cols a multiple of 8, or else of 4 with 4 a
+     * thread), each broadcast input's place is found once a chunk (ROW) */
+    const bool row = vec && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4);
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
-        layernorm_fused_flat_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
-        layernorm_fused_flat_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        layernorm_fused_flat_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+    if (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, 8) < FX_SMALL_BLOCKS || (row && cols % 8 != 0 && cols % 4 == 0))) {
+        if (row && cols % 4 == 0)
+            layernorm_fused_kernel<unsigned, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+        else
+            layernorm_fused_kernel<unsigned, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    } else if (full > 0 && full <= 0x7fffffffu) {
+        if (row && cols % 8 == 0)
+            layernorm_fused_kernel<unsigned, 8, false, true><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+        else
+            layernorm_fused_kernel<unsigned, 8, false, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    } else if (full > 0) {
+        if (row && cols % 8 == 0)
+            layernorm_fused_kernel<size_t, 8, false, true><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+        else
+            layernorm_fused_kernel<size_t, 8, false, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+    }
     if (full < n && n <= 0x7fffffffu)
-        layernorm_fused_flat_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
+        layernorm_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
-        layernorm_fused_flat_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+        layernorm_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 

@@ -64,68 +64,27 @@ __global__ void __launch_bounds__(FX_THREADS) shape_dead_input_k1_mul(const __nv
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
 
-/* Over [R, C], row-major: reads 2*C*R + 4*C B and writes 4*C*R B, each input's own elements once
- * (a broadcast one from the cache: [C] once a block, [R, 1] once a row); every
- * intermediate stays in registers. 1 distinct op.
- * Grid: x covers the last dim (cols), E = 4 elements per thread (16 bytes of the widest array of the chain's shape), and
- * blockIdx.y walks the rows (every dim but the last: dim_R), several a block
- * (fx_row_blocks), so a thread's columns stay the same from row to row; a
- * short row takes fewer threads than a block, which then takes several rows at
- * once (fx_row_threads). Only for rows that are a multiple of E with every
- * pointer aligned: vector accesses, no bounds (else the flat kernel below). */
-struct shape_dead_input_fused_args { /* the kernel's arrays and scalars: one argument */
-    const __nv_bfloat16 *x_u;
-    const float *w_u;
-    float *y_u;
-    FxBcast w_u_b; /* where its elements are, for the flat kernel */
-};
-
-template <typename I, int E>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_input_fused_kernel(const shape_dead_input_fused_args a, I rows, I cols, unsigned tpr)
-{
-    /* __restrict__: no array overlaps another, so loads may take the read-only path */
-    const __nv_bfloat16 *__restrict__ x_u = a.x_u;
-    const float *__restrict__ w_u = a.w_u;
-    float *__restrict__ y_u = a.y_u;
-    /* tpr threads cover a row's part (all of a short row), and a block takes FX_THREADS / tpr
-     * rows at once (fx_row_threads) */
-    const unsigned ty = threadIdx.x / tpr, rpb = FX_THREADS / tpr;
-    const I j = ((I)blockIdx.x * tpr + (threadIdx.x - ty * tpr)) * E; /* the thread's columns, every row */
-    if (ty >= rpb || j >= cols)
-        return;
-    float w_u_v[E]; /* w: [C]: the same columns in every row */
-    fx_load<E>(w_u_v, w_u, j, cols, true);
-    for (I row = (I)blockIdx.y * rpb + ty; row < rows; row += (I)gridDim.y * rpb) {
-        const __nv_bfloat16 *__restrict__ x_u_p = x_u + row * cols; /* x: [R, C] */
-        float *__restrict__ y_u_p = y_u + row * cols;
-        {
-            __nv_bfloat16 x_u_v[E];
-            fx_load<E>(x_u_v, x_u_p, j, cols, true);
-            float y_u_v[E];
-#pragma unroll
-            for (int e = 0; e < E; e++) {
-                const float v0 = fx_widen(x_u_v[e]); /* x */
-                const float v1 = fx_widen(w_u_v[e]); /* w */
-                const float v2 = (v0 * v1); /* y */
-                y_u_v[e] = fx_to_f32(v2);
-            }
-            fx_store<E>(y_u_p, j, cols, true, y_u_v);
-        }
-    }
-}
-
-/* The same chain over all the elements in flat order, for rows that are not a
- * multiple of E or misaligned pointers: the arrays of the chain's shape by vector
- * accesses, each broadcast input gathered element by element at its own offset
- * (fx_gather: a multiply-high and a shift a dim, from the cache).
- * E elements per thread: 4 (that of the row kernel), or 2 for a grid of under
+/* Over [R, C], row-major: reads 2*C*R + 4*C B and writes 4*C*R B, each input's own elements
+ * once (a broadcast one from the cache); every intermediate stays in registers.
+ * 1 distinct op. Each broadcast input is gathered (fx_gather): with ROW (the
+ * last dim a multiple of E, so a thread's E elements lie in one row), its place
+ * is found once for the E elements, and one along the last dim ([C]) is a vector
+ * load, one constant along it ([R, 1]) one element; without, each element's own.
+ * E elements per thread: 4 (16 bytes of the widest array of the chain's shape), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
  * misaligned). */
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_input_fused_flat_kernel(const shape_dead_input_fused_args a, I n, I first)
+struct shape_dead_input_fused_args { /* the kernel's arrays and scalars: one argument */
+    const __nv_bfloat16 *x_u;
+    const float *w_u;
+    float *y_u;
+    FxBcast w_u_b; /* where its elements are, for fx_gather */
+};
+
+template <typename I, int E, bool TAIL, bool ROW>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_input_fused_kernel(const shape_dead_input_fused_args a, I n, I first)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
@@ -136,7 +95,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_inpu
         __nv_bfloat16 x_u_v[E];
         fx_load<E>(x_u_v, x_u, i, n, full);
         float w_u_v[E];
-        fx_gather<E, 2>(w_u_v, w_u, a.w_u_b, i, n, full); /* w: [C] */
+        fx_gather<E, 2, ROW, true>(w_u_v, w_u, a.w_u_b, i, n, full); /* w: [C] */
         float y_u_v[E];
 #pragma unroll
         for (int e = 0; e < E; e++) {
@@ -151,7 +110,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_inpu
 
 /* ==== host API ==== */
 
-/* The fused version: the row kernel for rows of whole vectors, else the flat kernel (and its tail). */
+/* The fused version: one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail. */
 extern "C" cudaError_t shape_dead_input_fused(const float *unused_u, const uint16_t *x_u, const float *w_u, float *y_u, size_t dim_C, size_t dim_R, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
@@ -160,31 +119,33 @@ extern "C" cudaError_t shape_dead_input_fused(const float *unused_u, const uint1
     FxBcast w_u_b = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&w_u_b);
     const shape_dead_input_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)w_u, (float *)y_u, w_u_b};
-    /* rows of whole vectors, every pointer aligned: the row kernel */
-    if (!fx_scalar_only && cols % 4 == 0 && fx_aligned(x_u, 4, 2) && fx_aligned(w_u, 4, 4) && fx_aligned(y_u, 4, 4)) {
-        unsigned tpr; /* threads a row */
-        const dim3 grid = fx_row_grid(rows, cols, 4, 2, &tpr);
-        if (rows * cols <= 0x7fffffffu)
-            shape_dead_input_fused_kernel<unsigned, 4><<<grid, FX_THREADS, 0, stream>>>(args, (unsigned)rows, (unsigned)cols, tpr);
-        else
-            shape_dead_input_fused_kernel<size_t, 4><<<grid, FX_THREADS, 0, stream>>>(args, rows, cols, tpr);
-        return cudaGetLastError();
-    }
-    /* else the flat kernel, over every element */
     const size_t n = rows * cols;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 2) && fx_aligned(y_u, 4, 4);
+    /* where a thread's chunk lies in one row (cols a multiple of 4, or else of 2 with 2 a
+     * thread), each broadcast input's place is found once a chunk (ROW) */
+    const bool row = vec && fx_aligned(w_u, 4, 4);
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
-        shape_dead_input_fused_flat_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
-        shape_dead_input_fused_flat_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        shape_dead_input_fused_flat_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+    if (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
+        if (row && cols % 2 == 0)
+            shape_dead_input_fused_kernel<unsigned, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+        else
+            shape_dead_input_fused_kernel<unsigned, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    } else if (full > 0 && full <= 0x7fffffffu) {
+        if (row && cols % 4 == 0)
+            shape_dead_input_fused_kernel<unsigned, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+        else
+            shape_dead_input_fused_kernel<unsigned, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    } else if (full > 0) {
+        if (row && cols % 4 == 0)
+            shape_dead_input_fused_kernel<size_t, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+        else
+            shape_dead_input_fused_kernel<size_t, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+    }
     if (full < n && n <= 0x7fffffffu)
-        shape_dead_input_fused_flat_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
+        shape_dead_input_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
-        shape_dead_input_fused_flat_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+        shape_dead_input_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 
