@@ -1,0 +1,1 @@
+s/^    for \(I row = \(I\)blockIdx.y \* rpb \+ ty; row < rows; row \+= \(I\)gridDim.y \* rpb\) \{/    const I per_ = (rows + (I)gridDim.y * rpb - 1) \/ ((I)gridDim.y * rpb);\n    for (I q_ = (I)blockIdx.y * per_, row; q_ < (I)blockIdx.y * per_ + per_ \&\& (row = q_ * rpb + ty) < rows; q_++) {/

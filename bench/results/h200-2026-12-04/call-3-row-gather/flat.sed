@@ -1,0 +1,1 @@
+s/if \(!fx_scalar_only \&\& cols % /if (false \&\& cols % /
