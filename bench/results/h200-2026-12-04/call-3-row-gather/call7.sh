@@ -1,0 +1,1 @@
+export LD_LIBRARY_PATH=$PWD/.dev/bin PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1; timeout 300 python3 .dev/probe_twice2.py $PWD/.dev/bin/fusec > $OUT/probe_twice2.txt 2>&1; echo rc=$?; grep -v Warn $OUT/probe_twice2.txt | tail -15
