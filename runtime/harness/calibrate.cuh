@@ -368,6 +368,13 @@ static void fh_chain_terms(const double *ks, const double *t, double *first, dou
     *next = fmax(b, 0);
 }
 
+/* Each kernel's cost past the FUSEC_CHAIN_FAR-th, from chains of FUSEC_CHAIN_FAR
+ * and FH_CAL_FAR kernels (t[0], t[1]; none below 0). */
+static double fh_far_term(const double t[2])
+{
+    return fmax((t[1] - t[0]) / (FH_CAL_FAR - FUSEC_CHAIN_FAR), 0);
+}
+
 static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhCalib *info)
 {
     FhLaunchCal L;
@@ -425,8 +432,8 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
         info->cold_far[i] = fh_median(c, FH_CAL_ROUNDS);
         info->graph_far[i] = fh_median(g, FH_CAL_ROUNDS);
     }
-    p->launch_far_us = fmax((info->cold_far[1] - info->cold_far[0]) / (FH_CAL_FAR - FUSEC_CHAIN_FAR), 0);
-    p->graph_far_us = fmax((info->graph_far[1] - info->graph_far[0]) / (FH_CAL_FAR - FUSEC_CHAIN_FAR), 0);
+    p->launch_far_us = fh_far_term(info->cold_far);
+    p->graph_far_us = fh_far_term(info->graph_far);
     fh_line(ks, info->hot, FH_CAL_K, &a, &b);
     p->host_call_us = a > 0 ? a : 0;
     p->host_launch_us = b;
