@@ -1,0 +1,1 @@
+export LD_LIBRARY_PATH=$PWD/.dev/bin PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1; timeout 300 python3 .dev/probe_static.py $PWD/.dev/bin/fusec > $OUT/probe_static.txt 2>&1; echo rc=$?; grep -v Warn $OUT/probe_static.txt | tail -15
