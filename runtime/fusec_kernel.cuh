@@ -505,10 +505,18 @@ __host__ __device__ __forceinline__ I fx_bcast_offset(const FxBcast &b, I i)
  * the outermost dim's coordinate is what the divides leave, since i is in the
  * result. The fused kernel's gather (fx_gather); its FxBcast covers the whole
  * result, neighbouring dims merged where the operand varies alike along them
- * (emit_cuda.c, bcast_init). */
-template <int R, typename I>
+ * (emit_cuda.c, bcast_init), so the dims alternate between varying and not.
+ * With two dims, the usual epilogue inputs ([C], [R, 1]), that fixes the
+ * strides: {1, 0} for one that varies along the last dim (ALONG), {0, 1} for
+ * one that does not; the offset is then i's remainder or its quotient, with
+ * no strides read or multiplied. */
+template <int R, bool ALONG, typename I>
 __device__ __forceinline__ I fx_gather_offset(const FxBcast &b, I i)
 {
+    if (R == 2) {
+        const I q = fx_bcast_div(b, 0, i);
+        return ALONG ? i - q * (I)b.size[0] : q;
+    }
     I off = 0;
 #pragma unroll
     for (int d = 0; d + 1 < R; d++) {
@@ -531,7 +539,7 @@ template <int E, int R, bool RUN, bool ALONG, typename T, typename I>
 __device__ __forceinline__ void fx_gather(T (&r)[E], const T *__restrict__ p, const FxBcast &b, I i, I n, bool full)
 {
     if (RUN) {
-        const I off = fx_gather_offset<R>(b, i);
+        const I off = fx_gather_offset<R, ALONG>(b, i);
         if (ALONG) {
             fx_load<E>(r, p, off, off + (I)E, true);
         } else {
@@ -543,7 +551,7 @@ __device__ __forceinline__ void fx_gather(T (&r)[E], const T *__restrict__ p, co
     } else {
 #pragma unroll
         for (int e = 0; e < E; e++)
-            r[e] = full || i + (I)e < n ? p[fx_gather_offset<R>(b, i + (I)e)] : T();
+            r[e] = full || i + (I)e < n ? p[fx_gather_offset<R, ALONG>(b, i + (I)e)] : T();
     }
 }
 
