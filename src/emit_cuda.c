@@ -676,7 +676,8 @@ static bool same_layout(const Program *p, const Shape *a, const Shape *b)
 }
 
 /* Whether input v of a shaped chain's fused kernel is broadcast (not of the
- * chain's whole shape): the flat kernel gathers it element by element. */
+ * chain's whole shape): the fused kernel gathers it (fx_gather: one offset a
+ * chunk in its ROW instances, one an element otherwise). */
 static bool gathered(const Program *p, int v)
 {
     return p->shaped && !same_layout(p, &p->inst[v].shape, &p->full);
@@ -1037,7 +1038,7 @@ static void fused_args_init(Emitter *em, const int *fsc, int nfsc)
     fprintf(em->f, "};\n");
 }
 
-static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce);
+static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce, bool *along);
 
 /* The fused kernel over n elements in flat order, E a thread, in a grid-stride
  * loop that runs once unless n is huge. A shaped chain's is the same kernel
@@ -1094,14 +1095,16 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     if (shaped)
         fprintf(f, "/* Over %s, row-major: reads %s B and writes %s B, each input's own elements\n"
                    " * once (a broadcast one from the cache); every intermediate stays in registers.\n"
-                   " * %d distinct op%s. Each broadcast input is gathered (fx_gather): with ROW (the\n"
-                   " * last dim a multiple of E, so a thread's E elements lie in one row), its place\n"
-                   " * is found once for the E elements, and one along the last dim ([C]) is a vector\n"
-                   " * load, one constant along it ([R, 1]) one element; without, each element's own.\n",
+                   " * %d distinct op%s. %s\n",
                 comment_safe(em, shape_text(p, &p->full)),
                 comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_IN, FUSEC_IN)),
                 comment_safe(em, traffic_formula(p, t->fterm, t->nfterm, -1, FUSEC_OUT, FUSEC_OUT)), t->nfused_ops,
-                t->nfused_ops == 1 ? "" : "s");
+                t->nfused_ops == 1 ? "" : "s",
+                nw < nl ? "Each broadcast input is gathered (fx_gather): with ROW (the\n"
+                          " * last dim a multiple of E, so a thread's E elements lie in one row), its place\n"
+                          " * is found once for the E elements, and one along the last dim ([C]) is a vector\n"
+                          " * load, one constant along it ([R, 1]) one element; without, each element's own."
+                        : "No input is broadcast: ROW changes nothing.");
     else
         fprintf(f, "/* Reads %s B and writes %s B per element; every intermediate stays in registers%s\n"
                    " * %s%d distinct op%s.\n",
@@ -1120,15 +1123,30 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                        " * one element a thread spreads its serial work over more SMs)"
                      : "");
     fused_args_struct(em, load, nl, store, nout, sc, nsc);
-    /* Occupancy from the bytes a thread holds: all its loads, but in a ROW instance only the
-     * arrays of the chain's shape, as a broadcast input's vector is used as soon as it comes
-     * (layernorm_affine's ROW kernel: 32 registers so, 48 counting its [C] inputs, and 40 in
-     * the row kernel before it ran at 93.7% of the copy: call 1 of 2026-12-04, docs/cuda.md). */
+    /* Occupancy from the bytes a thread holds: all its loads; in a ROW instance the arrays of
+     * the chain's shape, as a broadcast input's values are used as soon as they come:
+     * layernorm_affine's ROW kernel 32 registers so, 48 counting its f32 [C] inputs, 40 in the
+     * row kernel before it, which ran at 93.7% of the copy; bias_gelu's 32 ran at 76.6% (calls
+     * 1-3 of 2026-12-04, docs/cuda.md). At E = 32 (1-byte data, two vectors a thread) a [C]
+     * input's 32 values fill registers on their own: they count, at most as wide as the widest
+     * array (an fp8 chain with an f32 [C] input spilled 162 bytes under 32 registers). With
+     * 64-bit indices (n of 2^31 or more) the count of every load: 3-D and 4-D gathers spilled.
+     * "1" (no minimum of blocks an SM) where launch_bounds gives none. */
     const char *lb = launch_bounds(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true);
-    const char *lb_row = launch_bounds(thread_bytes(p, e, whole, nw, store, nout, 1), t->fcost.fp64, true);
+    int widest = 1, row_bytes = thread_bytes(p, e, whole, nw, store, nout, 1);
+    for (int k = 0; k < nw + nout; k++) {
+        int sz = fusec_dtype_size[p->inst[k < nw ? whole[k] : store[k - nw]].dtype];
+        widest = sz > widest ? sz : widest;
+    }
+    for (int k = 0; k < nl; k++)
+        if (gathered(p, load[k])) {
+            int sz = fusec_dtype_size[p->inst[load[k]].dtype];
+            row_bytes += e >= 32 && varies_last(p, &p->inst[load[k]].shape) ? e * (sz < widest ? sz : widest) : 0;
+        }
+    const char *lb_row = launch_bounds(row_bytes, t->fcost.fp64, true);
     if (shaped && strcmp(lb, lb_row) != 0)
-        lb = arena_printf(p->arena, "FX_THREADS, ROW ? %s : %s", strchr(lb_row, ',') ? strchr(lb_row, ',') + 2 : "1",
-                          strchr(lb, ',') ? strchr(lb, ',') + 2 : "1");
+        lb = arena_printf(p->arena, "FX_THREADS, ROW && sizeof(I) == 4 ? %s : %s",
+                          strchr(lb_row, ',') ? strchr(lb_row, ',') + 2 : "1", strchr(lb, ',') ? strchr(lb, ',') + 2 : "1");
     fprintf(f, "template <typename I, int E, bool TAIL%s>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, I n, I first)\n{\n",
             shaped ? ", bool ROW" : "", lb, em->c->prefix, em->c->prefix);
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
@@ -1138,9 +1156,10 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
         if (gathered(p, load[k])) {
             int r = gather_rep(p, load[k]);
-            fprintf(f, "        fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n",
-                    bcast_init(em, NULL, &p->inst[load[k]].shape, &p->full, true),
-                    varies_last(p, &p->inst[load[k]].shape) ? "true" : "false", lnames[k], lnames[k], em->cname[r],
+            bool along;
+            int rank = bcast_init(em, NULL, &p->inst[load[k]].shape, &p->full, true, &along);
+            fprintf(f, "        fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n", rank,
+                    along ? "true" : "false", lnames[k], lnames[k], em->cname[r],
                     comment_safe(em, arena_printf(p->arena, "%s: %s%s%s%s", p->sym[p->inst[load[k]].sym].name,
                                                   shape_text(p, &p->inst[load[k]].shape),
                                                   r != load[k] ? ", at the offsets of " : "",
@@ -1261,7 +1280,7 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
         if (owns_bcast(p, v))
-            bcast_init(em, arena_printf(p->arena, "%s_b", em->cname[v]), &p->inst[v].shape, &p->full, true);
+            bcast_init(em, arena_printf(p->arena, "%s_b", em->cname[v]), &p->inst[v].shape, &p->full, true, NULL);
     }
     fused_args_init(em, fsc, nfsc);
     fprintf(f, "    const size_t n = rows * cols;\n    const bool vec = %s;\n", vec_cond(em, e, false));
@@ -1296,8 +1315,12 @@ static void launch_broadcast(Emitter *em, const char *kernel, const char *args, 
  * varies alike become one (a [R, C] operand of a [B, R, C] result: R*C
  * elements, then B with stride 0), so each element's offset takes fewer
  * divides; unfused kernels keep a divide a dim, as TensorIterator's
- * OffsetCalculator. name NULL: only the number of dims. */
-static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce)
+ * OffsetCalculator. name NULL: only the number of dims. along (unless
+ * NULL): whether the operand varies along its dim 0 (fx_gather's ALONG; with
+ * the dims alternating between varying and not, fx_gather_offset takes a
+ * coalesced FxBcast of two dims to have strides {1, 0} when it does, {0, 1}
+ * when not). */
+static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce, bool *along)
 {
     const Program *p = em->p;
     const char *size[LIMIT_DIMS], *stride[LIMIT_DIMS];
@@ -1320,6 +1343,8 @@ static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shap
         if (d != DIM_ONE)
             own = strcmp(own, "1") == 0 ? em->dim_name[d] : arena_printf(p->arena, "%s * %s", own, em->dim_name[d]);
     }
+    if (along)
+        *along = n > 0 && varies[0];
     if (!name)
         return n;
     fprintf(em->f, "    FxBcast %s = {%d, {", name, n);
@@ -1342,7 +1367,7 @@ static void emit_kernel_shape(Emitter *em, int k)
     for (int r = 0; r < kr->nread; r++) {
         const Shape *as = &p->inst[kr->read[r]].shape;
         if (!same_layout(p, as, rs))
-            bcast_init(em, arena_printf(p->arena, "k%d_b%d", k + 1, r), as, rs, false);
+            bcast_init(em, arena_printf(p->arena, "k%d_b%d", k + 1, r), as, rs, false, NULL);
     }
 }
 
@@ -1398,8 +1423,8 @@ static void emit_flat_launches(Emitter *em, const char *row)
     /* a shaped chain whose rows are a multiple of E / 2 but not of E: E / 2 a thread, ROW */
     const char *odd = row_es ? arena_printf(p->arena, " || (%s && cols %% %d != 0 && cols %% %d == 0)", row, e, es)
                                      : "";
-    fprintf(f, "    %sif (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, %d) < %s%s))%s\n", tiny ? "else " : "", e,
-            half_blocks(em), odd, p->shaped ? " {" : "");
+    fprintf(f, "    %sif (full > 0 && full <= 0x7fffffffu && %sfx_blocks(full, %d) < %s%s%s)%s\n", tiny ? "else " : "",
+            *odd ? "(" : "", e, half_blocks(em), odd, *odd ? ")" : "", p->shaped ? " {" : "");
     chunk_launch(em, "        ", "unsigned", es, "(unsigned)full", "0u", row_es);
     fprintf(f, "    %selse if (full > 0 && full <= 0x7fffffffu)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
     chunk_launch(em, "        ", "unsigned", e, "(unsigned)full", "0u", row_e);

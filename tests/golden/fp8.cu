@@ -799,7 +799,7 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
     const bool row = vec && fx_aligned(s_u, 2, 4) && fx_aligned(r_u, 2, 1);
     /* whole chunks of 2 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 2 * 2 : 0;
-    if (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, 2) < FX_SMALL_BLOCKS)) {
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 2) < FX_SMALL_BLOCKS) {
         fp8_fused_kernel<unsigned, 1, false, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     } else if (full > 0 && full <= 0x7fffffffu) {
         if (row && cols % 2 == 0)

@@ -1614,7 +1614,7 @@ extern "C" cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const i
     const ints_fused_args args = {(const float *)x_u, (const __nv_bfloat16 *)h_u, (const int32_t *)q_u, (const uint8_t *)u_u, (const int8_t *)b_u, (const int16_t *)s_u, (const int64_t *)w_u, (const bool *)m_u, (int16_t *)mix_u, (int32_t *)twice_u, (float *)ratio_u, (int64_t *)wrap_u, (int32_t *)fd_u, (int64_t *)bits_u, (int32_t *)shifted_u, (int64_t *)keep_u, (float *)flo_u, (bool *)cmp_u, (float *)back_u, (int64_t *)cut_u, (double)scale_u};
     /* whole chunks of 2 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 2 * 2 : 0;
-    if (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, 2) < FX_SMALL_BLOCKS))
+    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 2) < FX_SMALL_BLOCKS)
         ints_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0 && full <= 0x7fffffffu)
         ints_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);

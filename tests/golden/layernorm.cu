@@ -188,7 +188,7 @@ struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument *
 };
 
 template <typename I, int E, bool TAIL, bool ROW>
-__global__ void __launch_bounds__(FX_THREADS, ROW ? 2048 / FX_THREADS : 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_THREADS : 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I n, I first)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
