@@ -1,7 +1,8 @@
 #!/bin/sh
 # Chains run on the host (tests/shapes/cpu_emulate.py, cpu_check.cu): both
-# versions, vector and scalar paths, every element against the chain's double
-# reference. A shaped chain at four sets of dims: every dim 5 and the last 37
+# versions, vector and scalar paths and the vector path with the broadcast
+# inputs misaligned (a misaligned vector access aborts), every element against
+# the chain's double reference. A shaped chain at four sets of dims: every dim 5 and the last 37
 # and every dim 40 and the last 3 (rows that are not whole chunks: the fused
 # kernel finds each broadcast element's place), every dim 2 and the last 64,
 # and every dim 40 and the last 8 (its ROW instances: one place a chunk, short

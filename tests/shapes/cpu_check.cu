@@ -12,7 +12,10 @@
  * input: random codes, all 256);
  * output element i's reference reads each input at i's coordinates without
  * the dims it is broadcast along, as the harness does. Both versions run
- * with vector accesses where they can and on the scalar path (fx_scalar_only),
+ * with vector accesses where they can, on the scalar path (fx_scalar_only),
+ * and with vector accesses and every broadcast input one element off its
+ * alignment (so that only the arrays of the chain's shape take vectors;
+ * tests/shapes/cpu_emulate.py makes a misaligned vector access abort),
  * each output poisoned first. The comparison is the harness's: the output's
  * tolerance, its cancellation term, NaN only with NaN, fragile elements
  * (next to a jump) not compared. Exit 0 when every element agrees.
@@ -130,15 +133,26 @@ int main(int argc, char **argv)
     for (int k = 0; k < n_out; k++)
         buf[n_in + k].resize(elems * fusec_dtype_size[chain_out[k].dtype] + 16);
     std::vector<FusecValue> in(n_in + 1), ref(n_out + 1); /* integers as long long */
+    /* each broadcast input again, one element further on: misaligned for vector loads */
+    std::vector<std::vector<unsigned char>> moved(n_in);
+    for (int k = 0; k < n_in; k++)
+        if (varies_of(k) != ~0u && own_elems(dims, varies_of(k)) != elems) {
+            size_t size = fusec_dtype_size[chain_in[k].dtype];
+            moved[k].assign(buf[k].size() + size, 0);
+            memcpy(moved[k].data() + size, buf[k].data(), buf[k].size());
+        }
+    static const char *const path[3] = {"vector", "scalar", "moved broadcast inputs"};
     for (int version = 0; version < 2; version++)
-        for (int scalar = 0; scalar < 2; scalar++) {
+        for (int scalar = 0; scalar < 3; scalar++) { /* 2: vector, the broadcast inputs misaligned */
             void *b[256];
             for (int k = 0; k < n_in + n_out && k < 256; k++) {
                 b[k] = buf[k].data();
+                if (scalar == 2 && k < n_in && !moved[k].empty())
+                    b[k] = moved[k].data() + fusec_dtype_size[chain_in[k].dtype];
                 if (k >= n_in)
                     memset(b[k], 0xFF, buf[k].size()); /* a NaN (a bool of 255): never written shows */
             }
-            fx_scalar_only = scalar;
+            fx_scalar_only = scalar == 1;
             if (chain_run_dims(version, b, par, dims, 0) != cudaSuccess) {
                 printf("cpu_check: the %s call failed\n", version ? "fused" : "unfused");
                 return 1;
@@ -175,7 +189,7 @@ int main(int argc, char **argv)
                     checked++;
                     if (!ok && bad++ < 5)
                         printf("MISMATCH %s (%s path) output %s element %zu: got %.17g, reference %.17g\n",
-                               version ? "fused" : "unfused", scalar ? "scalar" : "vector", chain_out[k].name, i, got,
+                               version ? "fused" : "unfused", path[scalar], chain_out[k].name, i, got,
                                want);
                 }
             }

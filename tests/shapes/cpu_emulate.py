@@ -28,6 +28,17 @@ static dim3 fx_cpu_b, fx_cpu_t, fx_cpu_g;
 #define cudaMalloc(p, n) (*(p) = malloc(n), cudaSuccess)
 #define cudaFree free
 #define cudaGetLastError() cudaSuccess
+#include <stdint.h>
+#include <stdio.h>
+/* A vector access that the GPU would fault on (x86 does not): abort. */
+template <typename P> static P fx_cpu_aligned(P q)
+{
+    if ((uintptr_t)q % alignof(decltype(*q))) {
+        fprintf(stderr, "cpu_emulate: misaligned vector access at %p\n", (const void *)q);
+        abort();
+    }
+    return q;
+}
 #define FX_CPU_LAUNCH(grid, ...) do { fx_cpu_g = dim3 grid; \
     for (fx_cpu_b.y = 0; fx_cpu_b.y < fx_cpu_g.y; fx_cpu_b.y++) \
     for (fx_cpu_b.x = 0; fx_cpu_b.x < fx_cpu_g.x; fx_cpu_b.x++) \
@@ -48,6 +59,8 @@ def main():
     kernels, harness = text[:cut], text[cut:]
     kernels = kernels.replace("__device__ __forceinline__", "__host__ __device__ __forceinline__")
     kernels = kernels.replace("__host__ __host__", "__host__")
+    kernels = re.sub(r"\*reinterpret_cast<((?:const )?(?:FxPack<T, V>|uint4) \*)>\(([^()]*)\)",
+                     r"*fx_cpu_aligned(reinterpret_cast<\1>(\2))", kernels)
     kernels = re.sub(r"__global__ void __launch_bounds__\((?:[^()]|\([^()]*\))*\) ", "static void ", kernels)
     kernels = re.sub(r"(\w+(?:<[^<>]*>)?)<<<(.*?), FX_THREADS, 0, stream>>>\((.*)\);",
                      r"FX_CPU_LAUNCH((\2), \1(\3));", kernels)
