@@ -505,8 +505,8 @@ static int align_elems(int e, int dt)
     return e * s > 16 ? 16 / s : e;
 }
 
-/* The occupancy a kernel asks of ptxas, from the bytes of array data a
- * thread holds (E times the sizes of every array it loads and stores): up
+/* The occupancy a kernel asks of ptxas (the fewest blocks an SM, NULL for
+ * none), from the bytes of array data a thread holds (E times the sizes of every array it loads and stores): up
  * to 64 bytes fit in 32 registers, so 16 blocks of FX_THREADS (2048
  * threads, all an SM holds) an SM; up to 192 bytes, 8 blocks (64
  * registers); beyond that, ptxas's choice. Measured on the H200 (runs 2-4
@@ -521,13 +521,20 @@ static int align_elems(int e, int dt)
  * cost alone (call 4), and 4 blocks timed as 8 on the f64 chains (call 6).
  * An unfused f64 exp under the 32-register cap ran at 0.83x eager's kernel
  * (runs 2-4). */
-static const char *launch_bounds(int bytes, bool fp64, bool fused)
+static const char *min_blocks(int bytes, bool fp64, bool fused)
 {
-    return fp64 && fused ? "FX_THREADS, 512 / FX_THREADS"
-           : fp64        ? "FX_THREADS, 1024 / FX_THREADS"
-           : bytes <= 64 ? "FX_THREADS, 2048 / FX_THREADS"
-           : bytes <= 192 ? "FX_THREADS, 1024 / FX_THREADS"
-                          : "FX_THREADS";
+    return fp64 && fused ? "512 / FX_THREADS"
+           : fp64        ? "1024 / FX_THREADS"
+           : bytes <= 64 ? "2048 / FX_THREADS"
+           : bytes <= 192 ? "1024 / FX_THREADS"
+                          : NULL;
+}
+
+/* "FX_THREADS, 2048 / FX_THREADS": __launch_bounds__'s arguments, min_blocks's
+ * minimum where it gives one. */
+static const char *launch_bounds(Emitter *em, const char *min)
+{
+    return min ? arena_printf(em->p->arena, "FX_THREADS, %s", min) : "FX_THREADS";
 }
 
 /* least: the bytes an element counts at least. The unfused kernels count a
@@ -577,8 +584,8 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     FILE *f = em->f;
     const Program *p = em->p;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(%s) %s(",
-            launch_bounds(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore, 2),
-                          p->inst[ar->store[0]].ct == FX_F64, false),
+            launch_bounds(em, min_blocks(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore, 2),
+                                         p->inst[ar->store[0]].ct == FX_F64, false)),
             name);
     for (int k = 0; k < ar->nload; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[ar->load[k]].dtype], load_names[k]);
@@ -1131,8 +1138,8 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
      * input's 32 values fill registers on their own: they count, at most as wide as the widest
      * array (an fp8 chain with an f32 [C] input spilled 162 bytes under 32 registers). With
      * 64-bit indices (n of 2^31 or more) the count of every load: 3-D and 4-D gathers spilled.
-     * "1" (no minimum of blocks an SM) where launch_bounds gives none. */
-    const char *lb = launch_bounds(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true);
+     * "1" (no minimum of blocks an SM) where min_blocks gives none. */
+    const char *mb = min_blocks(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true);
     int widest = 1, row_bytes = thread_bytes(p, e, whole, nw, store, nout, 1);
     for (int k = 0; k < nw + nout; k++) {
         int sz = fusec_dtype_size[p->inst[k < nw ? whole[k] : store[k - nw]].dtype];
@@ -1143,10 +1150,11 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
             int sz = fusec_dtype_size[p->inst[load[k]].dtype];
             row_bytes += e >= 32 && varies_last(p, &p->inst[load[k]].shape) ? e * (sz < widest ? sz : widest) : 0;
         }
-    const char *lb_row = launch_bounds(row_bytes, t->fcost.fp64, true);
-    if (shaped && strcmp(lb, lb_row) != 0)
-        lb = arena_printf(p->arena, "FX_THREADS, ROW && sizeof(I) == 4 ? %s : %s",
-                          strchr(lb_row, ',') ? strchr(lb_row, ',') + 2 : "1", strchr(lb, ',') ? strchr(lb, ',') + 2 : "1");
+    const char *mb_row = min_blocks(row_bytes, t->fcost.fp64, true);
+    bool same = mb == mb_row || (mb && mb_row && strcmp(mb, mb_row) == 0);
+    const char *lb = !shaped || same ? launch_bounds(em, mb)
+                                             : arena_printf(p->arena, "FX_THREADS, ROW && sizeof(I) == 4 ? %s : %s",
+                                                            mb_row ? mb_row : "1", mb ? mb : "1");
     fprintf(f, "template <typename I, int E, bool TAIL%s>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, I n, I first)\n{\n",
             shaped ? ", bool ROW" : "", lb, em->c->prefix, em->c->prefix);
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
