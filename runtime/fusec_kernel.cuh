@@ -426,6 +426,13 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
 #define FX_TINY_BLOCKS 256
 #endif
 
+/* The most elements a kernel's 32-bit instance (I = unsigned) indexes; past it
+ * the host launches the size_t instance. tests/shapes/cpu.sh sets it to 0, so
+ * that every launch takes the 64-bit instances on the host. */
+#ifndef FX_INDEX32_MAX
+#define FX_INDEX32_MAX 0x7fffffffu
+#endif
+
 /* Threads per block, and the grid for n elements at E per thread: one chunk
  * per thread, capped so the grid-stride loop takes over for huge n. */
 #define FX_THREADS 128

@@ -1310,7 +1310,7 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
  * its FxBcast arguments (extra, ", k1_b0, ...") follow n. */
 static void launch_broadcast(Emitter *em, const char *kernel, const char *args, const char *extra)
 {
-    fprintf(em->f, "    if (n <= 0x7fffffffu)\n        %s<unsigned><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n%s);\n",
+    fprintf(em->f, "    if (n <= FX_INDEX32_MAX)\n        %s<unsigned><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n%s);\n",
             kernel, FX_BCAST_E, args, extra);
     fprintf(em->f, "    else\n        %s<size_t><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn%s);\n", kernel, FX_BCAST_E,
             args, extra);
@@ -1381,7 +1381,7 @@ static void emit_kernel_shape(Emitter *em, int k)
 
 static void launch(Emitter *em, const char *kernel, const char *args, int e)
 {
-    fprintf(em->f, "    if (n <= 0x7fffffffu)\n        %s<unsigned><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n",
+    fprintf(em->f, "    if (n <= FX_INDEX32_MAX)\n        %s<unsigned><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n",
             kernel, e, args);
     fprintf(em->f, "    else\n        %s<size_t><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn, vec);\n", kernel, e,
             args);
@@ -1425,22 +1425,22 @@ static void emit_flat_launches(Emitter *em, const char *row)
                "    const size_t full = vec ? n / %d * %d : 0;\n", e, e, e);
     bool tiny = em->tiny && es > 1;
     if (tiny) {
-        fprintf(f, "    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, %d) < FX_TINY_BLOCKS)\n", es);
+        fprintf(f, "    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, %d) < FX_TINY_BLOCKS)\n", es);
         chunk_launch(em, "        ", "unsigned", 1, "(unsigned)full", "0u", NULL);
     }
     /* a shaped chain whose rows are a multiple of E / 2 but not of E: E / 2 a thread, ROW */
     const char *odd = row_es ? arena_printf(p->arena, " || (%s && cols %% %d != 0 && cols %% %d == 0)", row, e, es)
                                      : "";
-    fprintf(f, "    %sif (full > 0 && full <= 0x7fffffffu && %sfx_blocks(full, %d) < %s%s%s)%s\n", tiny ? "else " : "",
+    fprintf(f, "    %sif (full > 0 && full <= FX_INDEX32_MAX && %sfx_blocks(full, %d) < %s%s%s)%s\n", tiny ? "else " : "",
             *odd ? "(" : "", e, half_blocks(em), odd, *odd ? ")" : "", p->shaped ? " {" : "");
     chunk_launch(em, "        ", "unsigned", es, "(unsigned)full", "0u", row_es);
-    fprintf(f, "    %selse if (full > 0 && full <= 0x7fffffffu)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
+    fprintf(f, "    %selse if (full > 0 && full <= FX_INDEX32_MAX)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
     chunk_launch(em, "        ", "unsigned", e, "(unsigned)full", "0u", row_e);
     fprintf(f, "    %selse if (full > 0)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
     chunk_launch(em, "        ", "size_t", e, "full", "(size_t)0", row_e);
     if (p->shaped)
         fprintf(f, "    }\n");
-    fprintf(f, "    if (full < n && n <= 0x7fffffffu)\n"
+    fprintf(f, "    if (full < n && n <= FX_INDEX32_MAX)\n"
                "        %s_kernel<unsigned, 1, true%s><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);\n"
                "    else if (full < n)\n"
                "        %s_kernel<size_t, 1, true%s><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);\n",

@@ -125,12 +125,12 @@ extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, floa
     const bool row = vec && fx_aligned(b_u, 4, 4);
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
+    if (full > 0 && full <= FX_INDEX32_MAX && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
         if (row && cols % 2 == 0)
             bcast_only_fused_kernel<unsigned, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else
             bcast_only_fused_kernel<unsigned, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= 0x7fffffffu) {
+    } else if (full > 0 && full <= FX_INDEX32_MAX) {
         if (row && cols % 4 == 0)
             bcast_only_fused_kernel<unsigned, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else
@@ -141,7 +141,7 @@ extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, floa
         else
             bcast_only_fused_kernel<size_t, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     }
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         bcast_only_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         bcast_only_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -166,7 +166,7 @@ extern "C" cudaError_t bcast_only_unfused(const float *x_u, const float *b_u, fl
     n = dim_R * dim_C;
     FxBcast k1_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&k1_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         bcast_only_k1_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (const float *)b_u, (float *)y_u, (unsigned)n, k1_b1);
     else
         bcast_only_k1_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (const float *)b_u, (float *)y_u, n, k1_b1);

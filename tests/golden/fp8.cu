@@ -799,9 +799,9 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
     const bool row = vec && fx_aligned(s_u, 2, 4) && fx_aligned(r_u, 2, 1);
     /* whole chunks of 2 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 2 * 2 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 2) < FX_SMALL_BLOCKS) {
+    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 2) < FX_SMALL_BLOCKS) {
         fp8_fused_kernel<unsigned, 1, false, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= 0x7fffffffu) {
+    } else if (full > 0 && full <= FX_INDEX32_MAX) {
         if (row && cols % 2 == 0)
             fp8_fused_kernel<unsigned, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else
@@ -812,7 +812,7 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
         else
             fp8_fused_kernel<size_t, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     }
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         fp8_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         fp8_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -878,7 +878,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k1 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 2) && fx_aligned(t1, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k1_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t1, (unsigned)n, vec);
     else
         fp8_k1_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t1, n, vec);
@@ -887,7 +887,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k2 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (double)inv_scale_u, (unsigned)n, vec);
     else
         fp8_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (double)inv_scale_u, n, vec);
@@ -896,7 +896,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k3 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(a_u, 8, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k3_f8e4m3<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t2, (FxF8e4m3 *)a_u, (unsigned)n, vec);
     else
         fp8_k3_f8e4m3<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t2, (FxF8e4m3 *)a_u, n, vec);
@@ -905,7 +905,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k4 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(h_u, 4, 2) && fx_aligned(t4, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k4_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t4, (unsigned)n, vec);
     else
         fp8_k4_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t4, n, vec);
@@ -914,7 +914,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k5 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k5_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
     else
         fp8_k5_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
@@ -923,7 +923,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k6 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(b_u, 8, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k6_f8e5m2<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t5, (FxF8e5m2 *)b_u, (unsigned)n, vec);
     else
         fp8_k6_f8e5m2<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t5, (FxF8e5m2 *)b_u, n, vec);
@@ -932,7 +932,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k7 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(d_u, 2, 8) && fx_aligned(t7, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k7_mul<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const double *)d_u, (double *)t7, (unsigned)n, vec);
     else
         fp8_k7_mul<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const double *)d_u, (double *)t7, n, vec);
@@ -941,7 +941,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k8 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t7, 2, 8) && fx_aligned(c_u, 4, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k8_f8e4m3<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const double *)t7, (FxF8e4m3 *)c_u, (unsigned)n, vec);
     else
         fp8_k8_f8e4m3<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const double *)t7, (FxF8e4m3 *)c_u, n, vec);
@@ -950,7 +950,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k9 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 8, 1) && fx_aligned(t9, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k9_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, (unsigned)n, vec);
     else
         fp8_k9_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, n, vec);
@@ -960,7 +960,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     FxBcast k10_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&k10_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k10_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)s_u, (float *)t10, (unsigned)n, k10_b1);
     else
         fp8_k10_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)s_u, (float *)t10, n, k10_b1);
@@ -969,7 +969,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k11 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(r_u, 8, 1) && fx_aligned(t11, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k11_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, (unsigned)n, vec);
     else
         fp8_k11_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, n, vec);
@@ -979,7 +979,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     FxBcast k12_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&k12_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k12_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)e_u, (unsigned)n, k12_b1);
     else
         fp8_k12_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)e_u, n, k12_b1);
@@ -988,7 +988,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k13 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 16, 1) && fx_aligned(g_u, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k13_f8e5m2<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e5m2 *)g_u, (unsigned)n, vec);
     else
         fp8_k13_f8e5m2<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e5m2 *)g_u, n, vec);
@@ -997,7 +997,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k14 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 16, 1) && fx_aligned(k_u, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k14_i8<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (int8_t *)k_u, (unsigned)n, vec);
     else
         fp8_k14_i8<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (int8_t *)k_u, n, vec);
@@ -1006,7 +1006,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k15 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(r_u, 16, 1) && fx_aligned(t15, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k15_bool<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (bool *)t15, (unsigned)n, vec);
     else
         fp8_k15_bool<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (bool *)t15, n, vec);
@@ -1015,7 +1015,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k16 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 16, 1) && fx_aligned(t16, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k16_bool<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (bool *)t16, (unsigned)n, vec);
     else
         fp8_k16_bool<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (bool *)t16, n, vec);
@@ -1025,7 +1025,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     FxBcast k17_b0 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&k17_b0);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k17_or<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const bool *)t15, (const bool *)t16, (bool *)m_u, (unsigned)n, k17_b0);
     else
         fp8_k17_or<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const bool *)t15, (const bool *)t16, (bool *)m_u, n, k17_b0);
@@ -1034,7 +1034,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k18 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(bh_u, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k18_f8e4m3<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (FxF8e4m3 *)bh_u, (unsigned)n, vec);
     else
         fp8_k18_f8e4m3<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (FxF8e4m3 *)bh_u, n, vec);
@@ -1043,7 +1043,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k19 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 2) && fx_aligned(t19, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k19_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t19, (unsigned)n, vec);
     else
         fp8_k19_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t19, n, vec);
@@ -1052,7 +1052,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k20 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t19, 4, 4) && fx_aligned(t20, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k20_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t19, (float *)t20, (double)inv_scale_u, (unsigned)n, vec);
     else
         fp8_k20_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t19, (float *)t20, (double)inv_scale_u, n, vec);
@@ -1061,7 +1061,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k21 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t20, 4, 4) && fx_aligned(t21, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k21_clamp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t20, (float *)t21, (unsigned)n, vec);
     else
         fp8_k21_clamp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t20, (float *)t21, n, vec);
@@ -1070,7 +1070,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k22 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t21, 4, 4) && fx_aligned(qs_u, 8, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k22_f8e4m3<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t21, (FxF8e4m3 *)qs_u, (unsigned)n, vec);
     else
         fp8_k22_f8e4m3<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t21, (FxF8e4m3 *)qs_u, n, vec);
@@ -1079,7 +1079,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k23 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(h_u, 4, 2) && fx_aligned(t23, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k23_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t23, (unsigned)n, vec);
     else
         fp8_k23_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t23, n, vec);
@@ -1088,7 +1088,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k24 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t23, 4, 4) && fx_aligned(t24, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k24_tanh<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t23, (float *)t24, (unsigned)n, vec);
     else
         fp8_k24_tanh<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t23, (float *)t24, n, vec);
@@ -1097,7 +1097,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k25 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t24, 4, 4) && fx_aligned(t25, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k25_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t24, (float *)t25, (unsigned)n, vec);
     else
         fp8_k25_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t24, (float *)t25, n, vec);
@@ -1106,7 +1106,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k26 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t25, 4, 4) && fx_aligned(qt_u, 8, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k26_f8e4m3<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t25, (FxF8e4m3 *)qt_u, (unsigned)n, vec);
     else
         fp8_k26_f8e4m3<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t25, (FxF8e4m3 *)qt_u, n, vec);
@@ -1115,7 +1115,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k27 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(k_u, 16, 1) && fx_aligned(qi_u, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k27_f8e4m3<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)k_u, (FxF8e4m3 *)qi_u, (unsigned)n, vec);
     else
         fp8_k27_f8e4m3<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)k_u, (FxF8e4m3 *)qi_u, n, vec);
@@ -1124,7 +1124,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k28 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(q_u, 16, 1) && fx_aligned(ws_u, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k28_where<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const FxF8e4m3 *)q_u, (FxF8e4m3 *)ws_u, (unsigned)n, vec);
     else
         fp8_k28_where<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const FxF8e4m3 *)q_u, (FxF8e4m3 *)ws_u, n, vec);
@@ -1133,7 +1133,7 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     /* k29 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 16, 1) && fx_aligned(w_u, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         fp8_k29_copy<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e4m3 *)w_u, (unsigned)n, vec);
     else
         fp8_k29_copy<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e4m3 *)w_u, n, vec);

@@ -1614,13 +1614,13 @@ extern "C" cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const i
     const ints_fused_args args = {(const float *)x_u, (const __nv_bfloat16 *)h_u, (const int32_t *)q_u, (const uint8_t *)u_u, (const int8_t *)b_u, (const int16_t *)s_u, (const int64_t *)w_u, (const bool *)m_u, (int16_t *)mix_u, (int32_t *)twice_u, (float *)ratio_u, (int64_t *)wrap_u, (int32_t *)fd_u, (int64_t *)bits_u, (int32_t *)shifted_u, (int64_t *)keep_u, (float *)flo_u, (bool *)cmp_u, (float *)back_u, (int64_t *)cut_u, (double)scale_u};
     /* whole chunks of 2 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 2 * 2 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 2) < FX_SMALL_BLOCKS)
+    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 2) < FX_SMALL_BLOCKS)
         ints_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
+    else if (full > 0 && full <= FX_INDEX32_MAX)
         ints_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         ints_fused_kernel<size_t, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         ints_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         ints_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -1725,7 +1725,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     cudaError_t err;
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(b_u, 16, 1) && fx_aligned(mix_u, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k1_add<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)mix_u, (unsigned)n, vec);
     else
         ints_k1_add<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)mix_u, n, vec);
@@ -1733,7 +1733,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t2, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t2, (unsigned)n, vec);
     else
         ints_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t2, n, vec);
@@ -1741,7 +1741,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(s_u, 4, 2) && fx_aligned(twice_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k3_sub<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t2, (const int16_t *)s_u, (int32_t *)twice_u, (unsigned)n, vec);
     else
         ints_k3_sub<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t2, (const int16_t *)s_u, (int32_t *)twice_u, n, vec);
@@ -1749,7 +1749,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t4, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k4_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t4, (unsigned)n, vec);
     else
         ints_k4_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t4, n, vec);
@@ -1757,7 +1757,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t5, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k5_div<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t5, (unsigned)n, vec);
     else
         ints_k5_div<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t5, n, vec);
@@ -1765,7 +1765,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4) && fx_aligned(ratio_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k6_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const float *)t5, (float *)ratio_u, (unsigned)n, vec);
     else
         ints_k6_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const float *)t5, (float *)ratio_u, n, vec);
@@ -1773,7 +1773,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t7, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k7_mul<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t7, (unsigned)n, vec);
     else
         ints_k7_mul<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t7, n, vec);
@@ -1781,7 +1781,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(t7, 2, 8) && fx_aligned(wrap_u, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k8_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t7, (int64_t *)wrap_u, (unsigned)n, vec);
     else
         ints_k8_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t7, (int64_t *)wrap_u, n, vec);
@@ -1789,7 +1789,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(b_u, 8, 1) && fx_aligned(t9, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k9_floor_divide<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t9, (unsigned)n, vec);
     else
         ints_k9_floor_divide<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t9, n, vec);
@@ -1797,7 +1797,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t10, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k10_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t10, (unsigned)n, vec);
     else
         ints_k10_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t10, n, vec);
@@ -1805,7 +1805,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t9, 4, 4) && fx_aligned(t10, 4, 4) && fx_aligned(t11, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k11_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t9, (const int32_t *)t10, (int32_t *)t11, (unsigned)n, vec);
     else
         ints_k11_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t9, (const int32_t *)t10, (int32_t *)t11, n, vec);
@@ -1813,7 +1813,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k12 */
     vec = !fx_scalar_only && fx_aligned(b_u, 16, 1) && fx_aligned(t12, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k12_floor_divide<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t12, (unsigned)n, vec);
     else
         ints_k12_floor_divide<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t12, n, vec);
@@ -1821,7 +1821,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k13 */
     vec = !fx_scalar_only && fx_aligned(t11, 4, 4) && fx_aligned(t12, 8, 1) && fx_aligned(fd_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k13_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t11, (const int8_t *)t12, (int32_t *)fd_u, (unsigned)n, vec);
     else
         ints_k13_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t11, (const int8_t *)t12, (int32_t *)fd_u, n, vec);
@@ -1829,7 +1829,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k14 */
     vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t14, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k14_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t14, (unsigned)n, vec);
     else
         ints_k14_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t14, n, vec);
@@ -1837,7 +1837,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k15 */
     vec = !fx_scalar_only && fx_aligned(b_u, 16, 1) && fx_aligned(t15, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k15_not<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t15, (unsigned)n, vec);
     else
         ints_k15_not<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t15, n, vec);
@@ -1845,7 +1845,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k16 */
     vec = !fx_scalar_only && fx_aligned(t15, 16, 1) && fx_aligned(s_u, 8, 2) && fx_aligned(t16, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k16_xor<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)t15, (const int16_t *)s_u, (int16_t *)t16, (unsigned)n, vec);
     else
         ints_k16_xor<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)t15, (const int16_t *)s_u, (int16_t *)t16, n, vec);
@@ -1853,7 +1853,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k17 */
     vec = !fx_scalar_only && fx_aligned(t14, 16, 1) && fx_aligned(t16, 8, 2) && fx_aligned(t17, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k17_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t14, (const int16_t *)t16, (int16_t *)t17, (unsigned)n, vec);
     else
         ints_k17_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t14, (const int16_t *)t16, (int16_t *)t17, n, vec);
@@ -1861,7 +1861,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k18 */
     vec = !fx_scalar_only && fx_aligned(m_u, 4, 1) && fx_aligned(t18, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k18_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, (unsigned)n, vec);
     else
         ints_k18_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, n, vec);
@@ -1869,7 +1869,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k19 */
     vec = !fx_scalar_only && fx_aligned(t17, 2, 2) && fx_aligned(t18, 2, 8) && fx_aligned(t19, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k19_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t17, (const int64_t *)t18, (int64_t *)t19, (unsigned)n, vec);
     else
         ints_k19_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t17, (const int64_t *)t18, (int64_t *)t19, n, vec);
@@ -1877,7 +1877,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k20 */
     vec = !fx_scalar_only && fx_aligned(m_u, 8, 1) && fx_aligned(q_u, 4, 4) && fx_aligned(t20, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k20_and<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (int32_t *)t20, (unsigned)n, vec);
     else
         ints_k20_and<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (int32_t *)t20, n, vec);
@@ -1885,7 +1885,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k21 */
     vec = !fx_scalar_only && fx_aligned(t19, 2, 8) && fx_aligned(t20, 2, 4) && fx_aligned(bits_u, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k21_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t19, (const int32_t *)t20, (int64_t *)bits_u, (unsigned)n, vec);
     else
         ints_k21_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t19, (const int32_t *)t20, (int64_t *)bits_u, n, vec);
@@ -1893,7 +1893,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k22 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t22, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k22_shl<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t22, (unsigned)n, vec);
     else
         ints_k22_shl<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t22, n, vec);
@@ -1901,7 +1901,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k23 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(b_u, 8, 1) && fx_aligned(t23, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k23_shr<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t23, (unsigned)n, vec);
     else
         ints_k23_shr<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t23, n, vec);
@@ -1909,7 +1909,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k24 */
     vec = !fx_scalar_only && fx_aligned(t22, 4, 4) && fx_aligned(t23, 4, 4) && fx_aligned(t24, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k24_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t22, (const int32_t *)t23, (int32_t *)t24, (unsigned)n, vec);
     else
         ints_k24_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t22, (const int32_t *)t23, (int32_t *)t24, n, vec);
@@ -1917,7 +1917,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k25 */
     vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t25, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k25_shr<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t25, (unsigned)n, vec);
     else
         ints_k25_shr<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t25, n, vec);
@@ -1925,7 +1925,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k26 */
     vec = !fx_scalar_only && fx_aligned(t24, 4, 4) && fx_aligned(t25, 8, 1) && fx_aligned(shifted_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k26_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t24, (const uint8_t *)t25, (int32_t *)shifted_u, (unsigned)n, vec);
     else
         ints_k26_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t24, (const uint8_t *)t25, (int32_t *)shifted_u, n, vec);
@@ -1933,7 +1933,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k27 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t27, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k27_sub<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t27, (unsigned)n, vec);
     else
         ints_k27_sub<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t27, n, vec);
@@ -1941,7 +1941,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k28 */
     vec = !fx_scalar_only && fx_aligned(t27, 4, 4) && fx_aligned(t28, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k28_abs<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t27, (int32_t *)t28, (unsigned)n, vec);
     else
         ints_k28_abs<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t27, (int32_t *)t28, n, vec);
@@ -1949,7 +1949,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k29 */
     vec = !fx_scalar_only && fx_aligned(t28, 4, 4) && fx_aligned(t29, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k29_clamp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t28, (int32_t *)t29, (unsigned)n, vec);
     else
         ints_k29_clamp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t28, (int32_t *)t29, n, vec);
@@ -1957,7 +1957,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k30 */
     vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(b_u, 16, 1) && fx_aligned(t30, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k30_max<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, (unsigned)n, vec);
     else
         ints_k30_max<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, n, vec);
@@ -1965,7 +1965,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k31 */
     vec = !fx_scalar_only && fx_aligned(t29, 4, 4) && fx_aligned(t30, 4, 2) && fx_aligned(t31, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k31_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t29, (const int16_t *)t30, (int32_t *)t31, (unsigned)n, vec);
     else
         ints_k31_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t29, (const int16_t *)t30, (int32_t *)t31, n, vec);
@@ -1973,7 +1973,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k32 */
     vec = !fx_scalar_only && fx_aligned(s_u, 8, 2) && fx_aligned(t32, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k32_sign<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t32, (unsigned)n, vec);
     else
         ints_k32_sign<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t32, n, vec);
@@ -1981,7 +1981,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k33 */
     vec = !fx_scalar_only && fx_aligned(t31, 4, 4) && fx_aligned(t32, 4, 2) && fx_aligned(t33, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k33_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (const int16_t *)t32, (int32_t *)t33, (unsigned)n, vec);
     else
         ints_k33_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (const int16_t *)t32, (int32_t *)t33, n, vec);
@@ -1989,7 +1989,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k34 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t34, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k34_neg<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t34, (unsigned)n, vec);
     else
         ints_k34_neg<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t34, n, vec);
@@ -1997,7 +1997,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k35 */
     vec = !fx_scalar_only && fx_aligned(t34, 2, 8) && fx_aligned(t35, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k35_relu<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t34, (int64_t *)t35, (unsigned)n, vec);
     else
         ints_k35_relu<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t34, (int64_t *)t35, n, vec);
@@ -2005,7 +2005,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k36 */
     vec = !fx_scalar_only && fx_aligned(t33, 2, 4) && fx_aligned(t35, 2, 8) && fx_aligned(t36, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k36_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int64_t *)t35, (int64_t *)t36, (unsigned)n, vec);
     else
         ints_k36_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int64_t *)t35, (int64_t *)t36, n, vec);
@@ -2013,7 +2013,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k37 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t37, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k37_neg<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t37, (unsigned)n, vec);
     else
         ints_k37_neg<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t37, n, vec);
@@ -2021,7 +2021,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k38 */
     vec = !fx_scalar_only && fx_aligned(m_u, 8, 1) && fx_aligned(q_u, 4, 4) && fx_aligned(t37, 4, 4) && fx_aligned(t38, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k38_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (const int32_t *)t37, (int32_t *)t38, (unsigned)n, vec);
     else
         ints_k38_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (const int32_t *)t37, (int32_t *)t38, n, vec);
@@ -2029,7 +2029,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k39 */
     vec = !fx_scalar_only && fx_aligned(t36, 2, 8) && fx_aligned(t38, 2, 4) && fx_aligned(keep_u, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k39_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t36, (const int32_t *)t38, (int64_t *)keep_u, (unsigned)n, vec);
     else
         ints_k39_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t36, (const int32_t *)t38, (int64_t *)keep_u, n, vec);
@@ -2037,7 +2037,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k40 */
     vec = !fx_scalar_only && fx_aligned(u_u, 8, 1) && fx_aligned(t40, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k40_exp<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, (unsigned)n, vec);
     else
         ints_k40_exp<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, n, vec);
@@ -2045,7 +2045,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k41 */
     vec = !fx_scalar_only && fx_aligned(s_u, 8, 2) && fx_aligned(t41, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k41_abs<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t41, (unsigned)n, vec);
     else
         ints_k41_abs<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t41, n, vec);
@@ -2053,7 +2053,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k42 */
     vec = !fx_scalar_only && fx_aligned(t41, 4, 2) && fx_aligned(t42, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k42_sqrt<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t41, (float *)t42, (unsigned)n, vec);
     else
         ints_k42_sqrt<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t41, (float *)t42, n, vec);
@@ -2061,7 +2061,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k43 */
     vec = !fx_scalar_only && fx_aligned(t40, 4, 4) && fx_aligned(t42, 4, 4) && fx_aligned(t43, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k43_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t40, (const float *)t42, (float *)t43, (unsigned)n, vec);
     else
         ints_k43_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t40, (const float *)t42, (float *)t43, n, vec);
@@ -2069,7 +2069,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k44 */
     vec = !fx_scalar_only && fx_aligned(t43, 4, 4) && fx_aligned(q_u, 4, 4) && fx_aligned(flo_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k44_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t43, (const int32_t *)q_u, (float *)flo_u, (unsigned)n, vec);
     else
         ints_k44_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t43, (const int32_t *)q_u, (float *)flo_u, n, vec);
@@ -2077,7 +2077,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k45 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(b_u, 8, 1) && fx_aligned(t45, 8, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k45_gt<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (bool *)t45, (unsigned)n, vec);
     else
         ints_k45_gt<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (bool *)t45, n, vec);
@@ -2085,7 +2085,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k46 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t46, 4, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k46_ne<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (bool *)t46, (unsigned)n, vec);
     else
         ints_k46_ne<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (bool *)t46, n, vec);
@@ -2093,7 +2093,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k47 */
     vec = !fx_scalar_only && fx_aligned(t45, 16, 1) && fx_aligned(t46, 16, 1) && fx_aligned(t47, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k47_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t45, (const bool *)t46, (bool *)t47, (unsigned)n, vec);
     else
         ints_k47_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t45, (const bool *)t46, (bool *)t47, n, vec);
@@ -2101,7 +2101,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k48 */
     vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t48, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k48_le<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (bool *)t48, (unsigned)n, vec);
     else
         ints_k48_le<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (bool *)t48, n, vec);
@@ -2109,7 +2109,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k49 */
     vec = !fx_scalar_only && fx_aligned(t47, 16, 1) && fx_aligned(t48, 16, 1) && fx_aligned(cmp_u, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k49_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t47, (const bool *)t48, (bool *)cmp_u, (unsigned)n, vec);
     else
         ints_k49_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t47, (const bool *)t48, (bool *)cmp_u, n, vec);
@@ -2117,7 +2117,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k50 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t50, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k50_div<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t50, (double)scale_u, (unsigned)n, vec);
     else
         ints_k50_div<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t50, (double)scale_u, n, vec);
@@ -2125,7 +2125,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k51 */
     vec = !fx_scalar_only && fx_aligned(t50, 4, 4) && fx_aligned(t51, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k51_round<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t50, (float *)t51, (unsigned)n, vec);
     else
         ints_k51_round<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t50, (float *)t51, n, vec);
@@ -2133,7 +2133,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k52 */
     vec = !fx_scalar_only && fx_aligned(t51, 4, 4) && fx_aligned(t52, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k52_clamp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t51, (float *)t52, (unsigned)n, vec);
     else
         ints_k52_clamp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t51, (float *)t52, n, vec);
@@ -2141,7 +2141,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k53 */
     vec = !fx_scalar_only && fx_aligned(t52, 4, 4) && fx_aligned(t53, 8, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k53_i8<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t52, (int8_t *)t53, (unsigned)n, vec);
     else
         ints_k53_i8<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t52, (int8_t *)t53, n, vec);
@@ -2149,7 +2149,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k54 */
     vec = !fx_scalar_only && fx_aligned(t53, 8, 1) && fx_aligned(t54, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k54_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, (unsigned)n, vec);
     else
         ints_k54_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, n, vec);
@@ -2157,7 +2157,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k55 */
     vec = !fx_scalar_only && fx_aligned(t54, 4, 4) && fx_aligned(t55, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k55_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (double)scale_u, (unsigned)n, vec);
     else
         ints_k55_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (double)scale_u, n, vec);
@@ -2165,7 +2165,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k56 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t56, 2, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k56_bf16<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t56, (unsigned)n, vec);
     else
         ints_k56_bf16<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t56, n, vec);
@@ -2173,7 +2173,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k57 */
     vec = !fx_scalar_only && fx_aligned(t55, 4, 4) && fx_aligned(t56, 4, 2) && fx_aligned(t57, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k57_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (const __nv_bfloat16 *)t56, (float *)t57, (unsigned)n, vec);
     else
         ints_k57_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (const __nv_bfloat16 *)t56, (float *)t57, n, vec);
@@ -2181,7 +2181,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k58 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t58, 4, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k58_f16<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t58, (unsigned)n, vec);
     else
         ints_k58_f16<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t58, n, vec);
@@ -2189,7 +2189,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k59 */
     vec = !fx_scalar_only && fx_aligned(t57, 4, 4) && fx_aligned(t58, 4, 2) && fx_aligned(t59, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k59_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t57, (const __half *)t58, (float *)t59, (unsigned)n, vec);
     else
         ints_k59_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t57, (const __half *)t58, (float *)t59, n, vec);
@@ -2197,7 +2197,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k60 */
     vec = !fx_scalar_only && fx_aligned(t59, 4, 4) && fx_aligned(h_u, 4, 2) && fx_aligned(back_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k60_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)h_u, (float *)back_u, (unsigned)n, vec);
     else
         ints_k60_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)h_u, (float *)back_u, n, vec);
@@ -2205,7 +2205,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k61 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t61, 8, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k61_u8<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (uint8_t *)t61, (unsigned)n, vec);
     else
         ints_k61_u8<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (uint8_t *)t61, n, vec);
@@ -2213,7 +2213,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k62 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t62, 2, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k62_i16<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t62, (unsigned)n, vec);
     else
         ints_k62_i16<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t62, n, vec);
@@ -2221,7 +2221,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k63 */
     vec = !fx_scalar_only && fx_aligned(t61, 16, 1) && fx_aligned(t62, 8, 2) && fx_aligned(t63, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k63_add<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t61, (const int16_t *)t62, (int16_t *)t63, (unsigned)n, vec);
     else
         ints_k63_add<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t61, (const int16_t *)t62, (int16_t *)t63, n, vec);
@@ -2229,7 +2229,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k64 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t64, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k64_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t64, (unsigned)n, vec);
     else
         ints_k64_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t64, n, vec);
@@ -2237,7 +2237,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k65 */
     vec = !fx_scalar_only && fx_aligned(t64, 2, 4) && fx_aligned(t65, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k65_i64<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t64, (int64_t *)t65, (unsigned)n, vec);
     else
         ints_k65_i64<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t64, (int64_t *)t65, n, vec);
@@ -2245,7 +2245,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k66 */
     vec = !fx_scalar_only && fx_aligned(t63, 2, 2) && fx_aligned(t65, 2, 8) && fx_aligned(t66, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k66_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t63, (const int64_t *)t65, (int64_t *)t66, (unsigned)n, vec);
     else
         ints_k66_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t63, (const int64_t *)t65, (int64_t *)t66, n, vec);
@@ -2253,7 +2253,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
         return err;
     /* k67 */
     vec = !fx_scalar_only && fx_aligned(t66, 2, 8) && fx_aligned(cut_u, 2, 8);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         ints_k67_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t66, (int64_t *)cut_u, (unsigned)n, vec);
     else
         ints_k67_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t66, (int64_t *)cut_u, n, vec);

@@ -248,12 +248,12 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
     const bool row = vec && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4);
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, 8) < FX_SMALL_BLOCKS || (row && cols % 8 != 0 && cols % 4 == 0))) {
+    if (full > 0 && full <= FX_INDEX32_MAX && (fx_blocks(full, 8) < FX_SMALL_BLOCKS || (row && cols % 8 != 0 && cols % 4 == 0))) {
         if (row && cols % 4 == 0)
             layernorm_fused_kernel<unsigned, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else
             layernorm_fused_kernel<unsigned, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= 0x7fffffffu) {
+    } else if (full > 0 && full <= FX_INDEX32_MAX) {
         if (row && cols % 8 == 0)
             layernorm_fused_kernel<unsigned, 8, false, true><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else
@@ -264,7 +264,7 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
         else
             layernorm_fused_kernel<size_t, 8, false, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     }
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         layernorm_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         layernorm_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -315,7 +315,7 @@ extern "C" cudaError_t layernorm_unfused(const uint16_t *x_u, const float *mean_
     n = dim_R * dim_C;
     FxBcast k1_b1 = {2, {dim_C, dim_R}, {0, 1}, {0}, {0}};
     fx_bcast_magic(&k1_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         layernorm_k1_sub<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)mean_u, (float *)t1, (unsigned)n, k1_b1);
     else
         layernorm_k1_sub<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (const float *)mean_u, (float *)t1, n, k1_b1);
@@ -325,7 +325,7 @@ extern "C" cudaError_t layernorm_unfused(const uint16_t *x_u, const float *mean_
     n = dim_R * dim_C;
     FxBcast k2_b1 = {2, {dim_C, dim_R}, {0, 1}, {0}, {0}};
     fx_bcast_magic(&k2_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         layernorm_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)rstd_u, (float *)t2, (unsigned)n, k2_b1);
     else
         layernorm_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)rstd_u, (float *)t2, n, k2_b1);
@@ -335,7 +335,7 @@ extern "C" cudaError_t layernorm_unfused(const uint16_t *x_u, const float *mean_
     n = dim_R * dim_C;
     FxBcast k3_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&k3_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         layernorm_k3_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)weight_u, (float *)t3, (unsigned)n, k3_b1);
     else
         layernorm_k3_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)weight_u, (float *)t3, n, k3_b1);
@@ -345,7 +345,7 @@ extern "C" cudaError_t layernorm_unfused(const uint16_t *x_u, const float *mean_
     n = dim_R * dim_C;
     FxBcast k4_b1 = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&k4_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         layernorm_k4_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)bias_u, (float *)t4, (unsigned)n, k4_b1);
     else
         layernorm_k4_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)bias_u, (float *)t4, n, k4_b1);
@@ -354,7 +354,7 @@ extern "C" cudaError_t layernorm_unfused(const uint16_t *x_u, const float *mean_
     /* k5 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(y_u, 4, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         layernorm_k5_bf16<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (__nv_bfloat16 *)y_u, (unsigned)n, vec);
     else
         layernorm_k5_bf16<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (__nv_bfloat16 *)y_u, n, vec);

@@ -323,13 +323,13 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h_u, const uint16_t *g_u, uin
     const mixed_fused_args args = {(const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (bool *)keep_u, (double)scale_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
+    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
         mixed_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
+    else if (full > 0 && full <= FX_INDEX32_MAX)
         mixed_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         mixed_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         mixed_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         mixed_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -388,7 +388,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
     cudaError_t err;
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t1, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k1_gt<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (bool *)t1, (unsigned)n, vec);
     else
         mixed_k1_gt<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (bool *)t1, n, vec);
@@ -396,7 +396,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t2, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k2_leaky_relu<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t2, (unsigned)n, vec);
     else
         mixed_k2_leaky_relu<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t2, n, vec);
@@ -404,7 +404,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 16, 1) && fx_aligned(h_u, 8, 2) && fx_aligned(t2, 8, 2) && fx_aligned(t3, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k3_where<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, (unsigned)n, vec);
     else
         mixed_k3_where<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, n, vec);
@@ -412,7 +412,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t3, 4, 2) && fx_aligned(t4, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k4_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, (unsigned)n, vec);
     else
         mixed_k4_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, n, vec);
@@ -420,7 +420,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(g_u, 8, 2) && fx_aligned(t5, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k5_sigmoid<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g_u, (__nv_bfloat16 *)t5, (unsigned)n, vec);
     else
         mixed_k5_sigmoid<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g_u, (__nv_bfloat16 *)t5, n, vec);
@@ -428,7 +428,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 2) && fx_aligned(t6, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k6_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, (unsigned)n, vec);
     else
         mixed_k6_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, n, vec);
@@ -436,7 +436,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t6, 4, 4) && fx_aligned(t7, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k7_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, (unsigned)n, vec);
     else
         mixed_k7_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, n, vec);
@@ -444,7 +444,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t8, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k8_clamp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, (unsigned)n, vec);
     else
         mixed_k8_clamp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, n, vec);
@@ -452,7 +452,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(y_u, 4, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k9_f16<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, (unsigned)n, vec);
     else
         mixed_k9_f16<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, n, vec);
@@ -460,7 +460,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t10, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k10_abs<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, (unsigned)n, vec);
     else
         mixed_k10_abs<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, n, vec);
@@ -468,7 +468,7 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t10, 4, 4) && fx_aligned(keep_u, 8, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         mixed_k11_ge<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (bool *)keep_u, (unsigned)n, vec);
     else
         mixed_k11_ge<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (bool *)keep_u, n, vec);

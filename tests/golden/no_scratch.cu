@@ -126,13 +126,13 @@ extern "C" cudaError_t no_scratch_fused(const float *x_u, float *y_u, float *z_u
     const no_scratch_fused_args args = {(const float *)x_u, (float *)y_u, (float *)z_u};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
+    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
         no_scratch_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
+    else if (full > 0 && full <= FX_INDEX32_MAX)
         no_scratch_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         no_scratch_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         no_scratch_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         no_scratch_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -155,7 +155,7 @@ extern "C" cudaError_t no_scratch_unfused(const float *x_u, float *y_u, float *z
     cudaError_t err;
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(z_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         no_scratch_k1_neg<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)z_u, (unsigned)n, vec);
     else
         no_scratch_k1_neg<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)z_u, n, vec);
@@ -163,7 +163,7 @@ extern "C" cudaError_t no_scratch_unfused(const float *x_u, float *y_u, float *z
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         no_scratch_k2_copy<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, (unsigned)n, vec);
     else
         no_scratch_k2_copy<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)y_u, n, vec);

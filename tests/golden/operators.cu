@@ -611,15 +611,15 @@ extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, co
     const operators_fused_args args = {(const float *)x_u, (const __half *)h_u, (const bool *)m_u, (const bool *)k_u, (float *)y_u, (bool *)c_u, (double)s_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_TINY_BLOCKS)
+    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS)
         operators_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
+    else if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
         operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
+    else if (full > 0 && full <= FX_INDEX32_MAX)
         operators_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         operators_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         operators_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         operators_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -692,7 +692,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     cudaError_t err;
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k1_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
         operators_k1_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
@@ -700,7 +700,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k2_neg<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
     else
         operators_k2_neg<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
@@ -708,7 +708,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t3, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k3_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, (unsigned)n, vec);
     else
         operators_k3_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, n, vec);
@@ -716,7 +716,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4) && fx_aligned(t4, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k4_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, (unsigned)n, vec);
     else
         operators_k4_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, n, vec);
@@ -724,7 +724,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k5_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
     else
         operators_k5_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
@@ -732,7 +732,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k6_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, (unsigned)n, vec);
     else
         operators_k6_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, n, vec);
@@ -740,7 +740,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t7, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k7_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, (unsigned)n, vec);
     else
         operators_k7_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, n, vec);
@@ -748,7 +748,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t8, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k8_remainder<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t8, (unsigned)n, vec);
     else
         operators_k8_remainder<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t8, n, vec);
@@ -756,7 +756,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t8, 4, 2) && fx_aligned(t9, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k9_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, (unsigned)n, vec);
     else
         operators_k9_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, n, vec);
@@ -764,7 +764,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t10, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k10_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t10, (unsigned)n, vec);
     else
         operators_k10_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t10, n, vec);
@@ -772,7 +772,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t9, 4, 4) && fx_aligned(t10, 4, 4) && fx_aligned(t11, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k11_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, (unsigned)n, vec);
     else
         operators_k11_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, n, vec);
@@ -780,7 +780,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k12 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t12, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k12_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t12, (double)s_u, (unsigned)n, vec);
     else
         operators_k12_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t12, (double)s_u, n, vec);
@@ -788,7 +788,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k13 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t13, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k13_floor_divide<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t13, (unsigned)n, vec);
     else
         operators_k13_floor_divide<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t13, n, vec);
@@ -796,7 +796,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k14 */
     vec = !fx_scalar_only && fx_aligned(t12, 4, 4) && fx_aligned(t13, 4, 2) && fx_aligned(t14, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k14_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, (unsigned)n, vec);
     else
         operators_k14_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, n, vec);
@@ -804,7 +804,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k15 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t15, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k15_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t15, (unsigned)n, vec);
     else
         operators_k15_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t15, n, vec);
@@ -812,7 +812,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k16 */
     vec = !fx_scalar_only && fx_aligned(t14, 4, 4) && fx_aligned(t15, 4, 4) && fx_aligned(t16, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k16_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, (unsigned)n, vec);
     else
         operators_k16_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, n, vec);
@@ -820,7 +820,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k17 */
     vec = !fx_scalar_only && fx_aligned(k_u, 16, 1) && fx_aligned(t17, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k17_not<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)k_u, (bool *)t17, (unsigned)n, vec);
     else
         operators_k17_not<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)k_u, (bool *)t17, n, vec);
@@ -828,7 +828,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k18 */
     vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(t17, 16, 1) && fx_aligned(t18, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k18_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const bool *)t17, (bool *)t18, (unsigned)n, vec);
     else
         operators_k18_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const bool *)t17, (bool *)t18, n, vec);
@@ -836,7 +836,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k19 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t19, 8, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k19_gt<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t19, (unsigned)n, vec);
     else
         operators_k19_gt<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t19, n, vec);
@@ -844,7 +844,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k20 */
     vec = !fx_scalar_only && fx_aligned(t19, 16, 1) && fx_aligned(m_u, 16, 1) && fx_aligned(t20, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k20_xor<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t19, (const bool *)m_u, (bool *)t20, (unsigned)n, vec);
     else
         operators_k20_xor<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t19, (const bool *)m_u, (bool *)t20, n, vec);
@@ -852,7 +852,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k21 */
     vec = !fx_scalar_only && fx_aligned(t18, 16, 1) && fx_aligned(t20, 16, 1) && fx_aligned(c_u, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k21_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t18, (const bool *)t20, (bool *)c_u, (unsigned)n, vec);
     else
         operators_k21_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t18, (const bool *)t20, (bool *)c_u, n, vec);
@@ -860,7 +860,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k22 */
     vec = !fx_scalar_only && fx_aligned(c_u, 8, 1) && fx_aligned(t6, 4, 4) && fx_aligned(t16, 4, 4) && fx_aligned(t22, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k22_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)c_u, (const float *)t6, (const float *)t16, (float *)t22, (unsigned)n, vec);
     else
         operators_k22_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)c_u, (const float *)t6, (const float *)t16, (float *)t22, n, vec);
@@ -868,7 +868,7 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
         return err;
     /* k23 */
     vec = !fx_scalar_only && fx_aligned(t22, 4, 4) && fx_aligned(t11, 4, 4) && fx_aligned(y_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         operators_k23_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, (unsigned)n, vec);
     else
         operators_k23_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, n, vec);

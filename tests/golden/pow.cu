@@ -613,15 +613,15 @@ extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a
     const pow_fused_args args = {(const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_TINY_BLOCKS)
+    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS)
         pow_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
+    else if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
         pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
+    else if (full > 0 && full <= FX_INDEX32_MAX)
         pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         pow_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         pow_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         pow_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -687,7 +687,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
     cudaError_t err;
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k1_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
         pow_k1_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
@@ -695,7 +695,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k2_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (unsigned)n, vec);
     else
         pow_k2_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, n, vec);
@@ -703,7 +703,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k3_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)t3, (unsigned)n, vec);
     else
         pow_k3_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)t3, n, vec);
@@ -711,7 +711,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t4, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k4_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t4, (unsigned)n, vec);
     else
         pow_k4_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t4, n, vec);
@@ -719,7 +719,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(t3, 4, 4) && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k5_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)t4, (float *)t5, (unsigned)n, vec);
     else
         pow_k5_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)t4, (float *)t5, n, vec);
@@ -727,7 +727,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t6, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k6_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, (unsigned)n, vec);
     else
         pow_k6_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, n, vec);
@@ -735,7 +735,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(a_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k7_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a_u, (unsigned)n, vec);
     else
         pow_k7_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a_u, n, vec);
@@ -743,7 +743,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t8, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k8_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t8, (unsigned)n, vec);
     else
         pow_k8_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t8, n, vec);
@@ -751,7 +751,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t9, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k9_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t9, (unsigned)n, vec);
     else
         pow_k9_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t9, n, vec);
@@ -759,7 +759,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(t9, 4, 4) && fx_aligned(t10, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k10_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (const float *)t9, (float *)t10, (unsigned)n, vec);
     else
         pow_k10_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (const float *)t9, (float *)t10, n, vec);
@@ -767,7 +767,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t11, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k11_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t11, (unsigned)n, vec);
     else
         pow_k11_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t11, n, vec);
@@ -775,7 +775,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k12 */
     vec = !fx_scalar_only && fx_aligned(t10, 4, 4) && fx_aligned(t11, 4, 4) && fx_aligned(t12, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k12_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)t12, (unsigned)n, vec);
     else
         pow_k12_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)t12, n, vec);
@@ -783,7 +783,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k13 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t13, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k13_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t13, (double)e_u, (unsigned)n, vec);
     else
         pow_k13_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t13, (double)e_u, n, vec);
@@ -791,7 +791,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k14 */
     vec = !fx_scalar_only && fx_aligned(t12, 4, 4) && fx_aligned(t13, 4, 4) && fx_aligned(b_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k14_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b_u, (unsigned)n, vec);
     else
         pow_k14_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b_u, n, vec);
@@ -799,7 +799,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k15 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(c_u, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k15_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)c_u, (unsigned)n, vec);
     else
         pow_k15_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)c_u, n, vec);
@@ -807,7 +807,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k16 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t16, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k16_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t16, (unsigned)n, vec);
     else
         pow_k16_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t16, n, vec);
@@ -815,7 +815,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k17 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t17, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k17_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t17, (unsigned)n, vec);
     else
         pow_k17_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t17, n, vec);
@@ -823,7 +823,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k18 */
     vec = !fx_scalar_only && fx_aligned(t16, 8, 2) && fx_aligned(t17, 8, 2) && fx_aligned(t18, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k18_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, (unsigned)n, vec);
     else
         pow_k18_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, n, vec);
@@ -831,7 +831,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k19 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t19, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k19_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t19, (unsigned)n, vec);
     else
         pow_k19_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t19, n, vec);
@@ -839,7 +839,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k20 */
     vec = !fx_scalar_only && fx_aligned(t18, 8, 2) && fx_aligned(t19, 8, 2) && fx_aligned(t20, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k20_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, (unsigned)n, vec);
     else
         pow_k20_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, n, vec);
@@ -847,7 +847,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k21 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t21, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k21_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t21, (unsigned)n, vec);
     else
         pow_k21_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t21, n, vec);
@@ -855,7 +855,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k22 */
     vec = !fx_scalar_only && fx_aligned(t20, 8, 2) && fx_aligned(t21, 8, 2) && fx_aligned(t22, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k22_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, (unsigned)n, vec);
     else
         pow_k22_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, n, vec);
@@ -863,7 +863,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k23 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t23, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k23_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t23, (double)e_u, (unsigned)n, vec);
     else
         pow_k23_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t23, (double)e_u, n, vec);
@@ -871,7 +871,7 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
         return err;
     /* k24 */
     vec = !fx_scalar_only && fx_aligned(t22, 8, 2) && fx_aligned(t23, 8, 2) && fx_aligned(d_u, 8, 2);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         pow_k24_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d_u, (unsigned)n, vec);
     else
         pow_k24_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d_u, n, vec);

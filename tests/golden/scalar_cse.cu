@@ -153,13 +153,13 @@ extern "C" cudaError_t scalar_cse_fused(const float *x_u, float *y_u, float s_u,
     const scalar_cse_fused_args args = {(const float *)x_u, (float *)y_u, (double)c2, (double)c1};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
+    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
         scalar_cse_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
+    else if (full > 0 && full <= FX_INDEX32_MAX)
         scalar_cse_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         scalar_cse_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         scalar_cse_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         scalar_cse_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -210,7 +210,7 @@ extern "C" cudaError_t scalar_cse_unfused(const float *x_u, float *y_u, float s_
     cudaError_t err;
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         scalar_cse_k1_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (double)c2, (unsigned)n, vec);
     else
         scalar_cse_k1_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (double)c2, n, vec);
@@ -218,7 +218,7 @@ extern "C" cudaError_t scalar_cse_unfused(const float *x_u, float *y_u, float s_
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         scalar_cse_k2_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (double)c4, (unsigned)n, vec);
     else
         scalar_cse_k2_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (double)c4, n, vec);
@@ -226,7 +226,7 @@ extern "C" cudaError_t scalar_cse_unfused(const float *x_u, float *y_u, float s_
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4) && fx_aligned(y_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         scalar_cse_k3_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)y_u, (unsigned)n, vec);
     else
         scalar_cse_k3_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)y_u, n, vec);

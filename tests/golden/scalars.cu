@@ -247,13 +247,13 @@ extern "C" cudaError_t scalars_fused(const uint8_t *m_u, const float *x_u, float
     const scalars_fused_args args = {(const bool *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
+    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
         scalars_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
+    else if (full > 0 && full <= FX_INDEX32_MAX)
         scalars_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         scalars_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         scalars_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         scalars_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -305,7 +305,7 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
     cudaError_t err;
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(t1, 16, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         scalars_k1_eq<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (bool *)t1, (unsigned)n, vec);
     else
         scalars_k1_eq<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (bool *)t1, n, vec);
@@ -313,7 +313,7 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         scalars_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (unsigned)n, vec);
     else
         scalars_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, n, vec);
@@ -321,7 +321,7 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 8, 1) && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4) && fx_aligned(y_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         scalars_k3_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, (unsigned)n, vec);
     else
         scalars_k3_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, n, vec);
@@ -329,7 +329,7 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t4, 8, 1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         scalars_k4_eq<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t4, (double)s_u, (unsigned)n, vec);
     else
         scalars_k4_eq<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t4, (double)s_u, n, vec);
@@ -337,7 +337,7 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t5, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         scalars_k5_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t5, (double)c0, (unsigned)n, vec);
     else
         scalars_k5_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t5, (double)c0, n, vec);
@@ -345,7 +345,7 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t6, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         scalars_k6_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, (unsigned)n, vec);
     else
         scalars_k6_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, n, vec);
@@ -353,7 +353,7 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t4, 8, 1) && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(z_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         scalars_k7_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t4, (const float *)t5, (const float *)t6, (float *)z_u, (unsigned)n, vec);
     else
         scalars_k7_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t4, (const float *)t5, (const float *)t6, (float *)z_u, n, vec);

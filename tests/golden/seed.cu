@@ -158,13 +158,13 @@ extern "C" cudaError_t seed_fused(const float *x_u, float *y_u, size_t n, cudaSt
     const seed_fused_args args = {(const float *)x_u, (float *)y_u};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
+    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
         seed_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
+    else if (full > 0 && full <= FX_INDEX32_MAX)
         seed_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         seed_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         seed_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         seed_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -211,7 +211,7 @@ extern "C" cudaError_t seed_unfused(const float *x_u, float *y_u, size_t n, cuda
     cudaError_t err;
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         seed_k1_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
         seed_k1_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
@@ -219,7 +219,7 @@ extern "C" cudaError_t seed_unfused(const float *x_u, float *y_u, size_t n, cuda
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         seed_k2_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
     else
         seed_k2_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
@@ -227,7 +227,7 @@ extern "C" cudaError_t seed_unfused(const float *x_u, float *y_u, size_t n, cuda
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         seed_k3_relu<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, (unsigned)n, vec);
     else
         seed_k3_relu<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, n, vec);
@@ -235,7 +235,7 @@ extern "C" cudaError_t seed_unfused(const float *x_u, float *y_u, size_t n, cuda
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t3, 4, 4) && fx_aligned(y_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         seed_k4_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y_u, (unsigned)n, vec);
     else
         seed_k4_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y_u, n, vec);

@@ -192,12 +192,12 @@ extern "C" cudaError_t shape_names_fused(const float *dim_u, const float *u_u, c
     const bool row = vec && fx_aligned(dim_u, 4, 4);
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
+    if (full > 0 && full <= FX_INDEX32_MAX && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
         if (row && cols % 2 == 0)
             shape_names_fused_kernel<unsigned, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else
             shape_names_fused_kernel<unsigned, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= 0x7fffffffu) {
+    } else if (full > 0 && full <= FX_INDEX32_MAX) {
         if (row && cols % 4 == 0)
             shape_names_fused_kernel<unsigned, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else
@@ -208,7 +208,7 @@ extern "C" cudaError_t shape_names_fused(const float *dim_u, const float *u_u, c
         else
             shape_names_fused_kernel<size_t, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     }
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         shape_names_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         shape_names_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -257,7 +257,7 @@ extern "C" cudaError_t shape_names_unfused(const float *dim_u, const float *u_u,
     n = dim_R * dim_u_b_d;
     FxBcast k1_b1 = {2, {dim_u_b_d, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&k1_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shape_names_k1_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (const float *)dim_u, (float *)t1, (unsigned)n, k1_b1);
     else
         shape_names_k1_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (const float *)dim_u, (float *)t1, n, k1_b1);
@@ -266,7 +266,7 @@ extern "C" cudaError_t shape_names_unfused(const float *dim_u, const float *u_u,
     /* k2 */
     n = dim_R;
     vec = !fx_scalar_only && fx_aligned(u_u, 4, 4) && fx_aligned(s_u, 4, 2) && fx_aligned(t2, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shape_names_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)u_u, (const __nv_bfloat16 *)s_u, (float *)t2, (unsigned)n, vec);
     else
         shape_names_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)u_u, (const __nv_bfloat16 *)s_u, (float *)t2, n, vec);
@@ -276,7 +276,7 @@ extern "C" cudaError_t shape_names_unfused(const float *dim_u, const float *u_u,
     n = dim_R * dim_u_b_d;
     FxBcast k3_b1 = {2, {dim_u_b_d, dim_R}, {0, 1}, {0}, {0}};
     fx_bcast_magic(&k3_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shape_names_k3_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)y_u, (unsigned)n, k3_b1);
     else
         shape_names_k3_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)y_u, n, k3_b1);

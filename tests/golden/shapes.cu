@@ -269,12 +269,12 @@ extern "C" cudaError_t shapes_fused(const float *s_u, const float *b_u, const ui
     const bool row = vec && fx_aligned(s_u, 4, 4) && fx_aligned(b_u, 4, 4);
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= 0x7fffffffu && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
+    if (full > 0 && full <= FX_INDEX32_MAX && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
         if (row && cols % 2 == 0)
             shapes_fused_kernel<unsigned, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else
             shapes_fused_kernel<unsigned, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= 0x7fffffffu) {
+    } else if (full > 0 && full <= FX_INDEX32_MAX) {
         if (row && cols % 4 == 0)
             shapes_fused_kernel<unsigned, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else
@@ -285,7 +285,7 @@ extern "C" cudaError_t shapes_fused(const float *s_u, const float *b_u, const ui
         else
             shapes_fused_kernel<size_t, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     }
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         shapes_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         shapes_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -339,7 +339,7 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     /* k1 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(b_u, 4, 4) && fx_aligned(t1, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shapes_k1_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)b_u, (float *)t1, (unsigned)n, vec);
     else
         shapes_k1_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)b_u, (float *)t1, n, vec);
@@ -349,7 +349,7 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     n = dim_B * dim_R * dim_C;
     FxBcast k2_b1 = {3, {dim_C, dim_R, dim_B}, {1, 0, dim_C}, {0}, {0}};
     fx_bcast_magic(&k2_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shapes_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)x_u, (const float *)s_u, (float *)t2, (unsigned)n, k2_b1);
     else
         shapes_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)x_u, (const float *)s_u, (float *)t2, n, k2_b1);
@@ -358,7 +358,7 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     /* k3 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t3, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shapes_k3_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t3, (double)k_u, (unsigned)n, vec);
     else
         shapes_k3_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t3, (double)k_u, n, vec);
@@ -368,7 +368,7 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     n = dim_B * dim_R * dim_C;
     FxBcast k4_b1 = {3, {dim_C, dim_R, dim_B}, {1, 0, 0}, {0}, {0}};
     fx_bcast_magic(&k4_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shapes_k4_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, (unsigned)n, k4_b1);
     else
         shapes_k4_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, n, k4_b1);
@@ -378,7 +378,7 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     n = dim_B * dim_R * dim_C;
     FxBcast k5_b1 = {3, {dim_C, dim_R, dim_B}, {0, 1, 0}, {0}, {0}};
     fx_bcast_magic(&k5_b1);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shapes_k5_sub<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __half *)r_u, (float *)y_u, (unsigned)n, k5_b1);
     else
         shapes_k5_sub<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __half *)r_u, (float *)y_u, n, k5_b1);
@@ -387,7 +387,7 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     /* k6 */
     n = dim_B * dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shapes_k6_relu<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)y_u, (float *)z_u, (unsigned)n, vec);
     else
         shapes_k6_relu<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)y_u, (float *)z_u, n, vec);

@@ -160,13 +160,13 @@ extern "C" cudaError_t shared_fused(const float *x_u, float *y_u, size_t n, cuda
     const shared_fused_args args = {(const float *)x_u, (float *)y_u};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     const size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= 0x7fffffffu && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
+    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
         shared_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= 0x7fffffffu)
+    else if (full > 0 && full <= FX_INDEX32_MAX)
         shared_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         shared_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= 0x7fffffffu)
+    if (full < n && n <= FX_INDEX32_MAX)
         shared_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
         shared_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
@@ -215,7 +215,7 @@ extern "C" cudaError_t shared_unfused(const float *x_u, float *y_u, size_t n, cu
     cudaError_t err;
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shared_k1_exp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
         shared_k1_exp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
@@ -223,7 +223,7 @@ extern "C" cudaError_t shared_unfused(const float *x_u, float *y_u, size_t n, cu
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shared_k2_exp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (unsigned)n, vec);
     else
         shared_k2_exp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, n, vec);
@@ -231,7 +231,7 @@ extern "C" cudaError_t shared_unfused(const float *x_u, float *y_u, size_t n, cu
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shared_k3_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, (unsigned)n, vec);
     else
         shared_k3_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, n, vec);
@@ -239,7 +239,7 @@ extern "C" cudaError_t shared_unfused(const float *x_u, float *y_u, size_t n, cu
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t3, 4, 4) && fx_aligned(y_u, 4, 4);
-    if (n <= 0x7fffffffu)
+    if (n <= FX_INDEX32_MAX)
         shared_k4_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t3, (float *)y_u, (unsigned)n, vec);
     else
         shared_k4_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t3, (float *)y_u, n, vec);

@@ -10,7 +10,8 @@
 # FX_TINY_BLOCKS 1, so that these small grids take the full E (the instances
 # that large n takes on the GPU), at 5,37, 40,8 and 5,12 (E / 2 a thread, ROW,
 # where the last dim is a multiple of E / 2 only), 3,64 and 3,48 (E of 16 and
-# 32 in one row: 1-byte and wide chains). A flat one at n = 20011
+# 32 in one row: 1-byte and wide chains); and a third time with FX_INDEX32_MAX 0 as well, so that
+# every launch takes its 64-bit (size_t) instance, at 5,37, 40,8 and 3,64. A flat one at n = 20011
 # and 64. The chains: the shaped goldens and examples, and all 16 random
 # programs of tests/randgen.py. No GPU: nvcc compiles the kernels as host code.
 #   cpu.sh FUSEC NVCC
@@ -46,7 +47,10 @@ for src in "$root"/tests/golden/*.fuse "$root"/examples/*.fuse "$work"/rand/*.fu
   case $sets in 5,37*)
     "$nvcc" -O1 -DFX_SMALL_BLOCKS=1 -DFX_WIDE_BLOCKS=1 -DFX_TINY_BLOCKS=1 -DCHAIN_CPU="\"$work/${name}_cpu.cu\"" \
       "$root/tests/shapes/cpu_check.cu" -o "$work/${name}_fullE" >"$work/$name.log" 2>&1 &&
-      check "${name}_fullE" 5,37 40,8 5,12 3,64 3,48 || { echo "FAIL: $name: build (full E)"; fails=$((fails + 1)); } ;;
+      check "${name}_fullE" 5,37 40,8 5,12 3,64 3,48 || { echo "FAIL: $name: build (full E)"; fails=$((fails + 1)); }
+    "$nvcc" -O1 -DFX_INDEX32_MAX=0 -DFX_SMALL_BLOCKS=1 -DFX_WIDE_BLOCKS=1 -DFX_TINY_BLOCKS=1 \
+      -DCHAIN_CPU="\"$work/${name}_cpu.cu\"" "$root/tests/shapes/cpu_check.cu" -o "$work/${name}_i64" >"$work/$name.log" 2>&1 &&
+      check "${name}_i64" 5,37 40,8 3,64 || { echo "FAIL: $name: build (64-bit indices)"; fails=$((fails + 1)); } ;;
   esac
 done
 [ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
