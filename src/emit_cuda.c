@@ -1421,20 +1421,27 @@ static void emit_flat_launches(Emitter *em, const char *row)
     int es = e / 2 > 0 ? e / 2 : 1;
     const char *row_e = row ? arena_printf(p->arena, "%s && cols %% %d == 0", row, e) : NULL;
     const char *row_es = row && es > 1 ? arena_printf(p->arena, "%s && cols %% %d == 0", row, es) : NULL;
+    /* each branch below covers the whole chunks of its own E, so that a smaller E leaves
+     * fewer elements (none where n is a multiple of it) to the tail's launch */
     fprintf(f, "    /* whole chunks of %d by vector accesses, then the rest element by element */\n"
-               "    const size_t full = vec ? n / %d * %d : 0;\n", e, e, e);
+               "    size_t full = vec ? n / %d * %d : 0;\n", e, e, e);
     bool tiny = em->tiny && es > 1;
     if (tiny) {
-        fprintf(f, "    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, %d) < FX_TINY_BLOCKS)\n", es);
+        fprintf(f, "    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, %d) < FX_TINY_BLOCKS) {\n"
+                   "        full = n; /* one element a thread: every element */\n", es);
         chunk_launch(em, "        ", "unsigned", 1, "(unsigned)full", "0u", NULL);
     }
     /* a shaped chain whose rows are a multiple of E / 2 but not of E: E / 2 a thread, ROW */
     const char *odd = row_es ? arena_printf(p->arena, " || (%s && cols %% %d != 0 && cols %% %d == 0)", row, e, es)
                                      : "";
-    fprintf(f, "    %sif (full > 0 && full <= FX_INDEX32_MAX && %sfx_blocks(full, %d) < %s%s%s)%s\n", tiny ? "else " : "",
-            *odd ? "(" : "", e, half_blocks(em), odd, *odd ? ")" : "", p->shaped ? " {" : "");
+    fprintf(f, "    %sif (full > 0 && n <= FX_INDEX32_MAX && %sfx_blocks(full, %d) < %s%s%s) {\n", tiny ? "} else " : "",
+            *odd ? "(" : "", e, half_blocks(em), odd, *odd ? ")" : "");
+    if (es > 1)
+        fprintf(f, "        full = n / %d * %d;\n", es, es);
+    else
+        fprintf(f, "        full = n;\n");
     chunk_launch(em, "        ", "unsigned", es, "(unsigned)full", "0u", row_es);
-    fprintf(f, "    %selse if (full > 0 && full <= FX_INDEX32_MAX)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
+    fprintf(f, "    } else if (full > 0 && full <= FX_INDEX32_MAX)%s\n", p->shaped ? " {" : "");
     chunk_launch(em, "        ", "unsigned", e, "(unsigned)full", "0u", row_e);
     fprintf(f, "    %selse if (full > 0)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
     chunk_launch(em, "        ", "size_t", e, "full", "(size_t)0", row_e);

@@ -124,8 +124,9 @@ extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, floa
      * thread), each broadcast input's place is found once a chunk (ROW) */
     const bool row = vec && fx_aligned(b_u, 4, 4);
     /* whole chunks of 4 by vector accesses, then the rest element by element */
-    const size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= FX_INDEX32_MAX && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
+    size_t full = vec ? n / 4 * 4 : 0;
+    if (full > 0 && n <= FX_INDEX32_MAX && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
+        full = n / 2 * 2;
         if (row && cols % 2 == 0)
             bcast_only_fused_kernel<unsigned, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else

@@ -798,8 +798,9 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
      * input's place is found once a chunk (ROW) */
     const bool row = vec && fx_aligned(s_u, 2, 4) && fx_aligned(r_u, 2, 1);
     /* whole chunks of 2 by vector accesses, then the rest element by element */
-    const size_t full = vec ? n / 2 * 2 : 0;
-    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 2) < FX_SMALL_BLOCKS) {
+    size_t full = vec ? n / 2 * 2 : 0;
+    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 2) < FX_SMALL_BLOCKS) {
+        full = n;
         fp8_fused_kernel<unsigned, 1, false, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     } else if (full > 0 && full <= FX_INDEX32_MAX) {
         if (row && cols % 2 == 0)

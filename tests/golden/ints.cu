@@ -1613,10 +1613,11 @@ extern "C" cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const i
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 2, 4) && fx_aligned(h_u, 2, 2) && fx_aligned(q_u, 2, 4) && fx_aligned(u_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(s_u, 2, 2) && fx_aligned(w_u, 2, 8) && fx_aligned(m_u, 2, 1) && fx_aligned(mix_u, 2, 2) && fx_aligned(twice_u, 2, 4) && fx_aligned(ratio_u, 2, 4) && fx_aligned(wrap_u, 2, 8) && fx_aligned(fd_u, 2, 4) && fx_aligned(bits_u, 2, 8) && fx_aligned(shifted_u, 2, 4) && fx_aligned(keep_u, 2, 8) && fx_aligned(flo_u, 2, 4) && fx_aligned(cmp_u, 2, 1) && fx_aligned(back_u, 2, 4) && fx_aligned(cut_u, 2, 8);
     const ints_fused_args args = {(const float *)x_u, (const __nv_bfloat16 *)h_u, (const int32_t *)q_u, (const uint8_t *)u_u, (const int8_t *)b_u, (const int16_t *)s_u, (const int64_t *)w_u, (const bool *)m_u, (int16_t *)mix_u, (int32_t *)twice_u, (float *)ratio_u, (int64_t *)wrap_u, (int32_t *)fd_u, (int64_t *)bits_u, (int32_t *)shifted_u, (int64_t *)keep_u, (float *)flo_u, (bool *)cmp_u, (float *)back_u, (int64_t *)cut_u, (double)scale_u};
     /* whole chunks of 2 by vector accesses, then the rest element by element */
-    const size_t full = vec ? n / 2 * 2 : 0;
-    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 2) < FX_SMALL_BLOCKS)
+    size_t full = vec ? n / 2 * 2 : 0;
+    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 2) < FX_SMALL_BLOCKS) {
+        full = n;
         ints_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= FX_INDEX32_MAX)
+    } else if (full > 0 && full <= FX_INDEX32_MAX)
         ints_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         ints_fused_kernel<size_t, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, full, (size_t)0);

@@ -247,8 +247,9 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
      * thread), each broadcast input's place is found once a chunk (ROW) */
     const bool row = vec && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4);
     /* whole chunks of 8 by vector accesses, then the rest element by element */
-    const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= FX_INDEX32_MAX && (fx_blocks(full, 8) < FX_SMALL_BLOCKS || (row && cols % 8 != 0 && cols % 4 == 0))) {
+    size_t full = vec ? n / 8 * 8 : 0;
+    if (full > 0 && n <= FX_INDEX32_MAX && (fx_blocks(full, 8) < FX_SMALL_BLOCKS || (row && cols % 8 != 0 && cols % 4 == 0))) {
+        full = n / 4 * 4;
         if (row && cols % 4 == 0)
             layernorm_fused_kernel<unsigned, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
         else

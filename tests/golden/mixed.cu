@@ -322,10 +322,11 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h_u, const uint16_t *g_u, uin
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(g_u, 8, 2) && fx_aligned(y_u, 8, 2) && fx_aligned(keep_u, 8, 1);
     const mixed_fused_args args = {(const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (bool *)keep_u, (double)scale_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
-    const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_SMALL_BLOCKS)
+    size_t full = vec ? n / 8 * 8 : 0;
+    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_SMALL_BLOCKS) {
+        full = n / 4 * 4;
         mixed_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= FX_INDEX32_MAX)
+    } else if (full > 0 && full <= FX_INDEX32_MAX)
         mixed_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         mixed_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);

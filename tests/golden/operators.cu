@@ -610,12 +610,14 @@ extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, co
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(h_u, 8, 2) && fx_aligned(m_u, 8, 1) && fx_aligned(k_u, 8, 1) && fx_aligned(y_u, 4, 4) && fx_aligned(c_u, 8, 1);
     const operators_fused_args args = {(const float *)x_u, (const __half *)h_u, (const bool *)m_u, (const bool *)k_u, (float *)y_u, (bool *)c_u, (double)s_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
-    const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS)
+    size_t full = vec ? n / 8 * 8 : 0;
+    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS) {
+        full = n; /* one element a thread: every element */
         operators_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
+    } else if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS) {
+        full = n / 4 * 4;
         operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= FX_INDEX32_MAX)
+    } else if (full > 0 && full <= FX_INDEX32_MAX)
         operators_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         operators_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);

@@ -612,12 +612,14 @@ extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(x_u, 4, 4) && fx_aligned(a_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(c_u, 8, 2) && fx_aligned(d_u, 8, 2);
     const pow_fused_args args = {(const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
-    const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS)
+    size_t full = vec ? n / 8 * 8 : 0;
+    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS) {
+        full = n; /* one element a thread: every element */
         pow_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
+    } else if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS) {
+        full = n / 4 * 4;
         pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= FX_INDEX32_MAX)
+    } else if (full > 0 && full <= FX_INDEX32_MAX)
         pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         pow_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);

@@ -152,10 +152,11 @@ extern "C" cudaError_t scalar_cse_fused(const float *x_u, float *y_u, float s_u,
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const scalar_cse_fused_args args = {(const float *)x_u, (float *)y_u, (double)c2, (double)c1};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
-    const size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS)
+    size_t full = vec ? n / 8 * 8 : 0;
+    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS) {
+        full = n / 4 * 4;
         scalar_cse_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= FX_INDEX32_MAX)
+    } else if (full > 0 && full <= FX_INDEX32_MAX)
         scalar_cse_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         scalar_cse_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);

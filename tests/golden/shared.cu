@@ -159,10 +159,11 @@ extern "C" cudaError_t shared_fused(const float *x_u, float *y_u, size_t n, cuda
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const shared_fused_args args = {(const float *)x_u, (float *)y_u};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
-    const size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS)
+    size_t full = vec ? n / 4 * 4 : 0;
+    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS) {
+        full = n / 2 * 2;
         shared_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0 && full <= FX_INDEX32_MAX)
+    } else if (full > 0 && full <= FX_INDEX32_MAX)
         shared_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
         shared_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
