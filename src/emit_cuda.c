@@ -462,12 +462,14 @@ typedef struct Arrays {
 
 /* Elements per thread of a kernel that loads the values a[0..na) and stores
  * b[0..nb): 16 bytes of the widest dtype. An unfused kernel that moves a bool
- * array beside wider ones moves up to 32 bytes of the widest (two 16-byte
+ * array beside wider ones it reads moves up to 32 bytes of the widest (two 16-byte
  * accesses) so that the bool array comes closer to a whole 16-byte access: a
  * mask beside f16 data, 16 elements. On the H200 that brings such kernels up
  * to the copy rate, while the same widening slows an f16-to-f32 kernel and
  * the fused kernel of examples/mixed.fuse, which keep 16 bytes (docs/results.md,
- * each kernel alone). An unfused f64 kernel whose issue slots take at least
+ * each kernel alone), and a kernel whose widest array it only writes (a 1-byte
+ * input cast up: i8 * 2.5 to f32 ran at 509 G elements/s with 8 a thread, the
+ * same bytes at 790 with 4: call 2 of session 16, probe_bk.txt), which keeps 16 too. An unfused f64 kernel whose issue slots take at least
  * half its bytes' time (heavy64: compute_share, the fused kernel's rule)
  * takes 4 elements, two 16-byte accesses, as ATen's vectorized kernel does
  * for double. On the H200 (calls 2 and 3 of 2026-12-03, the kernels at 2^26
@@ -478,13 +480,14 @@ typedef struct Arrays {
 static int elems_per_thread(const Program *p, const int *a, int na, const int *b, int nb, bool fused, bool heavy64,
                             char *why, size_t len, const char *which)
 {
-    int lo = 8, hi = 1;
+    int lo = 8, hi = 1, hi_read = 1;
     for (int i = 0; i < na + nb; i++) {
         int s = fusec_dtype_size[p->inst[i < na ? a[i] : b[i - na]].dtype];
         lo = s < lo ? s : lo;
         hi = s > hi ? s : hi;
+        hi_read = i < na && s > hi_read ? s : hi_read;
     }
-    bool widen = !fused && lo == 1 && hi > 1;
+    bool widen = !fused && lo == 1 && hi > 1 && hi_read == hi;
     int e = widen ? (16 < 32 / hi ? 16 : 32 / hi) : 16 / hi;
     if (widen)
         snprintf(why, len, "%d bytes of the bool array, %d of the widest", e, e * hi);

@@ -211,7 +211,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k8_f8e4m3(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k9_f32(const FxF8e4m3 *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         FxF8e4m3 a0_v[E];
@@ -256,7 +256,7 @@ __global__ void __launch_bounds__(FX_THREADS) fp8_k10_mul(const float *__restric
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k11_f32(const FxF8e5m2 *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         FxF8e5m2 a0_v[E];
@@ -950,11 +950,11 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
         return err;
     /* k9 */
     n = dim_R * dim_C;
-    vec = !fx_scalar_only && fx_aligned(q_u, 8, 1) && fx_aligned(t9, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(q_u, 4, 1) && fx_aligned(t9, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k9_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, (unsigned)n, vec);
+        fp8_k9_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, (unsigned)n, vec);
     else
-        fp8_k9_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, n, vec);
+        fp8_k9_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
@@ -969,11 +969,11 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
         return err;
     /* k11 */
     n = dim_C;
-    vec = !fx_scalar_only && fx_aligned(r_u, 8, 1) && fx_aligned(t11, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(r_u, 4, 1) && fx_aligned(t11, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k11_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, (unsigned)n, vec);
+        fp8_k11_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, (unsigned)n, vec);
     else
-        fp8_k11_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, n, vec);
+        fp8_k11_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */

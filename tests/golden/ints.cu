@@ -65,9 +65,9 @@
 /* k1: mix = u + b (ints.fuse:16:9)
  * reads 2 B and writes 2 B per element; computes in int16_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k1_add(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k1_add(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         uint8_t a0_v[E];
@@ -410,7 +410,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k17_or(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k18_mul(const bool *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 4; /* elements per thread: 4 bytes of the bool array, 32 of the widest */
+    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         bool a0_v[E];
@@ -648,9 +648,9 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k29_clamp(
 /* k30: t30 = max(u, b) (ints.fuse:26:40)
  * reads 2 B and writes 2 B per element; computes in int16_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k30_max(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k30_max(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
+    constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         uint8_t a0_v[E];
@@ -854,7 +854,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k39_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k40_exp(const uint8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         uint8_t a0_v[E];
@@ -1138,7 +1138,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k53_i8(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k54_f32(const int8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
-    constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
         const bool full = vec && n - i >= (I)E;
         int8_t a0_v[E];
@@ -1725,11 +1725,11 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     bool vec;
     cudaError_t err;
     /* k1 */
-    vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(b_u, 16, 1) && fx_aligned(mix_u, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(u_u, 8, 1) && fx_aligned(b_u, 8, 1) && fx_aligned(mix_u, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k1_add<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)mix_u, (unsigned)n, vec);
+        ints_k1_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)mix_u, (unsigned)n, vec);
     else
-        ints_k1_add<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)mix_u, n, vec);
+        ints_k1_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)mix_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
@@ -1861,11 +1861,11 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
-    vec = !fx_scalar_only && fx_aligned(m_u, 4, 1) && fx_aligned(t18, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(m_u, 2, 1) && fx_aligned(t18, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k18_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, (unsigned)n, vec);
+        ints_k18_mul<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, (unsigned)n, vec);
     else
-        ints_k18_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, n, vec);
+        ints_k18_mul<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
@@ -1957,11 +1957,11 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k30 */
-    vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(b_u, 16, 1) && fx_aligned(t30, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(u_u, 8, 1) && fx_aligned(b_u, 8, 1) && fx_aligned(t30, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k30_max<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, (unsigned)n, vec);
+        ints_k30_max<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, (unsigned)n, vec);
     else
-        ints_k30_max<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, n, vec);
+        ints_k30_max<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k31 */
@@ -2037,11 +2037,11 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k40 */
-    vec = !fx_scalar_only && fx_aligned(u_u, 8, 1) && fx_aligned(t40, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(u_u, 4, 1) && fx_aligned(t40, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k40_exp<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, (unsigned)n, vec);
+        ints_k40_exp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, (unsigned)n, vec);
     else
-        ints_k40_exp<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, n, vec);
+        ints_k40_exp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k41 */
@@ -2149,11 +2149,11 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k54 */
-    vec = !fx_scalar_only && fx_aligned(t53, 8, 1) && fx_aligned(t54, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t53, 4, 1) && fx_aligned(t54, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k54_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, (unsigned)n, vec);
+        ints_k54_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, (unsigned)n, vec);
     else
-        ints_k54_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, n, vec);
+        ints_k54_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k55 */

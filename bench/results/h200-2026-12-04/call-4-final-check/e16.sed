@@ -1,0 +1,1 @@
+s/_fused_kernel<unsigned, 8, false, true><<<fx_blocks\(full, 8\)/_fused_kernel<unsigned, 16, false, true><<<fx_blocks(full, 16)/

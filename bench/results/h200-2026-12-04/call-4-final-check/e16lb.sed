@@ -1,0 +1,1 @@
+s/_fused_kernel<unsigned, 8, false, true><<<fx_blocks\(full, 8\)/_fused_kernel<unsigned, 16, false, true><<<fx_blocks(full, 16)/; s/ROW \&\& sizeof\(I\) == 4 \? 2048 \/ FX_THREADS/ROW \&\& sizeof(I) == 4 ? 1024 \/ FX_THREADS/
