@@ -37,7 +37,17 @@ typedef struct FusecKernelCost {
     double mid_dist;  /* bytes per element through L2 from the write of the
                          farthest intermediate it reads to the read, that
                          intermediate's own included (src/traffic.c) */
+    double gather;    /* elements an unfused kernel with a broadcast operand
+                         computes in eager's per-element form (each operand's
+                         offset an element: src/emit_cuda.c,
+                         emit_broadcast_kernel), whose rate gather_gelems caps */
 } FusecKernelCost;
+
+/* Elements a thread of eager's per-element broadcast form (the unfused kernel
+ * of an op with a broadcast operand: src/emit_cuda.c, emit_broadcast_kernel),
+ * FX_THREADS apart; the harness calibrates gather_gelems on a kernel of this
+ * form (runtime/harness/calibrate.cuh, fh_gather_gelems). */
+#define FUSEC_BCAST_E 4
 
 /* A version of the chain: its kernels' costs (kernels that cost the same
  * are one entry with a count; order does not matter). footprint is the
@@ -53,7 +63,8 @@ typedef struct FusecVersion {
  * dims' sizes raised to exp[] (a [C] bias read: 4 * C; an [R, C] output:
  * 2 * R * C). The model reads them per element of the chain's shape (n, the
  * product of its dims): fusec_costs_at fills kernels[] so at given dims. */
-enum { FUSEC_IN, FUSEC_MID_READ, FUSEC_MID_WRITE, FUSEC_OUT, FUSEC_FLOPS, FUSEC_TRANS, FUSEC_SLOTS32, FUSEC_SLOTS64 };
+enum { FUSEC_IN, FUSEC_MID_READ, FUSEC_MID_WRITE, FUSEC_OUT, FUSEC_FLOPS, FUSEC_TRANS, FUSEC_SLOTS32, FUSEC_SLOTS64,
+       FUSEC_GATHER };
 typedef struct FusecTerm {
     int kernel, field; /* FUSEC_IN ... */
     double coef;       /* bytes, flops or issue slots of one element */
@@ -79,14 +90,14 @@ static inline void fusec_costs_at(FusecKernelCost *kernels, int nk, const FusecT
     for (i = 0; i < nk; i++) {
         FusecKernelCost *k = &kernels[i];
         k->in_bytes = k->mid_read = k->mid_write = k->out_bytes = 0;
-        k->flops = k->trans = k->slots32 = k->slots64 = 0;
+        k->flops = k->trans = k->slots32 = k->slots64 = k->gather = 0;
     }
     for (i = 0; i < nterms; i++) {
         const FusecTerm *t = &terms[i];
         FusecKernelCost *k = &kernels[t->kernel];
         double v = t->coef * fusec_numel(t->exp, dims, ndims) / n;
-        double *field[8] = {&k->in_bytes, &k->mid_read, &k->mid_write, &k->out_bytes,
-                            &k->flops,    &k->trans,    &k->slots32,   &k->slots64};
+        double *field[9] = {&k->in_bytes, &k->mid_read, &k->mid_write, &k->out_bytes, &k->flops,
+                            &k->trans,    &k->slots32,  &k->slots64,   &k->gather};
         *field[t->field] += v;
     }
 }
@@ -143,7 +154,9 @@ static inline double fusec_footprint(const FusecKernelCost *kernels, int nk, dou
     X(fma_latency_ns, "%.3f", 0.01, 1e3, 2.0, "fp32: one FMA that waits for the one before (one warp, one chain), ns")  \
     X(dfma_latency_ns, "%.3f", 0.01, 1e3, 4.0, "fp64: the same, ns")                                                        \
     X(code_us_per_kb, "%.4f", 0.0, 100.0, 0.0,                                                                                \
-      "cold and graph: what a queued kernel's code adds per KiB beyond the calibration kernel's (fetched after the last), us")
+      "cold and graph: what a queued kernel's code adds per KiB beyond the calibration kernel's (fetched after the last), us") \
+    X(gather_gelems, "%.1f", 0.0, 1e6, 0.0,                                                                                   \
+      "an unfused broadcast kernel's elements a second (eager's per-element form; 0: no cap), G elements/s")
 
 /* A device profile. fusec has built-in ones; the harness writes calibrated
  * ones with --calibrate, in the JSON that fusec --device FILE reads. */
@@ -172,6 +185,7 @@ typedef struct FusecTime {
     double l2_bytes;    /* bytes per element served by L2 (for the explanation) */
     double compute_us;  /* issue slots over the FMA rate, or one thread's chain of them (fusec_compute_us) */
     double overlap_us;  /* what memory and compute add beyond the larger of the two */
+    double gather_us;   /* what the per-element broadcast form's element rate adds to mem_us */
     int regime;
 } FusecTime;
 
@@ -288,7 +302,7 @@ static inline double fusec_launch_floor(const FusecProfile *p, int k, int host, 
 static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersion *v, double n,
                                   int host, int fused, int hot)
 {
-    FusecTime t = {0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
+    FusecTime t = {0, 0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
     /* hot: the share of the whole footprint that L2 keeps from one call to
      * the next: none from l2_hot_end L2 sizes on, l2_hot_keep up to 0.25 less */
     double hot_hit = hot ? p->l2_hot_keep * fusec_l2_share(n * v->footprint, p->l2_bytes, p->l2_hot_end) : 0;
@@ -327,6 +341,16 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         double bytes = n * (hbm + l2);
         double ramp = p->ramp_us * (1 - exp(-bytes / p->ramp_bytes));
         double mem = n * hbm / (p->hbm_gbps * 1e3) + n * l2 / (p->l2_gbps * 1e3) + ramp;
+        /* eager's per-element broadcast form feeds the memory system at most
+         * gather_gelems elements a second, whatever their bytes: an i8 and an
+         * f16 [R, C] times an f32 [R, 1] or [C] both ran at 522-527 G elements/s
+         * on the H200, an f32 one at 479-492 where its bytes take as long
+         * (call 2 of session 16, docs/model.md): the smooth maximum of the two */
+        if (k->gather > 0 && p->gather_gelems > 0) {
+            double capped = fusec_overlap(mem, n * k->gather / (p->gather_gelems * 1e3));
+            t.gather_us += m * (capped - mem);
+            mem = capped;
+        }
         double comp = fusec_compute_us(p, k, n);
         double w = fusec_overlap(mem, comp);
         t.mem_us += m * mem;

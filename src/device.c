@@ -33,19 +33,26 @@
  * with 12.1 KiB more code each, at 4096 elements (0.050 in a graph, 0.054 at
  * 65536: docs/model.md). */
 #define H200_LAT 2.24, 4.21, 0.043
+/* gather_gelems: call 2 of session 16 (2026-12-04, bench/results/h200-2026-12-04/
+ * call-4-final-check, probe_bk.txt): i8 and f16 [R, 4096] times an f32 [R, 1]
+ * or [C] in eager's per-element broadcast form, 2^26 elements, cold: 539-552
+ * G elements/s once the first launch and the bytes' time are taken out
+ * (fusec_overlap); assumed for the others. */
+#define H200_GATHER 545.0
 const FusecProfile device_builtin[] = {
     {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01; cold and graph launches: call X of 2026-12-04; docs/model.md)",
-     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT},
+     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER},
     {"h100", "NVIDIA H100 SXM: datasheet (3350 GB/s HBM3, 50 MiB L2); launch costs assumed equal to the H200's",
-     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT},
+     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER},
     {"a100", "NVIDIA A100 SXM 80GB: datasheet (2039 GB/s HBM2e, 40 MiB L2); launch costs assumed",
-     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0, H200_HOT, H200_LAT},
+     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER},
     {"rtx4090", "NVIDIA GeForce RTX 4090: datasheet (1008 GB/s GDDR6X, 72 MiB L2); launch costs assumed",
-     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0, H200_HOT, H200_LAT},
+     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER},
 };
 #undef H200_LAUNCH
 #undef H200_HOT
 #undef H200_LAT
+#undef H200_GATHER
 const int device_nbuiltin = (int)ARRAY_LEN(device_builtin);
 
 static int get_number(json_t *o, const char *key, double lo, double hi, double *out, char *err, size_t errlen)

@@ -675,22 +675,12 @@ static const char *unfused_name(Emitter *em, int k)
                         op_word((Op)em->p->inst[em->t->kernels[k].inst].op));
 }
 
-/* Whether operand x of a shaped program is laid out as shape sh: it varies
- * along the same dims (a [1, C] operand of a [C] result is). */
-static bool same_layout(const Program *p, const Shape *a, const Shape *b)
-{
-    for (int q = 0; q < p->full.rank; q++)
-        if (shape_varies(p, a, q) != shape_varies(p, b, q))
-            return false;
-    return true;
-}
-
 /* Whether input v of a shaped chain's fused kernel is broadcast (not of the
  * chain's whole shape): the fused kernel gathers it (fx_gather: one offset a
  * chunk in its ROW instances, one an element otherwise). */
 static bool gathered(const Program *p, int v)
 {
-    return p->shaped && !same_layout(p, &p->inst[v].shape, &p->full);
+    return p->shaped && !shape_same_layout(p, &p->inst[v].shape, &p->full);
 }
 
 /* The first live input laid out as gathered input v: inputs of one layout
@@ -700,7 +690,7 @@ static int gather_rep(const Program *p, int v)
 {
     for (int k = 0; k < p->n_in; k++) {
         int u = p->sym[p->inputs[k]].value;
-        if (u >= 0 && p->inst[u].live && same_layout(p, &p->inst[u].shape, &p->inst[v].shape))
+        if (u >= 0 && p->inst[u].live && shape_same_layout(p, &p->inst[u].shape, &p->inst[v].shape))
             return u;
     }
     return v;
@@ -713,24 +703,16 @@ static bool owns_bcast(const Program *p, int v)
     return v >= 0 && p->inst[v].live && gathered(p, v) && gather_rep(p, v) == v;
 }
 
-/* Whether unfused kernel k reads an operand broadcast to its result's shape. */
-static bool kernel_broadcasts(const Emitter *em, int k)
-{
-    const Program *p = em->p;
-    const Kernel *kr = &em->t->kernels[k];
-    for (int r = 0; p->shaped && r < kr->nread; r++)
-        if (!same_layout(p, &p->inst[kr->read[r]].shape, &p->inst[kr->inst].shape))
-            return true;
-    return false;
-}
+/* Whether unfused kernel k reads an operand broadcast to its result's shape
+ * (src/traffic.c counts its elements as gathered). */
+static bool kernel_broadcasts(const Emitter *em, int k) { return em->t->kernels[k].cost.gather > 0; }
 
 /* An unfused kernel with a broadcast operand, as eager runs it: TensorIterator
  * cannot vectorize it, so it takes its legacy path (elementwise_kernel of
- * ATen's CUDALoops.cuh): FX_BCAST_E elements a thread, FX_THREADS apart, each
+ * ATen's CUDALoops.cuh): FUSEC_BCAST_E elements a thread, FX_THREADS apart, each
  * broadcast operand's element found by its offset calculator
  * (fx_bcast_offset); every load of the thread's elements is issued before
  * the first store, so the loads of all of them are in flight together. */
-#define FX_BCAST_E 4
 static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
 {
     FILE *f = em->f;
@@ -740,7 +722,7 @@ static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
     int sc[3];
     int nsc = kernel_scalars(em, &kr->inst, 1, false, sc, em->seen);
     kernel_comment(em, k, text);
-    em->elems[k] = FX_BCAST_E;
+    em->elems[k] = FUSEC_BCAST_E;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(FX_THREADS) %s(", unfused_name(em, k));
     for (int r = 0; r < kr->nread; r++)
         fprintf(f, "const %s *__restrict__ a%d, ", store_t[p->inst[kr->read[r]].dtype], r);
@@ -749,16 +731,16 @@ static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
         fprintf(f, "double %s, ", em->cname[sc[j]]);
     fprintf(f, "I n");
     for (int r = 0; r < kr->nread; r++)
-        if (!same_layout(p, &p->inst[kr->read[r]].shape, &in->shape))
+        if (!shape_same_layout(p, &p->inst[kr->read[r]].shape, &in->shape))
             fprintf(f, ", FxBcast b%d", r);
-    fprintf(f, ")\n{\n    constexpr int E = %d; /* elements a thread, FX_THREADS apart */\n", FX_BCAST_E);
+    fprintf(f, ")\n{\n    constexpr int E = %d; /* elements a thread, FX_THREADS apart */\n", FUSEC_BCAST_E);
     fprintf(f, "    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {\n");
     for (int r = 0; r < kr->nread; r++)
         fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[kr->read[r]].dtype], r);
     fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n"
                "            const I i = base + (I)e * FX_THREADS;\n            if (i < n) {\n");
     for (int r = 0; r < kr->nread; r++) {
-        if (same_layout(p, &p->inst[kr->read[r]].shape, &in->shape))
+        if (shape_same_layout(p, &p->inst[kr->read[r]].shape, &in->shape))
             fprintf(f, "                a%d_v[e] = a%d[i];\n", r, r);
         else
             fprintf(f, "                a%d_v[e] = a%d[fx_bcast_offset(b%d, i)];\n", r, r, r);
@@ -1309,13 +1291,13 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
 
 /* A shaped chain's unfused kernel k: its elements, and for each broadcast
  * operand the FxBcast that finds its elements (TensorIterator's strides). */
-/* A broadcast kernel (emit_broadcast_kernel): FX_BCAST_E elements a thread;
+/* A broadcast kernel (emit_broadcast_kernel): FUSEC_BCAST_E elements a thread;
  * its FxBcast arguments (extra, ", k1_b0, ...") follow n. */
 static void launch_broadcast(Emitter *em, const char *kernel, const char *args, const char *extra)
 {
     fprintf(em->f, "    if (n <= FX_INDEX32_MAX)\n        %s<unsigned><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n%s);\n",
-            kernel, FX_BCAST_E, args, extra);
-    fprintf(em->f, "    else\n        %s<size_t><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn%s);\n", kernel, FX_BCAST_E,
+            kernel, FUSEC_BCAST_E, args, extra);
+    fprintf(em->f, "    else\n        %s<size_t><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn%s);\n", kernel, FUSEC_BCAST_E,
             args, extra);
 }
 
@@ -1377,7 +1359,7 @@ static void emit_kernel_shape(Emitter *em, int k)
     fprintf(f, "    n = %s;\n", numel_expr(em, rs));
     for (int r = 0; r < kr->nread; r++) {
         const Shape *as = &p->inst[kr->read[r]].shape;
-        if (!same_layout(p, as, rs))
+        if (!shape_same_layout(p, as, rs))
             bcast_init(em, arena_printf(p->arena, "k%d_b%d", k + 1, r), as, rs, false, NULL);
     }
 }
@@ -1564,7 +1546,7 @@ static void emit_unfused_api(Emitter *em)
         if (kernel_broadcasts(em, k)) {
             char *extra = arena_printf(a, "%s", "");
             for (int r = 0; r < kr->nread; r++)
-                if (!same_layout(p, &p->inst[kr->read[r]].shape, &p->inst[kr->inst].shape))
+                if (!shape_same_layout(p, &p->inst[kr->read[r]].shape, &p->inst[kr->inst].shape))
                     extra = arena_printf(a, "%s, k%d_b%d", extra, k + 1, r);
             launch_broadcast(em, unfused_name(em, k), kargs, extra);
         } else {
@@ -1705,9 +1687,9 @@ static void emit_cub(Emitter *em, const int *sc, int nsc)
 
 static void cost_init(FILE *f, const FusecKernelCost *k)
 {
-    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d, %g}", k->in_bytes, k->mid_read, k->mid_write,
+    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d, %g, %g}", k->in_bytes, k->mid_read, k->mid_write,
             k->out_bytes, k->flops, k->trans, k->slots32, k->slots64, k->fp64, k->count > 0 ? k->count : 1, k->reuse,
-            k->mid_dist);
+            k->mid_dist, k->gather);
 }
 
 static void c_string(FILE *f, const char *s, size_t len)
@@ -1964,7 +1946,8 @@ static void emit_terms(FILE *f, const char *P, const char *which, const FusecTer
 {
     fprintf(f, "static const FusecTerm %s_%sterms[] = {\n", P, which);
     static const char *const field[] = {"FUSEC_IN", "FUSEC_MID_READ", "FUSEC_MID_WRITE", "FUSEC_OUT",
-                                        "FUSEC_FLOPS", "FUSEC_TRANS", "FUSEC_SLOTS32", "FUSEC_SLOTS64"};
+                                        "FUSEC_FLOPS", "FUSEC_TRANS", "FUSEC_SLOTS32", "FUSEC_SLOTS64",
+                                        "FUSEC_GATHER"};
     for (int i = 0; i < n; i++)
         fprintf(f, "    {%d, %s, %.9g, {%d, %d, %d, %d}},\n", t[i].kernel, field[t[i].field], t[i].coef, t[i].exp[0],
                 t[i].exp[1], t[i].exp[2], t[i].exp[3]);

@@ -269,6 +269,9 @@ Numel shape_numel(const Shape *s);
 const char *shape_text(const Program *p, const Shape *s);
 /* Whether operand shape s varies along position q of the full shape. */
 bool shape_varies(const Program *p, const Shape *s, int q);
+/* Whether an operand of shape a is laid out as shape b: it varies along the
+ * same dims of the chain's shape (a [1, C] operand of a [C] result is). */
+bool shape_same_layout(const Program *p, const Shape *a, const Shape *b);
 /* A tensor symbol's shape: its value's, or for an input no output uses (no
  * value) its declared one, or the chain's shape when it declares none;
  * input_shape(p, k) is input k's. */

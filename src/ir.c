@@ -200,6 +200,14 @@ bool shape_varies(const Program *p, const Shape *s, int q)
     return j >= 0 && s->dim[j] != DIM_ONE;
 }
 
+bool shape_same_layout(const Program *p, const Shape *a, const Shape *b)
+{
+    for (int q = 0; q < p->full.rank; q++)
+        if (shape_varies(p, a, q) != shape_varies(p, b, q))
+            return false;
+    return true;
+}
+
 /* PyTorch's broadcast of a and b into *out, aligned on the last dim: a dim
  * of 1 stretches, two names must be the same. Returns -1, or the position
  * of *out where two names meet (out->dim there is a's, *other b's). */

@@ -130,7 +130,7 @@ static void chain_terms(char *buf, size_t size, int k, const char *one, double f
  * model's own terms: each version's time is its bytes at the HBM rate plus
  * its launches, plus the ramp, less what L2 saves, plus what compute adds
  * beyond the bytes. The term that changes the speedup most names the size. */
-enum { WHY_BYTES, WHY_LAUNCHES, WHY_L2, WHY_RAMP, WHY_COMPUTE, WHY_HOST };
+enum { WHY_BYTES, WHY_LAUNCHES, WHY_L2, WHY_RAMP, WHY_GATHER, WHY_COMPUTE, WHY_HOST };
 
 static double hbm_us(const FusecProfile *d, double n, double bytes) { return n * bytes / (d->hbm_gbps * 1e3); }
 
@@ -154,6 +154,7 @@ static int why_at(const Chain *c, const Point *pt)
         term[i][WHY_LAUNCHES] = v[i]->overhead_us;
         term[i][WHY_L2] = -l2save;
         term[i][WHY_RAMP] = v[i]->ramp_us;
+        term[i][WHY_GATHER] = v[i]->gather_us;
         term[i][WHY_COMPUTE] = comp;
     }
     /* the term whose removal brings the speedup closest to the traffic ratio */
@@ -242,6 +243,17 @@ static void explain_bands(FILE *f, const Chain *c)
                        "pipeline fill and drain): %s",
                     d->ramp_us, range);
             break;
+        case WHY_GATHER: {
+            int ng = 0; /* unfused kernels in the per-element broadcast form */
+            for (int k = 0; k < t->nkernels; k++)
+                ng += t->ucost[k].gather > 0;
+            fprintf(f, "the unfused call's %d kernel%s with a broadcast operand find%s each element's place, as "
+                       "eager's do, at most %.0f G elements a second (%.1f us beyond %s bytes' time at %s): %s, "
+                       "above the traffic ratio",
+                    ng, plural(ng), ng == 1 ? "s" : "", d->gather_gelems, p1.u.gather_us, ng == 1 ? "its" : "their",
+                    b, range);
+            break;
+        }
         case WHY_COMPUTE:
             fprintf(f, "the fused kernel's %.0f issue slots per element (%g flops and %g transcendental "
                        "functions) take about as long as its bytes or longer (compute %.1f us against memory "

@@ -305,6 +305,14 @@ void traffic_build(Program *p, Traffic *t)
         add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels, is_out[i] ? FUSEC_OUT : FUSEC_MID_WRITE, w,
                  &in->shape);
         add_cost(&k->cost, in);
+        /* an operand broadcast to the result: eager's per-element form, each element gathered */
+        bool gather = false;
+        for (int r = 0; p->shaped && r < k->nread; r++)
+            gather |= !shape_same_layout(p, &p->inst[k->read[r]].shape, &in->shape);
+        if (gather) {
+            k->cost.gather = 1;
+            add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels, FUSEC_GATHER, 1, &in->shape);
+        }
         if (operand_is_f64(p, in))
             k->cost.fp64 = 1;
         add_slots(p, &k->cost, in, in->uform, k->cost.fp64, false);

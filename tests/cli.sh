@@ -300,9 +300,18 @@ check "legacy profile with a newer field: graph terms from graph_node_us" 0 $?
 # the reuse distance: y = d * a reads a four kernels after its write: a's 4 B and the 24 B of the
 # three kernels between (b, c, d: 8 B each); an adjacent read, the array's own 4 B
 printf 'in x: f32\na = x*2\nb = a+1\nc = b*3\nd = c+4\ny = d*a\n' >"$tmp/dist.fuse"
-"$fusec" -w "$tmp/dist.fuse" -o "$tmp/dist.cu" && grep -q '^    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 28},$' "$tmp/dist.cu" &&
-    grep -q '^    {0, 4, 4, 0, 1, 0, 1, 0, 0, 2, 0, 4},$' "$tmp/dist.cu"
+"$fusec" -w "$tmp/dist.fuse" -o "$tmp/dist.cu" && grep -q '^    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 28, 0},$' "$tmp/dist.cu" &&
+    grep -q '^    {0, 4, 4, 0, 1, 0, 1, 0, 0, 2, 0, 4, 0},$' "$tmp/dist.cu"
 check "mid_dist: 28 B for a read four kernels back, 4 B for the kernel before's" 0 $?
+# an unfused kernel with a broadcast operand gathers its elements (eager's per-element form, gather_gelems);
+# the cast after it, of one layout, does not
+printf 'in x: f16[R, C]\nin s: f32[R, 1]\ny = f16(x * s)\n' >"$tmp/gather.fuse"
+"$fusec" -w "$tmp/gather.fuse" -o "$tmp/gather.cu" && grep -q '^    {0, FUSEC_GATHER, 1, {1, 1, 0, 0}},$' "$tmp/gather.cu" &&
+    [ "$(grep -c 'FUSEC_GATHER, ' "$tmp/gather.cu")" = 1 ]
+check "gather: the broadcast kernel's R*C elements, not the cast's" 0 $?
+"$fusec" --predict --dims=R=16384,C=4096 "$tmp/gather.fuse" |
+    grep -q "2^16, the unfused call's 1 kernel with a broadcast operand finds each element's place, as eager's do, at most 545 G"
+check "gather: the report names the term that lifts the speedup above the traffic ratio" 0 $?
 sed 's/^{/{"l2_hot_end": 0.7,/' "$tmp/dev2.json" >"$tmp/dev3.json"
 "$fusec" --predict --format=json --device="$tmp/dev3.json" "$seed" | grep -q '"l2_hot_end": 0.7[,}]'
 check "profile's l2_hot_end read" 0 $?

@@ -512,6 +512,78 @@ static double fh_dep_ns(int kind, cudaStream_t s)
 
 /* Measures the profile. The host-side costs of PyTorch (eager_op_us,
  * compiled_call_us) cannot be measured here: fusec's defaults stay. */
+/* Eager's per-element broadcast form (an unfused kernel with a broadcast
+ * operand, src/emit_cuda.c's emit_broadcast_kernel): FUSEC_BCAST_E elements a
+ * thread, FX_THREADS apart, the broadcast operand's offset an element. */
+static __global__ void __launch_bounds__(FX_THREADS) fh_gather_kernel(const int8_t *__restrict__ a,
+                                                                      const float *__restrict__ s,
+                                                                      float *__restrict__ r, unsigned n, FxBcast b)
+{
+    constexpr int E = FUSEC_BCAST_E;
+    for (unsigned base = blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += gridDim.x * FX_THREADS * E) {
+        float a_v[E], s_v[E];
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const unsigned i = base + e * FX_THREADS;
+            if (i < n) {
+                a_v[e] = a[i];
+                s_v[e] = s[fx_bcast_offset(b, i)];
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < E; e++) {
+            const unsigned i = base + e * FX_THREADS;
+            if (i < n)
+                r[i] = a_v[e] * s_v[e];
+        }
+    }
+}
+
+typedef struct FhGatherWork {
+    const int8_t *a;
+    const float *s;
+    float *r;
+    unsigned n;
+    FxBcast b;
+} FhGatherWork;
+
+static void fh_gather_work(const void *ctx, cudaStream_t s)
+{
+    const FhGatherWork *w = (const FhGatherWork *)ctx;
+    fh_gather_kernel<<<fx_blocks(w->n, FUSEC_BCAST_E), FX_THREADS, 0, s>>>(w->a, w->s, w->r, w->n, w->b);
+}
+
+/* gather_gelems: the element rate of that form, from an i8 [R, 4096] times an
+ * f32 [R, 1] into f32 (5 bytes an element), timed back to back: on the H200
+ * its bytes take under two thirds of its time, and what the model's smooth
+ * maximum adds for them is taken out (fusec_overlap: t^8 = mem^8 + cap^8).
+ * Call 2 of session 16 timed this form at 522-527 G elements/s for i8 and f16
+ * inputs alike (docs/model.md). p's copy rate and ramp must be set. */
+static double fh_gather_gelems(const FusecProfile *p, size_t big, cudaStream_t s)
+{
+    const unsigned cols = 4096, n = (unsigned)(big / 16 / cols * cols); /* 2^26 for a GiB */
+    FhGatherWork w;
+    void *a, *sc, *r;
+    FH_CHECK(cudaMalloc(&a, n));
+    FH_CHECK(cudaMalloc(&sc, (size_t)(n / cols) * 4));
+    FH_CHECK(cudaMalloc(&r, (size_t)n * 4));
+    FH_CHECK(cudaMemsetAsync(a, 1, n, s));
+    FH_CHECK(cudaMemsetAsync(sc, 0x3f, (size_t)(n / cols) * 4, s)); /* 0.747f: not zeros */
+    w.a = (const int8_t *)a;
+    w.s = (const float *)sc;
+    w.r = (float *)r;
+    w.n = n;
+    w.b = FxBcast{2, {cols, n / cols}, {0, 1}, {0}, {0}};
+    fx_bcast_magic(&w.b);
+    double us = fh_median_us(fh_gather_work, &w, s, 3, 9, 4);
+    FH_CHECK(cudaFree(a));
+    FH_CHECK(cudaFree(sc));
+    FH_CHECK(cudaFree(r));
+    double bytes = 5.0 * n, mem = bytes / (p->hbm_gbps * 1e3) + p->ramp_us * (1 - exp(-bytes / p->ramp_bytes));
+    double cap = us > mem ? pow(pow(us, 8) - pow(mem, 8), 0.125) : us;
+    return n / cap / 1e3;
+}
+
 static void fh_calibrate(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhCalib *info)
 {
     size_t free_b, total, big = (size_t)1 << 30, l2 = d->l2_bytes ? d->l2_bytes : (size_t)4 << 20;
@@ -526,6 +598,7 @@ static void fh_calibrate(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhC
     p->l2_gbps = fh_l2_gbps(info->l2_copy_bytes, d->sms, s);
     p->l2_bytes = (double)d->l2_bytes;
     fh_calibrate_launches(d, s, p, info);
+    p->gather_gelems = fh_gather_gelems(p, big, s);
     p->fp32_gflops = fh_rate_gops(0, 16384, d->sms, s);
     p->fp64_gflops = fh_rate_gops(1, 4096, d->sms, s);
     p->fma_latency_ns = fh_dep_ns(2, s);
@@ -539,7 +612,7 @@ static void fh_calibrate(const FhDevice *d, cudaStream_t s, FusecProfile *p, FhC
     fh_format(p->note, sizeof p->note,
               "calibrated %s by the fusec harness: %zu MiB D2D copy, %zu KiB L2 copy, chains of 1-%d "
               "tiny kernels cold, hot, in graphs, copy kernels of 2^16-2^26 floats and 0.2-1.4 L2s, FMA "
-              "kernels; eager_op_us, compiled_call_us: fusec defaults",
+              "kernels, a broadcast kernel; eager_op_us, compiled_call_us: fusec defaults",
               d->date, info->copy_bytes >> 20, info->l2_copy_bytes >> 10, FH_CAL_K);
 }
 
@@ -575,6 +648,8 @@ static void fh_print_profile(const FusecProfile *p, const FhCalib *info)
     for (int i = 0; i < FH_CAL_HOT; i++)
         printf(" %.2f", info->hot_s[i]);
     printf(")\n");
+    printf("  %-16s %9.1f G/s    an unfused broadcast kernel's elements (eager's per-element form: i8 [R, 4096]\n"
+           "  %-16s %9s        times f32 [R, 1], its bytes' time taken out)\n", "gather", p->gather_gelems, "", "");
     printf("  %-16s %9.0f GFLOP/s fp32 FMA (2 flops each)\n", "fp32", p->fp32_gflops);
     printf("  %-16s %9.0f GFLOP/s fp64 FMA (2 flops each)\n", "fp64", p->fp64_gflops);
     printf("  %-16s %9.2f ns     fp32: one FMA that waits for the last (one warp, one chain)\n", "fma latency",

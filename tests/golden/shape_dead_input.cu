@@ -208,9 +208,9 @@ static void shape_dead_input_reference(int fused, const FusecValue *in, const do
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_dead_input_unfused_cost[] = {
-    {2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0},
+    {2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0, 1},
 };
-static const FusecKernelCost shape_dead_input_fused_cost[] = {{2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0}};
+static const FusecKernelCost shape_dead_input_fused_cost[] = {{2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0, 0}};
 static const FusecTensorArg shape_dead_input_in[] = {{"unused", FX_F32, FX_F32, 0x2u}, {"x", FX_BF16, FX_BF16, 0x3u}, {"w", FX_F32, FX_F32, 0x2u}};
 static const FusecTensorArg shape_dead_input_out[] = {{"y", FX_F32, FX_BF16, 0x3u}};
 
@@ -222,6 +222,7 @@ static const FusecTerm shape_dead_input_uterms[] = {
     {0, FUSEC_IN, 2, {1, 1, 0, 0}},
     {0, FUSEC_IN, 4, {1, 0, 0, 0}},
     {0, FUSEC_OUT, 4, {1, 1, 0, 0}},
+    {0, FUSEC_GATHER, 1, {1, 1, 0, 0}},
     {0, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
     {0, FUSEC_SLOTS32, 2, {1, 1, 0, 0}},
 };
@@ -258,7 +259,7 @@ static const FusecChain shape_dead_input_chain = {
     shape_dead_input_reference,
     2, /* versions: unfused and fused */
     2, shape_dead_input_shape, 2, shape_dead_input_dims, shape_dead_input_run_dims,
-    5, 5, shape_dead_input_uterms, shape_dead_input_fterms,
+    6, 5, shape_dead_input_uterms, shape_dead_input_fterms,
 };
 
 int main(int argc, char **argv)

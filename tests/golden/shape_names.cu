@@ -323,11 +323,11 @@ static void shape_names_reference(int fused, const FusecValue *in, const double 
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_names_unfused_cost[] = {
-    {5.33333, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0},
-    {1.2, 0, 0.8, 0, 0.2, 0, 0.4, 0, 0, 1, 0, 0},
-    {0, 4.8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4},
+    {5.33333, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1},
+    {1.2, 0, 0.8, 0, 0.2, 0, 0.4, 0, 0, 1, 0, 0, 0},
+    {0, 4.8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1},
 };
-static const FusecKernelCost shape_names_fused_cost[] = {{6.53333, 0, 0, 4, 3, 0, 4, 0, 0, 1, 0, 0}};
+static const FusecKernelCost shape_names_fused_cost[] = {{6.53333, 0, 0, 4, 3, 0, 4, 0, 0, 1, 0, 0, 0}};
 static const FusecTensorArg shape_names_in[] = {{"dim", FX_F32, FX_F32, 0x2u}, {"u", FX_F32, FX_F32, 0x1u}, {"s", FX_BF16, FX_BF16, 0x1u}, {"x", FX_F32, FX_F32, 0x3u}};
 static const FusecTensorArg shape_names_out[] = {{"y", FX_F32, FX_BF16, 0x3u}};
 
@@ -339,6 +339,7 @@ static const FusecTerm shape_names_uterms[] = {
     {0, FUSEC_IN, 4, {1, 1, 0, 0}},
     {0, FUSEC_IN, 4, {1, 0, 0, 0}},
     {0, FUSEC_MID_WRITE, 4, {1, 1, 0, 0}},
+    {0, FUSEC_GATHER, 1, {1, 1, 0, 0}},
     {0, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
     {0, FUSEC_SLOTS32, 1, {1, 1, 0, 0}},
     {1, FUSEC_IN, 4, {0, 1, 0, 0}},
@@ -349,6 +350,7 @@ static const FusecTerm shape_names_uterms[] = {
     {2, FUSEC_MID_READ, 4, {1, 1, 0, 0}},
     {2, FUSEC_MID_READ, 4, {0, 1, 0, 0}},
     {2, FUSEC_OUT, 4, {1, 1, 0, 0}},
+    {2, FUSEC_GATHER, 1, {1, 1, 0, 0}},
     {2, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
     {2, FUSEC_SLOTS32, 1, {1, 1, 0, 0}},
 };
@@ -391,7 +393,7 @@ static const FusecChain shape_names_chain = {
     shape_names_reference,
     2, /* versions: unfused and fused */
     2, shape_names_shape, 2, shape_names_dims, shape_names_run_dims,
-    15, 7, shape_names_uterms, shape_names_fterms,
+    17, 7, shape_names_uterms, shape_names_fterms,
 };
 
 int main(int argc, char **argv)

@@ -43,6 +43,30 @@ static void memory_bound_at_large_n(void **state)
     assert_true(fabs(u.us / f.us - 4.0) < 0.02 && u.us / f.us < 4.0);
 }
 
+/* An unfused kernel in eager's per-element broadcast form: its elements
+ * a second are capped (gather_gelems), whatever their bytes; the smooth
+ * maximum with its bytes' time. A flat kernel of the same bytes is not. */
+static void gather_cap(void **state)
+{
+    (void)state;
+    const FusecProfile *p = h200();
+    double n = 67108864.0, cap = n / (p->gather_gelems * 1e3);
+    const FusecKernelCost flat[] = {{1, 0, 0, 4, 1, 0, 1, 0, 0}};
+    FusecKernelCost bcast[] = {{1, 0, 0, 4, 1, 0, 1, 0, 0}};
+    bcast[0].gather = 1;
+    const FusecVersion fv = {1, flat, 5}, bv = {1, bcast, 5};
+    FusecTime f = fusec_model_time(p, &fv, n, FUSEC_HOST_C, 0, 0);
+    FusecTime b = fusec_model_time(p, &bv, n, FUSEC_HOST_C, 0, 0);
+    assert_true(p->gather_gelems > 100 && cap > mem_us(n, 5));
+    assert_true(fabs(f.mem_us - mem_us(n, 5)) < 1e-9);
+    assert_true(fabs(b.mem_us - fusec_overlap(mem_us(n, 5), cap)) < 1e-9);
+    assert_true(b.us > f.us + 0.9 * (cap - mem_us(n, 5)));
+    /* no cap in a profile that has none (a file written before the term) */
+    FusecProfile old = *p;
+    old.gather_gelems = 0;
+    assert_true(fabs(fusec_model_time(&old, &bv, n, FUSEC_HOST_C, 0, 0).us - f.us) < 1e-9);
+}
+
 static void overhead_bound_at_small_n(void **state)
 {
     (void)state;
@@ -241,6 +265,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(memory_bound_at_large_n),  cmocka_unit_test(overhead_bound_at_small_n),
+        cmocka_unit_test(gather_cap),
         cmocka_unit_test(intermediates_in_l2),      cmocka_unit_test(compute_bound_when_arithmetic_dominates),
         cmocka_unit_test(size_lists),               cmocka_unit_test(profiles),
         cmocka_unit_test(smooth_maximum),           cmocka_unit_test(launch_floors),
