@@ -49,6 +49,15 @@ typedef struct FusecKernelCost {
  * form (runtime/harness/calibrate.cuh, fh_gather_gelems). */
 #define FUSEC_BCAST_E 4
 
+/* gather_gelems on the H200: call 2 of session 16 (2026-12-04,
+ * bench/results/h200-2026-12-04/call-4-final-check, probe_bk.txt): i8 and
+ * f16 [R, 4096] times an f32 [R, 1] or [C] in that form, 2^26 elements, cold:
+ * 539-552 G elements/s once the first launch and the bytes' time are taken
+ * out (fusec_overlap). The built-in profiles' value, and the harness's: its own
+ * kernel of the form timed 450 (call 5), slower than the emitted ones, for a
+ * reason not found, so it prints that figure but keeps this one. */
+#define FUSEC_GATHER_GELEMS_H200 545.0
+
 /* A version of the chain: its kernels' costs (kernels that cost the same
  * are one entry with a count; order does not matter). footprint is the
  * distinct bytes per element of every buffer it touches (for the hot mode). */

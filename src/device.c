@@ -33,12 +33,8 @@
  * with 12.1 KiB more code each, at 4096 elements (0.050 in a graph, 0.054 at
  * 65536: docs/model.md). */
 #define H200_LAT 2.24, 4.21, 0.043
-/* gather_gelems: call 2 of session 16 (2026-12-04, bench/results/h200-2026-12-04/
- * call-4-final-check, probe_bk.txt): i8 and f16 [R, 4096] times an f32 [R, 1]
- * or [C] in eager's per-element broadcast form, 2^26 elements, cold: 539-552
- * G elements/s once the first launch and the bytes' time are taken out
- * (fusec_overlap); assumed for the others. */
-#define H200_GATHER 545.0
+/* gather_gelems: runtime/fusec_model.h says where it was measured; assumed for the others. */
+#define H200_GATHER FUSEC_GATHER_GELEMS_H200
 const FusecProfile device_builtin[] = {
     {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01; cold and graph launches: call X of 2026-12-04; docs/model.md)",
      4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER},
