@@ -303,8 +303,8 @@ def t_fp8_dequantize(q, scale):
 
 # A number divided by a tensor: eager's Tensor.__rtruediv__ is
 # x.reciprocal() * number (two kernels, the reciprocal rounded to x's dtype
-# between them); fusec's unfused kernel divides once (docs/language.md: a
-# known difference, not yet matched).
+# between them); fusec's unfused kernel does the same in one (fx_rdiv, since
+# session 16: docs/language.md).
 NUMBER_BY_TENSOR = """# a number / a tensor (bench/torch_check.py)
 in x: f32
 in h: bf16

@@ -316,6 +316,11 @@ template <typename T> FX_OP T fx_floor_divide(T a, T b) { return fx_floor_divide
  * which differs from a / b in the last bit of some elements (x / 3.7f and
  * x * (1 / 3.7f)). The unfused kernels' form; the fused kernel divides. */
 template <typename T> FX_OP T fx_div_by(T a, T b) { return a * (T(1) / b); }
+/* A number over a tensor, a / b with a a number or a param, as eager runs it:
+ * Tensor.__rtruediv__ is b.reciprocal() * a, two kernels, the reciprocal
+ * rounded to its dtype S (b's, or f32 for an integer b) between them. The
+ * unfused kernels' form (in one kernel); the fused kernel divides. */
+template <typename S, typename T> FX_OP T fx_rdiv(T a, T b) { return fx_round_as(fx_reciprocal(b), S()) * a; }
 template <typename T> FX_OP T fx_floor_divide_by(T a, T b) { return fx_floor_divide_by<T, T>(a, b); }
 
 /* torch.clamp(x, lo, hi): a NaN in x (or in a bound) is the result; otherwise

@@ -361,8 +361,15 @@ static void op_expr(char *buf, size_t len, const Program *p, const Inst *in, int
      * once a thread: the divisor is the same for every element). The fused
      * kernel too where the result is f16 or bf16: eager's own form costs one
      * multiply where fx_fast_div takes a reciprocal and a multiply an element. */
-    if (op == O_DIV && in->uform && (!fused || fast)) {
+    if (op == O_DIV && in->uform == 1 && (!fused || fast)) {
         snprintf(buf, len, "fx_div_by(%s, %s)", a[0], a[1]);
+        return;
+    }
+    /* A number over a tensor, unfused: eager's reciprocal, rounded to its
+     * dtype (the divisor's, or f32 for an integer one), times the number. */
+    if (op == O_DIV && in->uform == 2 && !fused) {
+        int b = p->inst[in->arg[1]].dtype, s = fusec_dtype[b].kind == FX_KIND_FLOAT ? b : FX_F32;
+        snprintf(buf, len, "fx_rdiv<%s>(%s, %s)", store_t[s], a[0], a[1]);
         return;
     }
     if (fast && op == O_DIV) {

@@ -181,7 +181,9 @@ typedef struct Inst {
     uint8_t form;   /* O_POW: its PowForm in the fused kernel */
     uint8_t uform;  /* O_POW: its PowForm in the unfused kernel (eager's rule);
                      * O_FLOORDIV, O_DIV: 1 when the divisor is a number or a
-                     * param, which eager multiplies by its reciprocal */
+                     * param, which eager multiplies by its reciprocal; O_DIV:
+                     * 2 when the dividend is, which eager runs as the
+                     * divisor's reciprocal (rounded to its dtype) times it */
     int32_t arg[3];
     int32_t sym;    /* O_NAME, O_INPUT, O_PARAM: the symbol */
     int32_t stmt;   /* the statement it belongs to */

@@ -769,6 +769,8 @@ void ir_build(Program *p)
             }
             if ((in->op == O_FLOORDIV || in->op == O_DIV) && !in->scalar)
                 in->uform = p->inst[in->arg[1]].scalar && !is_int(in->ct);
+            if (in->op == O_DIV && !in->scalar && p->inst[in->arg[0]].scalar)
+                in->uform = 2; /* a number over a tensor: eager's reciprocal times the number */
             /* floor, round, ... of an integer is the integer (eager copies it) */
             if (op_info[in->op].ints == I_NOOP && !in->scalar && is_int(p->inst[in->arg[0]].dtype))
                 remap[i] = in->arg[0];

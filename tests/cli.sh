@@ -312,6 +312,12 @@ check "gather: the broadcast kernel's R*C elements, not the cast's" 0 $?
 "$fusec" --predict --dims=R=16384,C=4096 "$tmp/gather.fuse" |
     grep -q "2^16, the unfused call's 1 kernel with a broadcast operand finds each element's place, as eager's do, at most 545 G"
 check "gather: the report names the term that lifts the speedup above the traffic ratio" 0 $?
+# a number over a tensor, unfused, as eager's Tensor.__rtruediv__: the reciprocal rounded to the tensor's
+# dtype (f32 for an integer one), times the number; the fused kernel divides
+printf 'in h: bf16\nin q: i32\ny = 3 / h\nz = 2 / q\n' >"$tmp/rdiv.fuse"
+"$fusec" -w "$tmp/rdiv.fuse" -o "$tmp/rdiv.cu" && grep -q 'fx_to_bf16(fx_rdiv<__nv_bfloat16>(3.0f, fx_widen(a0_v\[e\])))' "$tmp/rdiv.cu" &&
+    grep -q 'fx_rdiv<float>(2.0f, ' "$tmp/rdiv.cu" && [ "$(grep -c 'fx_rdiv<' "$tmp/rdiv.cu")" = 2 ]
+check "number / tensor: eager's reciprocal times the number in the unfused kernels only" 0 $?
 sed 's/^{/{"l2_hot_end": 0.7,/' "$tmp/dev2.json" >"$tmp/dev3.json"
 "$fusec" --predict --format=json --device="$tmp/dev3.json" "$seed" | grep -q '"l2_hot_end": 0.7[,}]'
 check "profile's l2_hot_end read" 0 $?

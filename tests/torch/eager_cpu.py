@@ -11,9 +11,8 @@ ctest (ctest runs without torch). Two checks:
     an integer // or % by 0 answers on both sides what CUDA does, where the
     CPU raises: cuda_zero_divisor),
     bit for bit what the chain's hand-written torch function gives, with the
-    same dtype and shape. number_by_tensor differs where docs/language.md says
-    fusec does (2.5 / x divides once; eager's x.reciprocal() * 2.5 does not):
-    that is reported, not failed.
+    same dtype and shape. A chain in EXPECTED_DIFF (a difference that
+    docs/language.md documents; none now) is reported, not failed.
   * --random programs of tests/randgen.py (--seed): the interpreter reads each
     one's inputs and params in the order of fusec's API (--predict
     --format=json), with their dtypes, runs it without an exception, and gives
@@ -76,7 +75,7 @@ for _name, _rev in (("__floordiv__", False), ("__mod__", False), ("__rfloordiv__
     setattr(torch.Tensor, _name, cuda_zero_divisor(getattr(torch.Tensor, _name), _rev, "floordiv" in _name))
 
 
-EXPECTED_DIFF = {"number_by_tensor": "2.5 / x: fusec divides once, eager multiplies by x.reciprocal() (docs/language.md)"}
+EXPECTED_DIFF = {}  # chain name -> a documented difference from eager (docs/language.md); none since session 16
 
 
 def describe(fusec, path, extra=()):

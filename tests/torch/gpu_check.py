@@ -460,10 +460,6 @@ class Eager:
                     return py(op, a, b)
                 if op in ARITH:
                     a, b = arith(a, b)
-                if op == "/" and not is_t(a):
-                    # documented difference (docs/language.md, "/"): eager's 2.5 / x is
-                    # x.reciprocal() * 2.5, two kernels; fusec divides once, as this does
-                    return torch.div(weak(a, b), b)
                 return BINOPS[op](a, b)
             f, args = e[1], [ev(x) for x in e[2]]
             if not any(is_t(a) for a in args):
