@@ -298,6 +298,14 @@ static bool divides_by_literal_zero(const Program *p, const Inst *in)
     return b && b->op == O_CONST && (is_int(b->dtype) ? b->ival == 0 : b->value == 0);
 }
 
+/* The dtype eager rounds a number over a tensor's reciprocal to (uform 2 of
+ * O_DIV): the tensor's, or f32 (the default float) for an integer or bool one. */
+static int rdiv_dtype(const Program *p, const Inst *in)
+{
+    int b = p->inst[in->arg[1]].dtype;
+    return fusec_dtype[b].kind == FX_KIND_FLOAT ? b : FX_F32;
+}
+
 /* The expression of op over operand expressions a[] already in type ct. */
 static void op_expr(char *buf, size_t len, const Program *p, const Inst *in, int ct, char a[3][640], bool fused)
 {
@@ -368,8 +376,7 @@ static void op_expr(char *buf, size_t len, const Program *p, const Inst *in, int
     /* A number over a tensor, unfused: eager's reciprocal, rounded to its
      * dtype (the divisor's, or f32 for an integer one), times the number. */
     if (op == O_DIV && in->uform == 2 && !fused) {
-        int b = p->inst[in->arg[1]].dtype, s = fusec_dtype[b].kind == FX_KIND_FLOAT ? b : FX_F32;
-        snprintf(buf, len, "fx_rdiv<%s>(%s, %s)", store_t[s], a[0], a[1]);
+        snprintf(buf, len, "fx_rdiv<%s>(%s, %s)", store_t[rdiv_dtype(p, in)], a[0], a[1]);
         return;
     }
     if (fast && op == O_DIV) {
@@ -711,8 +718,8 @@ static bool owns_bcast(const Program *p, int v)
 }
 
 /* Whether unfused kernel k reads an operand broadcast to its result's shape
- * (src/traffic.c counts its elements as gathered). */
-static bool kernel_broadcasts(const Emitter *em, int k) { return em->t->kernels[k].cost.gather > 0; }
+ * (src/traffic.c; its cost counts the elements it gathers, at given dims). */
+static bool kernel_broadcasts(const Emitter *em, int k) { return em->t->kernels[k].broadcasts; }
 
 /* An unfused kernel with a broadcast operand, as eager runs it: TensorIterator
  * cannot vectorize it, so it takes its legacy path (elementwise_kernel of
@@ -1884,6 +1891,9 @@ static void emit_reference(Emitter *em)
                 snprintf(expr, sizeof expr, "%s", a[0]);
             else if (divides_by_literal_zero(p, in))
                 snprintf(expr, sizeof expr, "ref_ovf(ref_div(%s, %s), %s, %s)", a[0], a[1], a[0], a[1]);
+            else if (!fused && in->op == O_DIV && in->uform == 2) /* eager's reciprocal, in its dtype, times a */
+                snprintf(expr, sizeof expr, "ref_ovf(%s * ref_round(1.0 / %s, %d), %s, %s)", a[0], a[1],
+                         rdiv_dtype(p, in), a[0], a[1]);
             else if (in->op >= O_ADD && in->op <= O_DIV) /* + - * /: watch for overflow */
                 snprintf(expr, sizeof expr, "ref_ovf(%s %s %s, %s, %s)", a[0], op_name((Op)in->op), a[1], a[0],
                          a[1]);

@@ -371,6 +371,7 @@ typedef struct Kernel {
     int nread;       /* distinct tensor operands */
     int read[3];
     double read_bytes, write_bytes;
+    bool broadcasts; /* an operand not of its result's layout: eager's per-element form (cost.gather) */
     FusecKernelCost cost;
 } Kernel;
 

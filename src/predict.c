@@ -246,7 +246,7 @@ static void explain_bands(FILE *f, const Chain *c)
         case WHY_GATHER: {
             int ng = 0; /* unfused kernels in the per-element broadcast form */
             for (int k = 0; k < t->nkernels; k++)
-                ng += t->ucost[k].gather > 0;
+                ng += t->kernels[k].broadcasts;
             fprintf(f, "the unfused call's %d kernel%s with a broadcast operand find%s each element's place, as "
                        "eager's do, at most %.0f G elements a second (%.1f us beyond %s bytes' time at %s): %s, "
                        "above the traffic ratio",

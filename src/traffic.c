@@ -309,6 +309,7 @@ void traffic_build(Program *p, Traffic *t)
         bool gather = false;
         for (int r = 0; p->shaped && r < k->nread; r++)
             gather |= !shape_same_layout(p, &p->inst[k->read[r]].shape, &in->shape);
+        k->broadcasts = gather;
         if (gather) {
             k->cost.gather = 1;
             add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels, FUSEC_GATHER, 1, &in->shape);
