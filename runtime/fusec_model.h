@@ -45,8 +45,8 @@ typedef struct FusecKernelCost {
 
 /* Elements a thread of eager's per-element broadcast form (the unfused kernel
  * of an op with a broadcast operand: src/emit_cuda.c, emit_broadcast_kernel),
- * FX_THREADS apart; the harness calibrates gather_gelems on a kernel of this
- * form (runtime/harness/calibrate.cuh, fh_gather_gelems). */
+ * FX_THREADS apart; the harness times its own kernel of this form
+ * (runtime/harness/calibrate.cuh, fh_gather_kernel) beside gather_gelems. */
 #define FUSEC_BCAST_E 4
 
 /* gather_gelems on the H200: call 2 of session 16 (2026-12-04,
