@@ -118,7 +118,7 @@ static void emit_runtime(Emitter *em, const char *name, const char *what, bool b
  * No list of bad names is ever complete (C++ keywords, the macros of the C
  * and CUDA headers such as EOF, linux or errno, CUDA's own names, fusec's):
  * a name that ends in _u is none of them, and none of the emitter's own
- * (t1, v7, c3, a0, r, n, x_u_v arrays, P_ globals) ends in _u. The user's
+ * (t1, v7, c3, a0, x0, op, r, n, x_u_v arrays, P_ globals) ends in _u. The user's
  * name stays visible, here and in the comments. */
 static char *c_ident(Emitter *em, const char *name)
 {
@@ -507,7 +507,7 @@ static int elems_per_thread(const Program *p, const int *a, int na, const int *b
         snprintf(why, len, "%d bytes of the bool array, %d of the widest", e, e * hi);
     else if (heavy64 && hi == 8) { /* as ATen's vectorized kernel: 4 doubles a thread */
         e = 4;
-        snprintf(why, len, "32 bytes of the widest array: two 16-byte accesses for a compute-heavy f64 op");
+        snprintf(why, len, "32 bytes of the widest array: two 16-byte accesses for a compute-heavy 64-bit op");
     } else
         snprintf(why, len, "16 bytes of the widest array%s", which);
     return e;
@@ -595,14 +595,15 @@ static int kernel_scalars(Emitter *em, const int *insts, int ninst, bool canon, 
     return n;
 }
 
+/* wide: the kernel asks for 64 registers (min_blocks's fp64 rule). */
 static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const int *sc, int nsc,
-                          const char *const *load_names, const char *const *store_names, int e)
+                          const char *const *load_names, const char *const *store_names, int e, bool wide)
 {
     FILE *f = em->f;
     const Program *p = em->p;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(%s) %s(",
             launch_bounds(em, min_blocks(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore, 2),
-                                         p->inst[ar->store[0]].ct == FX_F64, false)),
+                                         wide, false)),
             name);
     for (int k = 0; k < ar->nload; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[ar->load[k]].dtype], load_names[k]);
@@ -613,15 +614,6 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     fprintf(f, "I n, bool vec)\n{\n");
 }
 
-/* An unfused kernel's loop: E elements a thread, each chunk by vector
- * accesses when it is whole and every pointer aligned, else element by
- * element. */
-static void loop_head(FILE *f, int e, const char *why)
-{
-    fprintf(f, "    constexpr int E = %d; /* elements per thread: %s */\n", e, why);
-    fprintf(f, "    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
-    fprintf(f, "        const bool full = vec && n - i >= (I)E;\n");
-}
 
 /* ---- unfused kernels ------------------------------------------------------ */
 
@@ -830,21 +822,15 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 
     kernel_comment(em, k, text);
     char why[80];
-    /* an unfused f64 op whose issue slots take at least half its bytes' time */
+    /* an unfused op whose issue slots take at least half its bytes' time */
     bool heavy64 = compute_share(em->c, &kr->cost, kr->read_bytes + kr->write_bytes) >= 0.5;
     em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, heavy64, why, sizeof why, "");
-    kernel_params(em, unfused_name(em, k), &ar, sc, nsc, lnames, snames, em->elems[k]);
-    loop_head(f, em->elems[k], why);
-    const char *word = word_op(p, in, &ar);
-    if (word)
-        fprintf(f, "        if (full) { /* four 32-bit words: the op on 4 bytes at once */\n"
-                   "            fx_words16<%s>(a0, %s, r, i);\n            continue;\n        }\n",
-                word, ar.nload > 1 ? "a1" : "a0");
-    for (int r = 0; r < ar.nload; r++) {
-        fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[ar.load[r]].dtype], r);
-        fprintf(f, "        fx_load<E>(a%d_v, a%d, i, n, full);\n", r, r);
-    }
-    fprintf(f, "        %s r_v[E];\n#pragma unroll\n        for (int e = 0; e < E; e++) {\n", store_t[in->dtype]);
+    /* f64, and an integer op whose issue slots take at least half its bytes'
+     * time (// and % by a tensor, a division subroutine each element: under
+     * 32 registers an i64 (-4) // x spilled 16 bytes and an i8 q % q 4,
+     * ptxas -v) */
+    kernel_params(em, unfused_name(em, k), &ar, sc, nsc, lnames, snames, em->elems[k],
+                  ct == FX_F64 || (is_int(ct) && heavy64));
     char a[3][640], expr[2200];
     for (int j = 0; j < in->nargs; j++) {
         int x = in->arg[j];
@@ -867,13 +853,46 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
             while (kr->read[r] != x)
                 r++;
             char load[64];
-            snprintf(load, sizeof load, "fx_widen(a%d_v[e])", r);
+            snprintf(load, sizeof load, "fx_widen(x%d)", r);
             convert(a[j], sizeof a[j], load, dtype_compute(arg->dtype), want);
         }
     }
     op_expr(expr, sizeof expr, p, in, ct, a, false);
-    fprintf(f, "            r_v[e] = fx_to_%s(%s);\n        }\n", to_fn(p, in->dtype, rounded_value(p, kr->inst)), expr);
-    fprintf(f, "        fx_store<E>(r, i, n, full, r_v);\n    }\n}\n");
+    /* The op on one element, then the loop: E elements a thread, each whole
+     * chunk by vector accesses when every pointer is aligned, else (the tail,
+     * or misaligned pointers) one element at a time, in a loop nvcc keeps
+     * rolled. The two paths call the op apart, so that the vector path's
+     * registers are its own: with one body for both (the loads and stores
+     * choosing per chunk), u8 % 3 spilled 84 bytes under its 32 registers and
+     * bf16 / 76; with an unrolled tail, its loads hoisted, u8 + i8 to i16
+     * spilled 16 (ptxas -v, docs/cuda.md). */
+    fprintf(f, "    const auto op = [=](");
+    for (int r = 0; r < ar.nload; r++)
+        fprintf(f, "%s%s x%d", r ? ", " : "", store_t[p->inst[ar.load[r]].dtype], r);
+    fprintf(f, ") { return fx_to_%s(%s); };\n", to_fn(p, in->dtype, rounded_value(p, kr->inst)), expr);
+    fprintf(f, "    constexpr int E = %d; /* elements per thread: %s */\n", em->elems[k], why);
+    fprintf(f, "    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
+    fprintf(f, "        if (!vec || n - i < (I)E) { /* element by element */\n"
+               "            for (I j = i; j < n && j < i + (I)E; j++)\n                r[j] = op(");
+    for (int r = 0; r < ar.nload; r++)
+        fprintf(f, "%sa%d[j]", r ? ", " : "", r);
+    fprintf(f, ");\n            continue;\n        }\n");
+    const char *word = word_op(p, in, &ar);
+    if (word)
+        fprintf(f, "        /* four 32-bit words: the op on 4 bytes at once */\n"
+                   "        fx_words16<%s>(a0, %s, r, i);\n    }\n}\n",
+                word, ar.nload > 1 ? "a1" : "a0");
+    if (word)
+        return;
+    for (int r = 0; r < ar.nload; r++) {
+        fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[ar.load[r]].dtype], r);
+        fprintf(f, "        fx_load<E>(a%d_v, a%d, i, n, true);\n", r, r);
+    }
+    fprintf(f, "        %s r_v[E];\n#pragma unroll\n        for (int e = 0; e < E; e++)\n            r_v[e] = op(",
+            store_t[in->dtype]);
+    for (int r = 0; r < ar.nload; r++)
+        fprintf(f, "%sa%d_v[e]", r ? ", " : "", r);
+    fprintf(f, ");\n        fx_store<E>(r, i, n, true, r_v);\n    }\n}\n");
 }
 
 /* The fused kernel's elements per thread, loading load[0..nl) and storing

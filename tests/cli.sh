@@ -315,7 +315,7 @@ check "gather: the report names the term that lifts the speedup above the traffi
 # a number over a tensor, unfused, as eager's Tensor.__rtruediv__: the reciprocal rounded to the tensor's
 # dtype (f32 for an integer one), times the number; the fused kernel divides
 printf 'in h: bf16\nin q: i32\ny = 3 / h\nz = 2 / q\n' >"$tmp/rdiv.fuse"
-"$fusec" -w "$tmp/rdiv.fuse" -o "$tmp/rdiv.cu" && grep -q 'fx_to_bf16(fx_rdiv<__nv_bfloat16>(3.0f, fx_widen(a0_v\[e\])))' "$tmp/rdiv.cu" &&
+"$fusec" -w "$tmp/rdiv.fuse" -o "$tmp/rdiv.cu" && grep -q 'fx_to_bf16(fx_rdiv<__nv_bfloat16>(3.0f, fx_widen(x0)))' "$tmp/rdiv.cu" &&
     grep -q 'fx_rdiv<float>(2.0f, ' "$tmp/rdiv.cu" && [ "$(grep -c 'fx_rdiv<' "$tmp/rdiv.cu")" = 2 ]
 check "number / tensor: eager's reciprocal times the number in the unfused kernels only" 0 $?
 sed 's/^{/{"l2_hot_end": 0.7,/' "$tmp/dev2.json" >"$tmp/dev3.json"

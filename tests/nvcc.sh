@@ -4,6 +4,7 @@
 # CUB version (-DFUSEC_CUB), for sm_90 only (NVCC_CUB=0 skips them; a shaped
 # chain has no CUB version, and its .cu no such section). NVCC_ARCHS
 # overrides the targets (default sm_90; the full check adds sm_80 and sm_89).
+# No kernel's 32-bit instance may spill registers on sm_90.
 #   nvcc.sh FUSEC NVCC FILE.fuse WORKDIR
 set -eu
 fusec=$1 nvcc=$2 src=$3 work=$4
@@ -13,8 +14,14 @@ name=$(basename "$src" .fuse)
 "$fusec" -w --emit=header "$src" -o "$work/$name.h"
 for arch in ${NVCC_ARCHS:-sm_90}; do
   "$nvcc" -O3 -arch=$arch -Werror all-warnings "$work/$name.cu" -o "$work/$name.$arch"
-  "$nvcc" -O3 -arch=$arch -Werror all-warnings -DFUSEC_NO_HARNESS -c "$work/$name.cu" -o "$work/$name.$arch.o"
+  "$nvcc" -O3 -arch=$arch -Werror all-warnings -DFUSEC_NO_HARNESS -Xptxas -v -c "$work/$name.cu" \
+    -o "$work/$name.$arch.o" 2>"$work/$name.$arch.ptxas" || { cat "$work/$name.$arch.ptxas" >&2; exit 1; }
 done
+# No kernel's 32-bit-index instance spills registers on sm_90 (ptxas -v; the
+# instances that large n takes: bench/spills.sh, docs/cuda.md).
+spills=$(awk '/Compiling entry function/ { k = $7 } /bytes spill stores/ && $5 + 0 > 0 && k ~ /Ij/ { print k, $5 }' \
+  "$work/$name.sm_90.ptxas" 2>/dev/null || true)
+[ -z "$spills" ] || { echo "FAIL: $name: kernels that spill (ptxas -v, sm_90): $spills" >&2; exit 1; }
 if [ "${NVCC_CUB:-1}" = 1 ] && grep -q '^#ifdef FUSEC_CUB$' "$work/$name.cu"; then
   "$nvcc" -O3 -arch=sm_90 -Werror all-warnings -DFUSEC_CUB "$work/$name.cu" -o "$work/$name.cub"
   "$nvcc" -O3 -arch=sm_90 -Werror all-warnings -DFUSEC_CUB -DFUSEC_NO_HARNESS -c "$work/$name.cu" -o "$work/$name.cub.o"

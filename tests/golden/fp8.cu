@@ -59,17 +59,21 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k1_f32(const __nv_bfloat16 *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__nv_bfloat16 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __nv_bfloat16 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -78,17 +82,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k1_f32(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k2_mul(const float *__restrict__ a0, float *__restrict__ r, double inv_scale_u, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)inv_scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * (float)inv_scale_u));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -97,17 +105,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k2_mul(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k3_f8e4m3(const float *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         FxF8e4m3 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -116,17 +128,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k3_f8e4m3(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k4_f32(const __half *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -135,17 +151,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k4_f32(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k5_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 1.6e+04f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * 1.6e+04f));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -154,17 +174,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k5_mul(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k6_f8e5m2(const float *__restrict__ a0, FxF8e5m2 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f8e5m2(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         FxF8e5m2 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e5m2(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -173,17 +197,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k6_f8e5m2(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k7_mul(const double *__restrict__ a0, double *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](double x0) { return fx_to_f64((fx_widen(x0) * 100.0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         double a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         double r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f64((fx_widen(a0_v[e]) * 100.0));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -192,17 +220,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k7_mul(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k8_f8e4m3(const double *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](double x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 4 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         double a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         FxF8e4m3 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -211,17 +243,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k8_f8e4m3(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k9_f32(const FxF8e4m3 *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](FxF8e4m3 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         FxF8e4m3 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -256,17 +292,21 @@ __global__ void __launch_bounds__(FX_THREADS) fp8_k10_mul(const float *__restric
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k11_f32(const FxF8e5m2 *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](FxF8e5m2 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         FxF8e5m2 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -301,17 +341,21 @@ __global__ void __launch_bounds__(FX_THREADS) fp8_k12_add(const float *__restric
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k13_f8e5m2(const FxF8e4m3 *__restrict__ a0, FxF8e5m2 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](FxF8e4m3 x0) { return fx_to_f8e5m2(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         FxF8e4m3 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         FxF8e5m2 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e5m2(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -320,17 +364,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k13_f8e5m2(
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k14_i8(const FxF8e4m3 *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](FxF8e4m3 x0) { return fx_to_i8(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         FxF8e4m3 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int8_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i8(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -339,17 +387,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k14_i8(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k15_bool(const FxF8e5m2 *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](FxF8e5m2 x0) { return fx_to_bool(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         FxF8e5m2 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         bool r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bool(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -358,17 +410,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k15_bool(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k16_bool(const FxF8e4m3 *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](FxF8e4m3 x0) { return fx_to_bool(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         FxF8e4m3 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         bool r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bool(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -403,17 +459,21 @@ __global__ void __launch_bounds__(FX_THREADS) fp8_k17_or(const bool *__restrict_
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k18_f8e4m3(const __half *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         FxF8e4m3 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -422,17 +482,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k18_f8e4m3(
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k19_f32(const __nv_bfloat16 *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__nv_bfloat16 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __nv_bfloat16 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -441,17 +505,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k19_f32(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k20_mul(const float *__restrict__ a0, float *__restrict__ r, double inv_scale_u, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)inv_scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * (float)inv_scale_u));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -460,17 +528,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k20_mul(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k21_clamp(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -448.0f, 448.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_clamp(fx_widen(a0_v[e]), -448.0f, 448.0f));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -479,17 +551,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k21_clamp(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k22_f8e4m3(const float *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f8e4m3_satc(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         FxF8e4m3 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3_satc(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -498,17 +574,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k22_f8e4m3(
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k23_f32(const __half *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -517,17 +597,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k23_f32(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k24_tanh(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_tanh(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_tanh(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -536,17 +620,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k24_tanh(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k25_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 4.6e+02f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * 4.6e+02f));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -555,17 +643,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k25_mul(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k26_f8e4m3(const float *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         FxF8e4m3 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -574,17 +666,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k26_f8e4m3(
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k27_f8e4m3(const int8_t *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int8_t x0) { return fx_to_f8e4m3_satc(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         FxF8e4m3 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3_satc(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -593,19 +689,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k27_f8e4m3(
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k28_where(const bool *__restrict__ a0, const FxF8e4m3 *__restrict__ a1, FxF8e4m3 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](bool x0, FxF8e4m3 x1) { return fx_to_f8e4m3_sat((fx_widen(x0) ? fx_widen(x1) : 0.3125f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         FxF8e4m3 a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         FxF8e4m3 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3_sat((fx_widen(a0_v[e]) ? fx_widen(a1_v[e]) : 0.3125f));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -614,17 +714,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k28_where(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k29_copy(const FxF8e4m3 *__restrict__ a0, FxF8e4m3 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](FxF8e4m3 x0) { return fx_to_f8e4m3_sat(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         FxF8e4m3 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         FxF8e4m3 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f8e4m3_sat(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 

@@ -67,19 +67,23 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k1_add(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](uint8_t x0, int8_t x1) { return fx_to_i16(fx_int_add((int16_t)fx_widen(x0), (int16_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int16_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i16(fx_int_add((int16_t)fx_widen(a0_v[e]), (int16_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -88,17 +92,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k1_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k2_mul(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_mul(fx_widen(x0), 2)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_mul(fx_widen(a0_v[e]), 2));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -107,19 +115,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k2_mul(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k3_sub(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_sub(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_sub(fx_widen(a0_v[e]), (int32_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -128,17 +140,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k3_sub(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k4_mul(const int32_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_f32((fx_to_f32(fx_widen(x0)) * 2.5f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_to_f32(fx_widen(a0_v[e])) * 2.5f));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -147,17 +163,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k4_mul(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k5_div(const int32_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_f32(fx_div_by(fx_to_f32(fx_widen(x0)), 2.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_div_by(fx_to_f32(fx_widen(a0_v[e])), 2.0f));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -166,19 +186,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k5_div(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k6_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -187,17 +211,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k6_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k7_mul(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_mul(fx_widen(x0), (int64_t)3LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_mul(fx_widen(a0_v[e]), (int64_t)3LL));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -206,17 +234,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k7_mul(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k8_add(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)9223372036854775807LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_add(fx_widen(a0_v[e]), (int64_t)9223372036854775807LL));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -225,19 +257,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k8_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k9_floor_divide(const int32_t *__restrict__ a0, const int8_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, int8_t x1) { return fx_to_i32(fx_int_floor_divide(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_floor_divide(fx_widen(a0_v[e]), (int32_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -246,17 +282,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k9_floor_d
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k10_remainder(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_remainder(fx_widen(x0), 7)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_remainder(fx_widen(a0_v[e]), 7));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -265,38 +305,46 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k10_remain
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k11_add(const int32_t *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, int32_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_add(fx_widen(a0_v[e]), fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
 /* k12: t12 = b // 0 (ints.fuse:21:26)
  * reads 1 B and writes 1 B per element; computes in int8_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k12_floor_divide(const int8_t *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k12_floor_divide(const int8_t *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int8_t x0) { return fx_to_i8(fx_int_floor_divide(fx_widen(x0), (int8_t)0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int8_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i8(fx_int_floor_divide(fx_widen(a0_v[e]), (int8_t)0));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -305,19 +353,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k12_floor_
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k13_add(const int32_t *__restrict__ a0, const int8_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, int8_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_add(fx_widen(a0_v[e]), (int32_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -326,17 +378,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k13_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k14_and(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](uint8_t x0) { return fx_to_u8((fx_widen(x0) & (uint8_t)15)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         uint8_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_u8((fx_widen(a0_v[e]) & (uint8_t)15));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -345,21 +401,16 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k14_and(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k15_not(const int8_t *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int8_t x0) { return fx_to_i8((~fx_widen(x0))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
-        if (full) { /* four 32-bit words: the op on 4 bytes at once */
-            fx_words16<FX_WORD_NOT>(a0, a0, r, i);
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
             continue;
         }
-        int8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
-        int8_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i8((~fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        /* four 32-bit words: the op on 4 bytes at once */
+        fx_words16<FX_WORD_NOT>(a0, a0, r, i);
     }
 }
 
@@ -368,19 +419,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k15_not(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k16_xor(const int8_t *__restrict__ a0, const int16_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int8_t x0, int16_t x1) { return fx_to_i16(((int16_t)fx_widen(x0) ^ fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int16_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i16(((int16_t)fx_widen(a0_v[e]) ^ fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -389,19 +444,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k16_xor(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k17_or(const uint8_t *__restrict__ a0, const int16_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](uint8_t x0, int16_t x1) { return fx_to_i16(((int16_t)fx_widen(x0) | fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int16_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i16(((int16_t)fx_widen(a0_v[e]) | fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -410,17 +469,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k17_or(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k18_mul(const bool *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](bool x0) { return fx_to_i64(fx_int_mul((int64_t)fx_widen(x0), (int64_t)2LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_mul((int64_t)fx_widen(a0_v[e]), (int64_t)2LL));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -429,19 +492,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k18_mul(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k19_add(const int16_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int16_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int16_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int64_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_add((int64_t)fx_widen(a0_v[e]), fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -450,19 +517,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k19_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k20_and(const bool *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](bool x0, int32_t x1) { return fx_to_i32(((int32_t)fx_widen(x0) & fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(((int32_t)fx_widen(a0_v[e]) & fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -471,19 +542,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k20_and(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k21_add(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_add(fx_widen(a0_v[e]), (int64_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -492,17 +567,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k21_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k22_shl(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_shl(fx_widen(x0), 3)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_shl(fx_widen(a0_v[e]), 3));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -511,19 +590,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k22_shl(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k23_shr(const int32_t *__restrict__ a0, const int8_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, int8_t x1) { return fx_to_i32(fx_int_shr(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_shr(fx_widen(a0_v[e]), (int32_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -532,19 +615,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k23_shr(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k24_add(const int32_t *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, int32_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_add(fx_widen(a0_v[e]), fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -553,17 +640,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k24_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k25_shr(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](uint8_t x0) { return fx_to_u8(fx_int_shr(fx_widen(x0), (uint8_t)9)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         uint8_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_u8(fx_int_shr(fx_widen(a0_v[e]), (uint8_t)9));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -572,19 +663,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k25_shr(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k26_add(const int32_t *__restrict__ a0, const uint8_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, uint8_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         uint8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_add(fx_widen(a0_v[e]), (int32_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -593,17 +688,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k26_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k27_sub(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_sub(fx_widen(x0), 1000)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_sub(fx_widen(a0_v[e]), 1000));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -612,17 +711,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k27_sub(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k28_abs(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_abs(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_abs(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -631,17 +734,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k28_abs(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k29_clamp(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_clamp(fx_widen(x0), -5, 300)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_clamp(fx_widen(a0_v[e]), -5, 300));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -650,19 +757,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k29_clamp(
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k30_max(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](uint8_t x0, int8_t x1) { return fx_to_i16(fx_int_max((int16_t)fx_widen(x0), (int16_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int16_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i16(fx_int_max((int16_t)fx_widen(a0_v[e]), (int16_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -671,19 +782,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k30_max(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k31_add(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_add(fx_widen(a0_v[e]), (int32_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -692,17 +807,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k31_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k32_sign(const int16_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int16_t x0) { return fx_to_i16(fx_int_sign(fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int16_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int16_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i16(fx_int_sign(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -711,19 +830,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k32_sign(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k33_add(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_add(fx_widen(a0_v[e]), (int32_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -732,17 +855,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k33_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k34_neg(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_neg(fx_widen(x0))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_neg(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -751,17 +878,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k34_neg(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k35_relu(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_relu(fx_widen(x0))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_relu(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -770,19 +901,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k35_relu(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k36_add(const int32_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int64_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_add((int64_t)fx_widen(a0_v[e]), fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -791,17 +926,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k36_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k37_neg(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_neg(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32(fx_int_neg(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -810,21 +949,25 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k37_neg(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k38_where(const bool *__restrict__ a0, const int32_t *__restrict__ a1, const int32_t *__restrict__ a2, int32_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](bool x0, int32_t x1, int32_t x2) { return fx_to_i32((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j], a2[j]);
+            continue;
+        }
         bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int32_t a2_v[E];
-        fx_load<E>(a2_v, a2, i, n, full);
+        fx_load<E>(a2_v, a2, i, n, true);
         int32_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i32((fx_widen(a0_v[e]) ? fx_widen(a1_v[e]) : fx_widen(a2_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -833,19 +976,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k38_where(
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k39_add(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_add(fx_widen(a0_v[e]), (int64_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -854,17 +1001,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k39_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k40_exp(const uint8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](uint8_t x0) { return fx_to_f32(fx_exp(fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_exp(fx_to_f32(fx_widen(a0_v[e]))));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -873,17 +1024,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k40_exp(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k41_abs(const int16_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int16_t x0) { return fx_to_i16(fx_int_abs(fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int16_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int16_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i16(fx_int_abs(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -892,17 +1047,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k41_abs(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k42_sqrt(const int16_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int16_t x0) { return fx_to_f32(fx_sqrt(fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int16_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_sqrt(fx_to_f32(fx_widen(a0_v[e]))));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -911,19 +1070,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k42_sqrt(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k43_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -932,19 +1095,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k43_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k44_add(const float *__restrict__ a0, const int32_t *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, int32_t x1) { return fx_to_f32((fx_widen(x0) + fx_to_f32(fx_widen(x1)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_to_f32(fx_widen(a1_v[e]))));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -953,19 +1120,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k44_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k45_gt(const int32_t *__restrict__ a0, const int8_t *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0, int8_t x1) { return fx_to_bool((fx_widen(x0) > (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         bool r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bool((fx_widen(a0_v[e]) > (int32_t)fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -974,17 +1145,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k45_gt(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k46_ne(const int64_t *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int64_t x0) { return fx_to_bool((fx_widen(x0) != (int64_t)0LL)); };
     constexpr int E = 4; /* elements per thread: 4 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         bool r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bool((fx_widen(a0_v[e]) != (int64_t)0LL));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -993,23 +1168,16 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k46_ne(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k47_and(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) & fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
-        if (full) { /* four 32-bit words: the op on 4 bytes at once */
-            fx_words16<FX_WORD_AND>(a0, a1, r, i);
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
             continue;
         }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
-        bool a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bool((fx_widen(a0_v[e]) & fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        /* four 32-bit words: the op on 4 bytes at once */
+        fx_words16<FX_WORD_AND>(a0, a1, r, i);
     }
 }
 
@@ -1018,17 +1186,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k47_and(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k48_le(const uint8_t *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](uint8_t x0) { return fx_to_bool((fx_to_f32(fx_widen(x0)) <= 3.5f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         bool r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bool((fx_to_f32(fx_widen(a0_v[e])) <= 3.5f));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1037,23 +1209,16 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k48_le(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k49_or(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) | fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
-        if (full) { /* four 32-bit words: the op on 4 bytes at once */
-            fx_words16<FX_WORD_OR>(a0, a1, r, i);
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
             continue;
         }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
-        bool a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bool((fx_widen(a0_v[e]) | fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        /* four 32-bit words: the op on 4 bytes at once */
+        fx_words16<FX_WORD_OR>(a0, a1, r, i);
     }
 }
 
@@ -1062,17 +1227,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k49_or(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k50_div(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_div_by(fx_widen(x0), (float)scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_div_by(fx_widen(a0_v[e]), (float)scale_u));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1081,17 +1250,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k50_div(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k51_round(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_round(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_round(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1100,17 +1273,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k51_round(
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k52_clamp(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -128.0f, 127.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_clamp(fx_widen(a0_v[e]), -128.0f, 127.0f));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1119,17 +1296,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k52_clamp(
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k53_i8(const float *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_i8(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int8_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i8(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1138,17 +1319,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k53_i8(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k54_f32(const int8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int8_t x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1157,17 +1342,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k54_f32(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k55_mul(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * (float)scale_u));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1176,17 +1365,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k55_mul(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k56_bf16(const int64_t *__restrict__ a0, __nv_bfloat16 *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int64_t x0) { return fx_to_bf16(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __nv_bfloat16 r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_bf16(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1195,19 +1388,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k56_bf16(c
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k57_add(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __nv_bfloat16 a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1216,17 +1413,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k57_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k58_f16(const int32_t *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_f16(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1235,19 +1436,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k58_f16(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k59_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1256,19 +1461,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k59_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k60_add(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __nv_bfloat16 a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1277,17 +1486,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k60_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k61_u8(const int32_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int32_t x0) { return fx_to_u8(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         uint8_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_u8(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1296,17 +1509,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k61_u8(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k62_i16(const int64_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int64_t x0) { return fx_to_i16(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int16_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i16(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1315,19 +1532,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k62_i16(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k63_add(const uint8_t *__restrict__ a0, const int16_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](uint8_t x0, int16_t x1) { return fx_to_i16(fx_int_add((int16_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int16_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i16(fx_int_add((int16_t)fx_widen(a0_v[e]), fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1336,17 +1557,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k63_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k64_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 1e+03f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * 1e+03f));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1355,17 +1580,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k64_mul(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k65_i64(const float *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_i64(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_widen(a0_v[e]));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1374,19 +1603,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k65_i64(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k66_add(const int16_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int16_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         int16_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int64_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_add((int64_t)fx_widen(a0_v[e]), fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -1395,17 +1628,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k66_add(co
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k67_add(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)255LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         int64_t r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_i64(fx_int_add(fx_widen(a0_v[e]), (int64_t)255LL));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 

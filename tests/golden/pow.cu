@@ -48,17 +48,21 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k1_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -67,17 +71,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k1_pow(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k2_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * fx_widen(a0_v[e]) * fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -86,19 +94,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k2_pow(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k3_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -107,17 +119,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k3_add(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k4_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_reciprocal(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_reciprocal(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -126,19 +142,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k4_pow(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k5_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -147,17 +167,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k5_add(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k6_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_reciprocal(fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_reciprocal(fx_widen(a0_v[e]) * fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -166,19 +190,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k6_pow(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k7_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -187,17 +215,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k7_add(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k8_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_sqrt(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_sqrt(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -206,17 +238,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k8_pow(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k9_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_rsqrt(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_rsqrt(fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -225,19 +261,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k9_pow(cons
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k10_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -246,17 +286,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k10_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k11_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_pow(fx_widen(x0), 2.5f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_pow(fx_widen(a0_v[e]), 2.5f));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -265,19 +309,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k11_pow(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k12_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -286,17 +334,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k12_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k13_pow(const float *__restrict__ a0, float *__restrict__ r, double e_u, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_pow_scalar(fx_widen(x0), (float)e_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_pow_scalar(fx_widen(a0_v[e]), (float)e_u));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -305,19 +357,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k13_pow(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k14_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -326,17 +382,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k14_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k15_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) * fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -345,17 +405,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k15_pow(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k16_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(fx_to_f16(fx_widen(x0) * fx_widen(x0))) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16((fx_widen(fx_to_f16(fx_widen(a0_v[e]) * fx_widen(a0_v[e]))) * fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -364,17 +428,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k16_pow(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k17_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0) { return fx_to_f16(fx_reciprocal(fx_widen(fx_to_f16(fx_widen(x0) * fx_widen(x0))))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16(fx_reciprocal(fx_widen(fx_to_f16(fx_widen(a0_v[e]) * fx_widen(a0_v[e])))));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -383,19 +451,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k17_pow(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k18_add(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -404,17 +476,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k18_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k19_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) * fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -423,19 +499,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k19_pow(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k20_add(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -444,17 +524,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k20_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k21_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0) { return fx_to_f16(fx_pow(fx_widen(x0), fx_widen(fx_to_f16(0.3f)))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16(fx_pow(fx_widen(a0_v[e]), fx_widen(fx_to_f16(0.3f))));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -463,19 +547,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k21_pow(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k22_add(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -484,17 +572,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k22_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k23_pow(const __half *__restrict__ a0, __half *__restrict__ r, double e_u, I n, bool vec)
 {
+    const auto op = [=](__half x0) { return fx_to_f16(fx_pow_scalar<__half>(fx_widen(x0), (float)e_u)); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16(fx_pow_scalar<__half>(fx_widen(a0_v[e]), (float)e_u));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -503,19 +595,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k23_pow(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(const __half *__restrict__ a0, const __half *__restrict__ a1, __half *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         __half r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f16((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 

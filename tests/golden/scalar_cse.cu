@@ -41,17 +41,21 @@
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k1_mul(const float *__restrict__ a0, float *__restrict__ r, double c2, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(((float)c2 * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(((float)c2 * fx_widen(a0_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -60,17 +64,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k1_m
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k2_floor_divide(const float *__restrict__ a0, float *__restrict__ r, double c4, I n, bool vec)
 {
+    const auto op = [=](float x0) { return fx_to_f32(fx_floor_divide_by(fx_widen(x0), (float)c4)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32(fx_floor_divide_by(fx_widen(a0_v[e]), (float)c4));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
@@ -79,19 +87,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k2_f
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k3_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) + fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 

@@ -71,19 +71,23 @@ __global__ void __launch_bounds__(FX_THREADS) shape_names_k1_mul(const float *__
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_names_k2_mul(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
+    const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) * fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
     for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        const bool full = vec && n - i >= (I)E;
+        if (!vec || n - i < (I)E) { /* element by element */
+            for (I j = i; j < n && j < i + (I)E; j++)
+                r[j] = op(a0[j], a1[j]);
+            continue;
+        }
         float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, full);
+        fx_load<E>(a0_v, a0, i, n, true);
         __nv_bfloat16 a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, full);
+        fx_load<E>(a1_v, a1, i, n, true);
         float r_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            r_v[e] = fx_to_f32((fx_widen(a0_v[e]) * fx_widen(a1_v[e])));
-        }
-        fx_store<E>(r, i, n, full, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store<E>(r, i, n, true, r_v);
     }
 }
 
