@@ -174,7 +174,9 @@ typedef struct FhLaunchCal {
  * does (with one kernel launched k times, only the first fetched its code,
  * and the launch terms came out 0.2-0.5 us a kernel under the chains' own),
  * each shaped like an emitted unfused kernel (fx_load and fx_store of 4
- * floats, the vector and the scalar path, a grid-stride loop). F > 0 runs F
+ * floats, a grid-stride loop; one body for the vector and the scalar path,
+ * as the emitted ones had it before session 17: what runs at 4096 aligned
+ * elements, the vector path, is alike either way). F > 0 runs F
  * FMAs on each element first: F * 4 * 16 bytes more straight-line code, for
  * the code-fetch term (fh_calibrate_launches). */
 template <int K, int F> static __global__ void fh_cal_kernel(const float *__restrict__ a, float *__restrict__ b, unsigned n, bool vec)
