@@ -1,7 +1,8 @@
 #!/bin/sh
 # Random valid programs (tests/randgen.py) through the whole tool chain: each
 # must compile with fusec (--predict, the .cu and the header) and the .cu
-# with nvcc, as a library (-DFUSEC_NO_HARNESS -c) and as the harness. When a
+# with nvcc, as a library (-DFUSEC_NO_HARNESS -c, where no unfused kernel may
+# spill registers: ptxas -v) and as the harness. When a
 # GPU is present, each harness also verifies both versions against its
 # double reference (--verify-only).
 #   randgen.sh FUSEC NVCC N         NVCC '-': fusec only
@@ -42,11 +43,14 @@ for src in "$work"/*.fuse; do
     echo "ok: $name (fusec)"
     continue
   fi
-  if ! "$nvcc" -O3 -arch="$arch" -DFUSEC_NO_HARNESS -c "$b.cu" -o "$b.o" >"$b.nvcc" 2>&1; then
+  if ! "$nvcc" -O3 -arch="$arch" -DFUSEC_NO_HARNESS -Xptxas -v -c "$b.cu" -o "$b.o" >"$b.nvcc" 2>&1; then
     fail "$name: nvcc -DFUSEC_NO_HARNESS -c"
     grep -m5 error "$b.nvcc"
     continue
   fi
+  # no unfused kernel (P_k<k>_<op>) spills registers in its 32-bit-index instance (ptxas -v)
+  spills=$(awk '/Compiling entry function/ { k = $7 } /bytes spill stores/ && $5 + 0 > 0 && k ~ /_k[0-9]+_/ && k ~ /Ij/ { print k, $5 }' "$b.nvcc")
+  [ -z "$spills" ] || { fail "$name: unfused kernels that spill (ptxas -v): $spills"; continue; }
   if ! "$nvcc" -O3 -arch="$arch" "$b.cu" -o "$b" >"$b.nvcc" 2>&1; then
     fail "$name: nvcc (harness)"
     grep -m5 error "$b.nvcc"
