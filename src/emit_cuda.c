@@ -614,7 +614,6 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     fprintf(f, "I n, bool vec)\n{\n");
 }
 
-
 /* ---- unfused kernels ------------------------------------------------------ */
 
 /* s made safe inside a C comment: no comment start or end (slash-star, star-slash), no
@@ -823,14 +822,14 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     kernel_comment(em, k, text);
     char why[80];
     /* an unfused op whose issue slots take at least half its bytes' time */
-    bool heavy64 = compute_share(em->c, &kr->cost, kr->read_bytes + kr->write_bytes) >= 0.5;
-    em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, heavy64, why, sizeof why, "");
+    bool heavy = compute_share(em->c, &kr->cost, kr->read_bytes + kr->write_bytes) >= 0.5;
+    em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, heavy, why, sizeof why, "");
     /* f64, and an integer op whose issue slots take at least half its bytes'
      * time (// and % by a tensor, a division subroutine each element: under
      * 32 registers an i64 (-4) // x spilled 16 bytes and an i8 q % q 4,
      * ptxas -v) */
     kernel_params(em, unfused_name(em, k), &ar, sc, nsc, lnames, snames, em->elems[k],
-                  ct == FX_F64 || (is_int(ct) && heavy64));
+                  ct == FX_F64 || (is_int(ct) && heavy));
     char a[3][640], expr[2200];
     for (int j = 0; j < in->nargs; j++) {
         int x = in->arg[j];
@@ -878,12 +877,12 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
         fprintf(f, "%sa%d[j]", r ? ", " : "", r);
     fprintf(f, ");\n            continue;\n        }\n");
     const char *word = word_op(p, in, &ar);
-    if (word)
+    if (word) {
         fprintf(f, "        /* four 32-bit words: the op on 4 bytes at once */\n"
                    "        fx_words16<%s>(a0, %s, r, i);\n    }\n}\n",
                 word, ar.nload > 1 ? "a1" : "a0");
-    if (word)
         return;
+    }
     for (int r = 0; r < ar.nload; r++) {
         fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[ar.load[r]].dtype], r);
         fprintf(f, "        fx_load<E>(a%d_v, a%d, i, n, true);\n", r, r);
