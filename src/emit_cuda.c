@@ -712,6 +712,41 @@ static bool owns_bcast(const Program *p, int v)
  * (src/traffic.c; its cost counts the elements it gathers, at given dims). */
 static bool kernel_broadcasts(const Emitter *em, int k) { return em->t->kernels[k].broadcasts; }
 
+/* The operand expressions a[] of unfused kernel k's op, each in the op's
+ * compute type (where's condition as bool): a number as eager takes it
+ * (rounded first where eager_number_dtype says so), array operand r as
+ * fx_widen(<pre>r<post>), its element in the kernel's loop. */
+static void unfused_operands(Emitter *em, int k, const char *pre, const char *post, char a[3][640])
+{
+    const Program *p = em->p;
+    const Kernel *kr = &em->t->kernels[k];
+    const Inst *in = &p->inst[kr->inst];
+    for (int j = 0; j < in->nargs; j++) {
+        int x = in->arg[j];
+        const Inst *arg = &p->inst[x];
+        int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : in->ct;
+        if (arg->scalar) {
+            scalar_operand(em, a[j], sizeof a[j], x, want);
+            int common = eager_number_dtype(p, in, j); /* rounded first, as eager takes it */
+            if (common >= 0) {
+                char num[640];
+                snprintf(num, sizeof num, "%s", a[j]);
+                if (arg->op == O_CONST) /* a literal rounded here, a param at run time */
+                    constant(a[j], sizeof a[j], ref_round(arg->value, common), want);
+                else
+                    snprintf(a[j], sizeof a[j], "fx_widen(fx_to_%s(%s))", fusec_dtype_name[common], num);
+            }
+        } else {
+            int r = 0;
+            while (kr->read[r] != x)
+                r++;
+            char load[64];
+            snprintf(load, sizeof load, "fx_widen(%s%d%s)", pre, r, post);
+            convert(a[j], sizeof a[j], load, dtype_compute(arg->dtype), want);
+        }
+    }
+}
+
 /* An unfused kernel with a broadcast operand, as eager runs it: TensorIterator
  * cannot vectorize it, so it takes its legacy path (elementwise_kernel of
  * ATen's CUDALoops.cuh): FUSEC_BCAST_E elements a thread, FX_THREADS apart, each
@@ -752,21 +787,7 @@ static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
     }
     fprintf(f, "            }\n        }\n");
     char a[3][640], expr[2200];
-    for (int j = 0; j < in->nargs; j++) {
-        int x = in->arg[j];
-        const Inst *arg = &p->inst[x];
-        int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : in->ct;
-        if (arg->scalar) {
-            scalar_operand(em, a[j], sizeof a[j], x, want);
-        } else {
-            int r = 0;
-            while (kr->read[r] != x)
-                r++;
-            char load[64];
-            snprintf(load, sizeof load, "fx_widen(a%d_v[e])", r);
-            convert(a[j], sizeof a[j], load, dtype_compute(arg->dtype), want);
-        }
-    }
+    unfused_operands(em, k, "a", "_v[e]", a);
     op_expr(expr, sizeof expr, p, in, in->ct, a, false);
     fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n"
                "            const I i = base + (I)e * FX_THREADS;\n"
@@ -831,31 +852,7 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     kernel_params(em, unfused_name(em, k), &ar, sc, nsc, lnames, snames, em->elems[k],
                   ct == FX_F64 || (is_int(ct) && heavy));
     char a[3][640], expr[2200];
-    for (int j = 0; j < in->nargs; j++) {
-        int x = in->arg[j];
-        const Inst *arg = &p->inst[x];
-        /* Each operand enters in the op's compute type (where's condition as bool). */
-        int want = op_info[in->op].cls == K_WHERE && j == 0 ? FX_BOOL : ct;
-        if (arg->scalar) {
-            scalar_operand(em, a[j], sizeof a[j], x, want);
-            int common = eager_number_dtype(p, in, j); /* rounded first, as eager takes it */
-            if (common >= 0) {
-                char num[640];
-                snprintf(num, sizeof num, "%s", a[j]);
-                if (arg->op == O_CONST) /* a literal rounded here, a param at run time */
-                    constant(a[j], sizeof a[j], ref_round(arg->value, common), want);
-                else
-                    snprintf(a[j], sizeof a[j], "fx_widen(fx_to_%s(%s))", fusec_dtype_name[common], num);
-            }
-        } else {
-            int r = 0;
-            while (kr->read[r] != x)
-                r++;
-            char load[64];
-            snprintf(load, sizeof load, "fx_widen(x%d)", r);
-            convert(a[j], sizeof a[j], load, dtype_compute(arg->dtype), want);
-        }
-    }
+    unfused_operands(em, k, "x", "", a);
     op_expr(expr, sizeof expr, p, in, ct, a, false);
     /* The op on one element, then the loop: E elements a thread, each whole
      * chunk by vector accesses when every pointer is aligned, else (the tail,
