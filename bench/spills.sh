@@ -20,8 +20,7 @@ for f in "$@"; do
   "$nvcc" -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -Xptxas -v -c "$work/$b.cu" -o "$work/$b.o" 2>"$work/$b.log" ||
     { echo "$b: nvcc failed"; continue; }
   # ptxas names the function, then its properties: "N bytes spill stores"
-  awk -v c="$b" '/Compiling entry function/ { k = $7; gsub("\047", "", k) }
-    /bytes spill stores/ && $5 + 0 > 0 && k ~ /Ij/ { print c, k, $5 }' "$work/$b.log" >"$work/$b.spills"
+  awk -f "$(dirname "$0")/spills.awk" "$work/$b.log" | sed "s/^/$b /" >"$work/$b.spills"
   cat "$work/$b.spills"
   total=$((total + $(wc -l <"$work/$b.spills")))
 done

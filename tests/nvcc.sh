@@ -19,8 +19,8 @@ for arch in ${NVCC_ARCHS:-sm_90}; do
 done
 # No kernel's 32-bit-index instance spills registers on sm_90 (ptxas -v; the
 # instances that large n takes: bench/spills.sh, docs/cuda.md).
-spills=$(awk '/Compiling entry function/ { k = $7 } /bytes spill stores/ && $5 + 0 > 0 && k ~ /Ij/ { print k, $5 }' \
-  "$work/$name.sm_90.ptxas" 2>/dev/null || true)
+spills=
+[ ! -f "$work/$name.sm_90.ptxas" ] || spills=$(awk -f "$(dirname "$0")/../bench/spills.awk" "$work/$name.sm_90.ptxas")
 [ -z "$spills" ] || { echo "FAIL: $name: kernels that spill (ptxas -v, sm_90): $spills" >&2; exit 1; }
 if [ "${NVCC_CUB:-1}" = 1 ] && grep -q '^#ifdef FUSEC_CUB$' "$work/$name.cu"; then
   "$nvcc" -O3 -arch=sm_90 -Werror all-warnings -DFUSEC_CUB "$work/$name.cu" -o "$work/$name.cub"

@@ -49,7 +49,7 @@ for src in "$work"/*.fuse; do
     continue
   fi
   # no unfused kernel (P_k<k>_<op>) spills registers in its 32-bit-index instance (ptxas -v)
-  spills=$(awk '/Compiling entry function/ { k = $7 } /bytes spill stores/ && $5 + 0 > 0 && k ~ /_k[0-9]+_/ && k ~ /Ij/ { print k, $5 }' "$b.nvcc")
+  spills=$(awk -v only='_k[0-9]+_' -f "$root/bench/spills.awk" "$b.nvcc")
   [ -z "$spills" ] || { fail "$name: unfused kernels that spill (ptxas -v): $spills"; continue; }
   if ! "$nvcc" -O3 -arch="$arch" "$b.cu" -o "$b" >"$b.nvcc" 2>&1; then
     fail "$name: nvcc (harness)"
