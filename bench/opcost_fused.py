@@ -117,7 +117,7 @@ def main():
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--ops", default=",".join(list(OPS) + list(INT_OPS)),
                     help="float ops run in the float types, integer ops (INT_OPS) in the integer ones")
-    ap.add_argument("--types", default=",".join(TYPES + INT_TYPES), help="f32, f64, f16, bf16, i32, i64")
+    ap.add_argument("--types", default=",".join(TYPES + INT_TYPES), help="f32, f64, f16, bf16, i8, i16, i32, i64")
     ap.add_argument("--dry-run", action="store_true",
                     help="no GPU: print each chain's table slots an op, from fusec's report, and stop")
     ap.add_argument("--profile-in", default=None, metavar="F",
@@ -163,8 +163,9 @@ def main():
         dt = fb.tdtype(r["type"])
         g = torch.Generator(device="cuda").manual_seed(1)
         if is_int(r["type"]):  # i64 beyond 2^32, off the division's 32-bit path
-            lim = 1 << (40 if r["type"] == "i64" else 20)
-            x = torch.randint(-lim, lim, (args.n,), dtype=dt, device="cuda", generator=g)
+            info = torch.iinfo(dt)
+            lim = min(1 << (40 if r["type"] == "i64" else 20), info.max)
+            x = torch.randint(max(-lim, info.min), lim, (args.n,), dtype=dt, device="cuda", generator=g)
         else:
             lo, hi = (0.1, 4.0) if OPS[r["op"]][1] else (-3.0, 3.0)
             x = (torch.rand(args.n, device="cuda", generator=g) * (hi - lo) + lo).to(dt)

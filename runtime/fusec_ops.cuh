@@ -436,25 +436,69 @@ template <typename T> FX_OP T fx_int_div0(T a)
 {
     return sizeof(T) == 8 && (unsigned long long)a <= 0xFFFFFFFFull ? (T)0xFFFFFFFFll : (T)-1;
 }
-template <typename T> FX_OP T fx_int_tdiv(T a, T b)
+/* floor(a / b), b != 0. u8, i8 and i16 divide in float: |a| and |b| are at
+ * most 2^15, so q = a / b is an integer or at least 1 / |b| below the next
+ * one; __fdividef's quotient (2 ulp at most for such b) moved up by 2^-20 of
+ * its size lies in [q, q + 1.3 * 2^-20 |q|], short of that next integer
+ * (1.3 * 2^-20 |q| < 1 / |b| as |a| < 2^19), and its floor is q's.
+ * bench/probe_idiv.cu checks every pair of each type on the GPU. On the
+ * device the conversions are adds on the bits of 1.5 * 2^23 (12582912.0f,
+ * whose float grid has step 1 for the 2^22 integers on either side): a + its
+ * bits is the float 1.5 * 2^23 + a exactly, and x added to it rounding down
+ * is 1.5 * 2^23 + floor(x). They run at the full rate of adds, where the
+ * conversion instructions (I2F, F2I) run at an eighth: the division is then
+ * a reciprocal and a dozen adds and multiplies, against the integer
+ * division's 40 issue slots (bench/opcost_fused.py; docs/results.md, session
+ * 18). 32- and 64-bit integers take C's truncating division (MIN / -1
+ * written out) and the fix-up to the floor. */
+FX_OP int fx_narrow_floor_divide(int a, int b)
 {
-    return b == 0 ? fx_int_div0(a) : std::is_signed<T>::value && b == (T)-1 ? fx_int_neg(a) : (T)(a / b);
+#ifdef __CUDA_ARCH__
+    const float fa = __int_as_float(0x4B400000 + a) - 12582912.0f;
+    const float fb = __int_as_float(0x4B400000 + b) - 12582912.0f;
+    const float q = __fdividef(fa, fb);
+    return __float_as_int(__fadd_rd(fmaf(fabsf(q), 0x1p-20f, q), 12582912.0f)) - 0x4B400000;
+#else
+    const float q = (float)a / (float)b;
+    return (int)floorf(fmaf(fabsf(q), 0x1p-20f, q));
+#endif
 }
-template <typename T> FX_OP T fx_int_trem(T a, T b)
+template <typename T> FX_OP T fx_int_tdiv_nz(T a, T b)
 {
-    return b == 0 ? fx_int_div0(a) : std::is_signed<T>::value && b == (T)-1 ? (T)0 : (T)(a % b);
+    return std::is_signed<T>::value && b == (T)-1 ? fx_int_neg(a) : (T)(a / b);
 }
+template <typename T> FX_OP T fx_int_floor_nz(T a, T b)
+{
+    if (sizeof(T) <= 2)
+        return fx_int_wrap<T>((unsigned)fx_narrow_floor_divide((int)a, (int)b));
+    /* i64: a - q b, not a % b (a second call of the 64-bit division routine:
+     * fdiv_i64 ran 705 us, 445 without; session 18 of docs/results.md); i32:
+     * a % b, which timed faster by a literal (12.3 slots against 17.7) */
+    const T q = fx_int_tdiv_nz(a, b);
+    const bool exact = sizeof(T) == 8 ? fx_int_sub(a, fx_int_mul(q, b)) == 0 : b == (T)-1 || (T)(a % b) == 0;
+    return fx_int_is_neg(a) != fx_int_is_neg(b) && !exact ? fx_int_sub(q, (T)1) : q;
+}
+/* by zero: the truncating division's all ones, less one for a < 0 (the
+ * fix-up's step down). A narrow quotient is computed whatever b (by 0 the
+ * float's is not used), so that a // b and a % b of one pair share it. */
 template <typename T> FX_OP T fx_int_floor_divide(T a, T b)
 {
-    if (fx_int_is_neg(a) != fx_int_is_neg(b)) {
-        const T q = fx_int_tdiv(a, b);
-        return fx_int_trem(a, b) != 0 ? fx_int_sub(q, (T)1) : q;
+    const T by0 = fx_int_sub(fx_int_div0(a), (T)fx_int_is_neg(a));
+    if (sizeof(T) <= 2) {
+        const T q = fx_int_floor_nz(a, b);
+        return b == 0 ? by0 : q;
     }
-    return fx_int_tdiv(a, b);
+    return b == 0 ? by0 : fx_int_floor_nz(a, b);
 }
+/* a - floor(a / b) b, the divisor's sign (MIN % -1 = 0); for 32 and 64 bits
+ * C's truncating %, moved by b */
 template <typename T> FX_OP T fx_int_remainder(T a, T b)
 {
-    const T r = fx_int_trem(a, b);
+    if (sizeof(T) <= 2) {
+        const T r = fx_int_sub(a, fx_int_mul(fx_int_floor_nz(a, b), b));
+        return b == 0 ? fx_int_div0(a) : r;
+    }
+    const T r = b == 0 ? fx_int_div0(a) : std::is_signed<T>::value && b == (T)-1 ? (T)0 : (T)(a % b);
     return r != 0 && fx_int_is_neg(r) != fx_int_is_neg(b) ? fx_int_add(r, b) : r;
 }
 

@@ -547,6 +547,30 @@ static const char *min_blocks(int bytes, bool fp64, bool fused)
                           : NULL;
 }
 
+/* An integer // or % by a tensor or a param: a division an element (u8, i8,
+ * i16 in float, fx_narrow_floor_divide; i64 a call of the 64-bit division
+ * routine). The fused kernel then asks for 64 registers, as an unfused f64
+ * kernel: under 32, eight i64 divisions (bench/opcost_fused.py's floordiv_t
+ * chain) spilled 316 bytes and i8 a % b + a // b at E = 32 44 bytes, u8
+ * a // b at E = 16 14; under 64 none (ptxas -v, session 18 of
+ * docs/results.md). */
+static bool divides_ints(const Program *p)
+{
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        if ((in->op == O_REM || in->op == O_FLOORDIV) && is_int(in->ct) && p->inst[in->arg[1]].op != O_CONST)
+            return true;
+    }
+    return false;
+}
+
+/* min_blocks of a fused kernel, 8 blocks (64 registers) where 16 would be
+ * asked of one that divides integers */
+static const char *fused_min_blocks(const Program *p, int bytes, bool fp64)
+{
+    return !fp64 && bytes <= 64 && divides_ints(p) ? "1024 / FX_THREADS" : min_blocks(bytes, fp64, true);
+}
+
 /* "FX_THREADS, 2048 / FX_THREADS": __launch_bounds__'s arguments, min_blocks's
  * minimum where it gives one. */
 static const char *launch_bounds(Emitter *em, const char *min)
@@ -1153,7 +1177,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
      * array (an fp8 chain with an f32 [C] input spilled 162 bytes under 32 registers). With
      * 64-bit indices (n of 2^31 or more) the count of every load: 3-D and 4-D gathers spilled.
      * "1" (no minimum of blocks an SM) where min_blocks gives none. */
-    const char *mb = min_blocks(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true);
+    const char *mb = fused_min_blocks(p, thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64);
     int widest = 1, row_bytes = thread_bytes(p, e, whole, nw, store, nout, 1);
     for (int k = 0; k < nw + nout; k++) {
         int sz = fusec_dtype_size[p->inst[k < nw ? whole[k] : store[k - nw]].dtype];
@@ -1164,7 +1188,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
             int sz = fusec_dtype_size[p->inst[load[k]].dtype];
             row_bytes += e >= 32 && varies_last(p, &p->inst[load[k]].shape) ? e * (sz < widest ? sz : widest) : 0;
         }
-    const char *mb_row = min_blocks(row_bytes, t->fcost.fp64, true);
+    const char *mb_row = fused_min_blocks(p, row_bytes, t->fcost.fp64);
     bool same = mb == mb_row || (mb && mb_row && strcmp(mb, mb_row) == 0);
     const char *lb = !shaped || same ? launch_bounds(em, mb)
                                              : arena_printf(p->arena, "FX_THREADS, ROW && sizeof(I) == 4 ? %s : %s",

@@ -240,17 +240,20 @@ static const struct {
 
 /* % and // of integers (fx_int_remainder, fx_int_floor_divide), in fp32
  * FMAs: a divide at run time by a tensor or a param, and by a literal, which
- * both versions inline and nvcc turns into a multiply-high; in 32 bits (u8,
- * i8 and i16 divide as int) and in 64, i64's slow path (operands beyond
- * 2^32). Measured inside fusec's fused kernel by bench/opcost_fused.py (rows
- * rem_t, rem_n, floordiv_t, floordiv_n; call 15 of 2026-12-03,
- * bench/results/h200-2026-12-03/call-15-opcost-int-fid100). *, << and >>
+ * both versions inline; u8, i8 and i16 divide in float (a reciprocal, a
+ * multiply and a conversion: by a literal too), i32 and i64 by nvcc's
+ * division (by a literal a multiply-high; i64: a subroutine, its slow path
+ * for operands beyond 2^32). Measured inside fusec's fused kernel by
+ * bench/opcost_fused.py (rows rem_t, rem_n, floordiv_t, floordiv_n; narrow:
+ * the mean of i8 and i16, call 3 of session 18, docs/results.md; i32 and i64
+ * rem: call 15 of 2026-12-03, bench/results/h200-2026-12-03/
+ * call-15-opcost-int-fid100; i32 and i64 //: session 18). *, << and >>
  * stayed memory-bound at 8 applications a chain and cost their flops. */
 static const struct {
-    double i32, i64;
+    double narrow, i32, i64;
 } idiv_costs[2][2] = {
-    {{40.3, 145.3}, {11.1, 48.2}}, /* REM: by a tensor or a param, by a literal */
-    {{46.6, 148.9}, {12.3, 43.5}}, /* FLOORDIV */
+    {{15.7, 40.3, 145.3}, {14.2, 11.1, 48.2}}, /* REM: by a tensor or a param, by a literal */
+    {{15.1, 46.6, 148.9}, {13.5, 12.3, 43.5}}, /* FLOORDIV */
 };
 
 double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool by_literal, bool fused, const OpSlots *own)
@@ -263,7 +266,8 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool by_
     }
     if (in->op == O_REM || in->op == O_FLOORDIV) {
         int op = in->op == O_FLOORDIV, by = by_literal;
-        return fusec_dtype_size[in->ct] == 8 ? idiv_costs[op][by].i64 : idiv_costs[op][by].i32;
+        int size = fusec_dtype_size[in->ct];
+        return size == 8 ? idiv_costs[op][by].i64 : size == 4 ? idiv_costs[op][by].i32 : idiv_costs[op][by].narrow;
     }
     /* a / b by a number with an f16 or bf16 result: both versions multiply
      * by its reciprocal (emit_cuda.c's op_expr) */
