@@ -924,7 +924,9 @@ static int fused_elems(Emitter *em, const int *load, int nl, const int *store, i
     int e = elems_per_thread(p, load, nl, store, nout, true, false, why, len, which);
     double heavy = compute_share(em->c, &em->t->fcost, em->t->f_read + em->t->f_write);
     int tb = thread_bytes(p, e, load, nl, store, nout, 1);
-    em->wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64);
+    /* not a kernel that divides integers: i8 a % b + a // b at E = 32 spilled 44 bytes even under 64
+     * registers (divides_ints) */
+    em->wide = (heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64)) && !divides_ints(p);
     if (em->wide) {
         e *= 2;
         snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
