@@ -554,13 +554,15 @@ static const char *min_blocks(int bytes, bool fp64, bool fused)
  * chain) spilled 316 bytes and i8 a % b + a // b at E = 32 44 bytes, u8
  * a // b at E = 16 14; under 64 none (ptxas -v, session 18 of
  * docs/results.md). */
+static bool divides_int(const Program *p, const Inst *in)
+{
+    return (in->op == O_REM || in->op == O_FLOORDIV) && is_int(in->ct) && p->inst[in->arg[1]].op != O_CONST;
+}
 static bool divides_ints(const Program *p)
 {
-    for (int i = 0; i < p->ninst; i++) {
-        const Inst *in = &p->inst[i];
-        if ((in->op == O_REM || in->op == O_FLOORDIV) && is_int(in->ct) && p->inst[in->arg[1]].op != O_CONST)
+    for (int i = 0; i < p->ninst; i++)
+        if (divides_int(p, &p->inst[i]))
             return true;
-    }
     return false;
 }
 
@@ -869,12 +871,12 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     /* an unfused op whose issue slots take at least half its bytes' time */
     bool heavy = compute_share(em->c, &kr->cost, kr->read_bytes + kr->write_bytes) >= 0.5;
     em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, heavy, why, sizeof why, "");
-    /* f64, and an integer op whose issue slots take at least half its bytes'
-     * time (// and % by a tensor, a division subroutine each element: under
-     * 32 registers an i64 (-4) // x spilled 16 bytes and an i8 q % q 4,
-     * ptxas -v) */
+    /* f64, an integer op whose issue slots take at least half its bytes'
+     * time, and an integer // or % by a tensor or a param (a division each
+     * element: under 32 registers an i64 (-4) // x spilled 16 bytes, an i8
+     * q % q 4 and, dividing in float, a u8 q % q 10; ptxas -v) */
     kernel_params(em, unfused_name(em, k), &ar, sc, nsc, lnames, snames, em->elems[k],
-                  ct == FX_F64 || (is_int(ct) && heavy));
+                  ct == FX_F64 || (is_int(ct) && heavy) || divides_int(p, in));
     char a[3][640], expr[2200];
     unfused_operands(em, k, "x", "", a);
     op_expr(expr, sizeof expr, p, in, ct, a, false);
