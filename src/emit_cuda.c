@@ -547,30 +547,16 @@ static const char *min_blocks(int bytes, bool fp64, bool fused)
                           : NULL;
 }
 
-/* An integer // or % by a tensor or a param: a division an element (u8, i8,
- * i16 in float, fx_narrow_floor_divide; i64 a call of the 64-bit division
- * routine). The fused kernel then asks for 64 registers, as an unfused f64
- * kernel: under 32, eight i64 divisions (bench/opcost_fused.py's floordiv_t
- * chain) spilled 316 bytes and i8 a % b + a // b at E = 32 44 bytes, u8
- * a // b at E = 16 14; under 64 none (ptxas -v, session 18 of
- * docs/results.md). */
+/* An integer // or % by a tensor or a param: a division each element. Its
+ * unfused kernel asks for 64 registers (emit_unfused_kernel). The fused
+ * kernel keeps the rules of every kernel: asking it for 64 registers and one
+ * vector a thread made i8 a % b + a // b 94.3 us at 2^26 against 85.9, i16
+ * 115.0 against 106.7, i64 a // b 466.7 against 460.4, though under 32
+ * registers the i8 kernel's two vectors spill 44 bytes (call 6 of session
+ * 18, docs/results.md). */
 static bool divides_int(const Program *p, const Inst *in)
 {
     return (in->op == O_REM || in->op == O_FLOORDIV) && is_int(in->ct) && p->inst[in->arg[1]].op != O_CONST;
-}
-static bool divides_ints(const Program *p)
-{
-    for (int i = 0; i < p->ninst; i++)
-        if (divides_int(p, &p->inst[i]))
-            return true;
-    return false;
-}
-
-/* min_blocks of a fused kernel, 8 blocks (64 registers) where 16 would be
- * asked of one that divides integers */
-static const char *fused_min_blocks(const Program *p, int bytes, bool fp64)
-{
-    return !fp64 && bytes <= 64 && divides_ints(p) ? "1024 / FX_THREADS" : min_blocks(bytes, fp64, true);
 }
 
 /* "FX_THREADS, 2048 / FX_THREADS": __launch_bounds__'s arguments, min_blocks's
@@ -926,9 +912,7 @@ static int fused_elems(Emitter *em, const int *load, int nl, const int *store, i
     int e = elems_per_thread(p, load, nl, store, nout, true, false, why, len, which);
     double heavy = compute_share(em->c, &em->t->fcost, em->t->f_read + em->t->f_write);
     int tb = thread_bytes(p, e, load, nl, store, nout, 1);
-    /* not a kernel that divides integers: i8 a % b + a // b at E = 32 spilled 44 bytes even under 64
-     * registers (divides_ints) */
-    em->wide = (heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64)) && !divides_ints(p);
+    em->wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64);
     if (em->wide) {
         e *= 2;
         snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
@@ -1181,7 +1165,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
      * array (an fp8 chain with an f32 [C] input spilled 162 bytes under 32 registers). With
      * 64-bit indices (n of 2^31 or more) the count of every load: 3-D and 4-D gathers spilled.
      * "1" (no minimum of blocks an SM) where min_blocks gives none. */
-    const char *mb = fused_min_blocks(p, thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64);
+    const char *mb = min_blocks(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true);
     int widest = 1, row_bytes = thread_bytes(p, e, whole, nw, store, nout, 1);
     for (int k = 0; k < nw + nout; k++) {
         int sz = fusec_dtype_size[p->inst[k < nw ? whole[k] : store[k - nw]].dtype];
@@ -1192,7 +1176,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
             int sz = fusec_dtype_size[p->inst[load[k]].dtype];
             row_bytes += e >= 32 && varies_last(p, &p->inst[load[k]].shape) ? e * (sz < widest ? sz : widest) : 0;
         }
-    const char *mb_row = fused_min_blocks(p, row_bytes, t->fcost.fp64);
+    const char *mb_row = min_blocks(row_bytes, t->fcost.fp64, true);
     bool same = mb == mb_row || (mb && mb_row && strcmp(mb, mb_row) == 0);
     const char *lb = !shaped || same ? launch_bounds(em, mb)
                                              : arena_printf(p->arena, "FX_THREADS, ROW && sizeof(I) == 4 ? %s : %s",
