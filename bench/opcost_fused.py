@@ -10,8 +10,8 @@ script writes a chain of TERMS independent applications,
     in x: f64
     y = exp(x*0.91) + exp(x*0.93) + ... (TERMS terms)
 
-(an integer op, INT_OPS, in i32 or i64: TERMS applications to x + k, by a
-tensor, x | 1 or x & 7, or by the literal 7), which is compute-bound for any
+(an integer op, INT_OPS, in i8, i16, i32 or i64: TERMS applications to x + k,
+by a tensor, (x ^ k) | 1 or x & 7, or by the literal 7), which is compute-bound for any
 op of more than a few issue slots, compiles it
 with fusec into a library (nvcc -O3, -DFUSEC_NO_HARNESS -shared), times its
 fused kernel cold at n elements with the host's dispatch hidden (a GPU sleep,
@@ -61,9 +61,12 @@ OPS = {
     "gelu_tanh": ("gelu_tanh({a})", False), "silu": ("silu({a})", False), "softplus": ("softplus({a})", False),
     "mish": ("mish({a})", False), "pow": ("pow({a}, 0.7)", True), "div": ("{a} / (x + 3)", True),
 }
-# integer ops: by a tensor (x | 1, odd so never 0) and by a number, each term on x + k
+# integer ops: by a tensor and by a number, each term on x + k. A division by a tensor divides each
+# term by its own (x ^ k) | 1 (odd, so never 0): with one divisor for all terms (x | 1, before session 18)
+# its conversion and reciprocal counted once, and the row understated a lone division.
 INT_OPS = {
-    "floordiv_t": "({a}) // (x | 1)", "floordiv_n": "({a}) // 7", "rem_t": "({a}) % (x | 1)", "rem_n": "({a}) % 7",
+    "floordiv_t": "({a}) // ((x ^ {k}) | 1)", "floordiv_n": "({a}) // 7", "rem_t": "({a}) % ((x ^ {k}) | 1)",
+    "rem_n": "({a}) % 7",
     "mul_t": "({a}) * (x | 1)", "shl_t": "({a}) << (x & 7)", "shr_t": "({a}) >> (x & 7)",
 }
 TYPES = ("f32", "f64")
@@ -81,13 +84,15 @@ def chain_source(op, dt, terms, base=False):
         tmpl = INT_OPS[op]
         if base:
             tmpl = "({a}) + " + tmpl.split(" ", 2)[2]
-        args = ["x + %d" % (k + 3) for k in range(terms)]
+        args = [("x + %d" % (k + 3), k + 3) for k in range(terms)]
     else:
         tmpl = OPS[op][0]
         if base:
             tmpl = "{a} + (x + 3)" if op == "div" else "{a}"
-        args = ["x*%.2f" % (0.91 + 0.02 * k) for k in range(terms)]
-    body = " + ".join(tmpl.format(a=a) for a in args)
+        args = [("x*%.2f" % (0.91 + 0.02 * k), k) for k in range(terms)]
+    # each integer term in parentheses: << and >> bind looser than the + that sums the terms
+    wrap = "({})" if is_int(dt) else "{}"
+    body = " + ".join(wrap.format(tmpl.format(a=a, k=k)) for a, k in args)
     return "# in-context cost of %s in %s: %d independent applications\nin x: %s\ny = %s\n" % (op, dt, terms, dt, body)
 
 
