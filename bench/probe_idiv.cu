@@ -2,8 +2,10 @@
 // fx_int_remainder) on the GPU in hand for every pair (a, b) of u8, i8 and i16 (2^32 pairs),
 // against Python's floor division computed in 64 bits, with fusec's answers for b = 0
 // (fx_int_div0: -1, and a // 0 = -2 for a < 0; 255 in u8). u8, i8 and i16 divide in float
-// there (fx_int_tdiv_nz), so this is the proof by exhaustion that the float quotient truncates
-// right. One line per type: the pairs checked and the mismatches, with the first one.
+// there (fx_narrow_floor_divide), so this is the proof by exhaustion that the float quotient
+// floors right. The reference (expect) is written apart from fusec's functions and from
+// runtime/fusec_ref.h's host ones, on the device, where the 2^32 pairs take a second. One
+// line per type: the pairs checked and the mismatches, with the first one.
 //   nvcc -O3 -arch=sm_90 bench/probe_idiv.cu -o probe_idiv && ./probe_idiv
 #include "../runtime/fusec_kernel.cuh"
 #include "../runtime/fusec_ops.cuh"

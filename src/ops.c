@@ -245,9 +245,10 @@ static const struct {
  * division (by a literal a multiply-high; i64: a subroutine, its slow path
  * for operands beyond 2^32). Measured inside fusec's fused kernel by
  * bench/opcost_fused.py (rows rem_t, rem_n, floordiv_t, floordiv_n; narrow:
- * the mean of i8 and i16, call 3 of session 18, docs/results.md; i32 and i64
- * rem: call 15 of 2026-12-03, bench/results/h200-2026-12-03/
- * call-15-opcost-int-fid100; i32 and i64 //: session 18). *, << and >>
+ * the mean of i8 and i16, call 3 of session 18, docs/results.md; i32 and
+ * i64: call 15 of 2026-12-03, bench/results/h200-2026-12-03/
+ * call-15-opcost-int-fid100, the i64 // rows from before its one-division
+ * form, docs/model.md). *, << and >>
  * stayed memory-bound at 8 applications a chain and cost their flops. */
 static const struct {
     double narrow, i32, i64;
