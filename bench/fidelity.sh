@@ -62,5 +62,7 @@ for b in "$work"/src/*.bin; do
     echo "$? $name (verification)"
   fi
 done >"$out/fidelity/status.txt"
+# each harness's printout (its calibration, the model's table, the timings) beside its CSV
+mkdir -p "$out/fidelity/logs" && cp "$work"/*.log "$out/fidelity/logs/" 2>/dev/null
 python3 bench/fidelity.py "$out/fidelity" | tee "$out/fidelity.txt"
 tar -C "$out" -czf "$out/fidelity.tgz" fidelity && rm -rf "$out/fidelity"

@@ -400,6 +400,19 @@ static void fh_line(const double *x, const double *y, int n, double *a, double *
     *a = (sy - *b * sx) / n;
 }
 
+/* The line y = a + b x through (x[0], y[0]) closest to the rest in least
+ * squares: b = sum (x - x0)(y - y0) / sum (x - x0)^2. */
+static void fh_line_through(const double *x, const double *y, int n, double *a, double *b)
+{
+    double sxy = 0, sxx = 0;
+    for (int i = 1; i < n; i++) {
+        sxy += (x[i] - x[0]) * (y[i] - y[0]);
+        sxx += (x[i] - x[0]) * (x[i] - x[0]);
+    }
+    *b = sxx > 0 ? sxy / sxx : 0;
+    *a = y[0] - *b * x[0];
+}
+
 /* The four terms of fusec_chain_launches from the median times t[k - 1] of
  * chains of k = 1..FH_CAL_K kernels (none below 0: noise). */
 static void fh_chain_terms(const double *ks, const double *t, double *first, double *second, double *third,
@@ -479,7 +492,13 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
     }
     p->launch_far_us = fh_far_term(info->cold_far);
     p->graph_far_us = fh_far_term(info->graph_far);
-    fh_line(ks, info->hot, FH_CAL_K, &a, &b);
+    /* hot: a line through k = 1..FH_CAL_K that passes through k = 1's own
+     * time (least squares on the slope alone), so that a one-kernel call (a
+     * fused version) costs what the chain of one took. A free line put its
+     * intercept anywhere from 0.1 to 4.0 us with slopes of 3.4-3.9 across
+     * harnesses (call X of 2026-12-04, call 5 of session 18): the seed's
+     * fused call, 4.56 us measured hot at 4096, was predicted 7.38 */
+    fh_line_through(ks, info->hot, FH_CAL_K, &a, &b);
     p->host_call_us = a > 0 ? a : 0;
     p->host_launch_us = b;
     /* code fetch: cold chains of FH_CAL_K kernels, each its own function or
