@@ -8,7 +8,8 @@
  * past it more), the terms come back, and the model's sum is the timed one
  * at every k (issue 12: "so that the model's sum is the measured sum"); with
  * noise on the timings, within it; what is below 0 (noise on a flat chain)
- * becomes 0. Needs no GPU.
+ * becomes 0; the hot host line passes through the chain of one kernel.
+ * Needs no GPU.
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,8 +62,31 @@ static void check(const char *name, double first, double second, double third, d
          want[1] < 0 || want[3] < 0 || want[4] < 0 ? INFINITY : 1e-9 + 2 * FH_CAL_FAR * noise);
 }
 
+/* The hot host line (fh_line_through): through the chain of one kernel
+ * exactly, whatever the noise on the others, with the slope that fits them;
+ * a free line (fh_line) would move the one-kernel call by the noise. */
+static void check_hot(const char *name, double call, double launch, double noise)
+{
+    double ks[FH_CAL_K], t[FH_CAL_K], a, b;
+    for (int k = 1; k <= FH_CAL_K; k++) {
+        ks[k - 1] = k;
+        t[k - 1] = call + k * launch + (k > 1 ? (k % 2 ? noise : -noise) : 0);
+    }
+    fh_line_through(ks, t, FH_CAL_K, &a, &b);
+    char what[96];
+    snprintf(what, sizeof what, "%s: a one-kernel call", name);
+    near(what, a + b, t[0], 1e-9);
+    snprintf(what, sizeof what, "%s: host launch", name);
+    near(what, b, launch, 1e-9 + noise);
+    snprintf(what, sizeof what, "%s: host call", name);
+    near(what, a, call, 1e-9 + noise);
+}
+
 int main(void)
 {
+    /* the seed harness's hot chains, call 1 of session 19 */
+    check_hot("hot", 0.731, 3.413, 0);
+    check_hot("hot, noisy", 0.731, 3.413, 0.3);
     /* the built-in h200 profile's cold and graph terms (call X of session 14) */
     check("cold", 3.584, 2.208, 2.170, 1.764, 1.925, 0);
     check("graph", 3.312, 1.016, 1.260, 0.937, 1.024, 0);
@@ -75,6 +99,6 @@ int main(void)
         printf("%d failures\n", failures);
         return 1;
     }
-    printf("calibrate: the launch terms of 5 chains come back from their timings, and the model sums them\n");
+    printf("calibrate: the launch terms of 5 chains and 2 hot lines come back from their timings, and the model sums them\n");
     return 0;
 }
