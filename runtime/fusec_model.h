@@ -65,7 +65,21 @@ typedef struct FusecVersion {
     int nkernels; /* entries of kernels[], not kernels: see count */
     const FusecKernelCost *kernels;
     double footprint;
+    int tail_elems; /* the fused version's smallest vector chunk (E / 2, src/emit_cuda.c's
+                       emit_flat_launches): where n is not a multiple of it, the call
+                       launches a second kernel, the tail's (one element a thread);
+                       0: never (the unfused kernels take their rest in their loop) */
 } FusecVersion;
+
+/* Whether a call of v at n elements launches a tail kernel beside its
+ * kernels: the fused version's, at a whole n of at least one chunk that
+ * leaves a rest (below one chunk the tail kernel is the only one; a
+ * fractional n, as the crossovers' bisection takes, has none). */
+static inline int fusec_tail_launch(const FusecVersion *v, double n)
+{
+    double e = (double)v->tail_elems;
+    return v->tail_elems > 1 && n >= e && n == floor(n) && fmod(n, e) != 0;
+}
 
 /* A shaped chain's costs (docs/model.md, "Shapes"): a kernel's fields are
  * sums of terms, each coef times a count of elements, the product of the
@@ -371,6 +385,11 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         code_kb += m * fusec_code_kb(k);
         nk += (int)m;
     }
+    /* the fused version's tail kernel: a launch, and a few elements' work. At
+     * an n that is a multiple of E / 2 but not of E (a grid of FX_SMALL_BLOCKS or
+     * more, where the chunks are E) the emitted call launches one too, which
+     * this does not count (docs/model.md) */
+    nk += fusec_tail_launch(v, n);
     if (host == FUSEC_HOST_GRAPH)
         t.overhead_us = fusec_graph_launches(p, nk);
     else if (hot)

@@ -904,23 +904,56 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 }
 
 /* The fused kernel's elements per thread, loading load[0..nl) and storing
- * store[0..nout), and why. Set in em->elems, and em->tiny from its
- * compute_share. */
-static int fused_elems(Emitter *em, const int *load, int nl, const int *store, int nout, const char *which, char *why, size_t len)
+ * store[0..nout), and why; *wide and *tiny from its compute_share. */
+static int fused_shape(const Chain *c, const int *load, int nl, const int *store, int nout, const char *which,
+                       char *why, size_t len, bool *wide, bool *tiny)
 {
-    const Program *p = em->p;
+    const Program *p = c->prog;
+    const Traffic *t = &c->traffic;
     int e = elems_per_thread(p, load, nl, store, nout, true, false, why, len, which);
-    double heavy = compute_share(em->c, &em->t->fcost, em->t->f_read + em->t->f_write);
+    double heavy = compute_share(c, &t->fcost, t->f_read + t->f_write);
     int tb = thread_bytes(p, e, load, nl, store, nout, 1);
-    em->wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64);
-    if (em->wide) {
+    *wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64);
+    if (*wide) {
         e *= 2;
         snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
                  "two vectors a thread keep loads in flight while it computes", which, heavy);
     }
-    em->elems[em->t->nkernels] = e;
-    em->tiny = heavy >= 1;
+    *tiny = heavy >= 1;
     return e;
+}
+
+/* The fused kernel's arrays: its live inputs (load[0..*nl)), those of the
+ * chain's whole shape among them (whole[0..*nw)) and its outputs (store[0..n_out)). */
+static void fused_arrays(const Program *p, int *load, int *nl, int *whole, int *nw, int *store)
+{
+    *nl = *nw = 0;
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v >= 0 && p->inst[v].live) {
+            load[(*nl)++] = v;
+            if (!gathered(p, v))
+                whole[(*nw)++] = v;
+        }
+    }
+    for (int k = 0; k < p->n_out; k++)
+        store[k] = p->sym[p->outputs[k]].value;
+}
+
+int emit_cuda_tail_elems(const Chain *c)
+{
+    const Program *p = c->prog;
+    int *load = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_in + 1));
+    int *whole = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_in + 1));
+    int *store = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_out + 1));
+    int nl, nw;
+    char why[160];
+    bool wide, tiny;
+    fused_arrays(p, load, &nl, whole, &nw, store);
+    int e = fused_shape(c, whole, nw, store, p->n_out, "", why, sizeof why, &wide, &tiny);
+    /* a compute-heavy kernel runs one element a thread, every element, below
+     * FX_TINY_BLOCKS blocks, where a tail would matter: counted as none */
+    return tiny || e / 2 <= 1 ? 0 : e / 2;
 }
 
 /* The fused kernel's grid size under which it runs E / 2: a wide kernel's
@@ -1090,31 +1123,22 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     FILE *f = em->f;
     const Program *p = em->p;
     const Traffic *t = em->t;
-    int nin = 0, nout = p->n_out;
-    for (int i = 0; i < p->ninst; i++)
-        nin += p->inst[i].live && p->inst[i].op == O_INPUT;
-    int *load = arena_alloc(p->arena, sizeof(int) * (size_t)(nin + 1));
-    int *whole = arena_alloc(p->arena, sizeof(int) * (size_t)(nin + 1));
+    int nout = p->n_out;
+    int *load = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_in + 1));
+    int *whole = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_in + 1));
     int *store = arena_alloc(p->arena, sizeof(int) * (size_t)(nout + 1));
-    const char **lnames = arena_alloc(p->arena, sizeof(char *) * (size_t)(nin + 1));
+    const char **lnames = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->n_in + 1));
     const char **snames = arena_alloc(p->arena, sizeof(char *) * (size_t)(nout + 1));
-    int nl = 0, nw = 0;
-    for (int k = 0; k < p->n_in; k++) {
-        int v = p->sym[p->inputs[k]].value;
-        if (v >= 0 && p->inst[v].live) {
-            lnames[nl] = em->cname[v];
-            load[nl++] = v;
-            if (!gathered(p, v))
-                whole[nw++] = v;
-        }
-    }
-    for (int k = 0; k < nout; k++) {
-        int v = p->sym[p->outputs[k]].value;
-        store[k] = v;
-        snames[k] = em->cname[v];
-    }
+    int nl, nw;
+    fused_arrays(p, load, &nl, whole, &nw, store);
+    for (int k = 0; k < nl; k++)
+        lnames[k] = em->cname[load[k]];
+    for (int k = 0; k < nout; k++)
+        snames[k] = em->cname[store[k]];
     char why[160];
-    int e = fused_elems(em, whole, nw, store, nout, nw < nl ? " of the chain's shape" : "", why, sizeof why);
+    int e = fused_shape(em->c, whole, nw, store, nout, nw < nl ? " of the chain's shape" : "", why, sizeof why,
+                        &em->wide, &em->tiny);
+    em->elems[t->nkernels] = e;
 
     char fr[32], fw[32];
     out_num(fr, sizeof fr, t->f_read);
@@ -2128,8 +2152,8 @@ static void emit_harness(Emitter *em)
     c_string(f, em->c->src->text, plen);
     fprintf(f, ",\n    %d, %d, %d,\n    %s_in, %s_out, %s%s,\n", p->n_in, p->n_out, p->n_par, P, P, p->n_par ? P : "NULL",
             p->n_par ? "_par" : "");
-    fprintf(f, "    {%d, %s_unfused_cost, %g},\n    {1, %s_fused_cost, %g},\n", t->ngroups, P, t->unfused.footprint, P,
-            t->fused.footprint);
+    fprintf(f, "    {%d, %s_unfused_cost, %g, 0},\n    {1, %s_fused_cost, %g, %d},\n", t->ngroups, P, t->unfused.footprint, P,
+            t->fused.footprint, t->fused.tail_elems);
     if (p->shaped) {
         fprintf(f, "    %g, %g,\n    NULL,\n    %s_reference,\n    2, /* versions: unfused and fused */\n",
                 t->u_read + t->u_write, t->f_read + t->f_write, P);

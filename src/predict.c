@@ -175,6 +175,16 @@ static int why_at(const Chain *c, const Point *pt)
     return best;
 }
 
+/* "" or the words for the fused call's tail kernel at pt (fusec_tail_launch). */
+static const char *tail_words(const Chain *c, const Point *pt, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (fusec_tail_launch(&c->traffic.fused, pt->elems))
+        snprintf(buf, len, ", a tail kernel's launch included (%.0f elements are not a multiple of %d: the fused "
+                 "call's chunks leave a rest, which a second kernel takes)", pt->elems, c->traffic.fused.tail_elems);
+    return buf;
+}
+
 static void explain_bands(FILE *f, const Chain *c)
 {
     const SizeList *sz = c->sizes;
@@ -220,10 +230,12 @@ static void explain_bands(FILE *f, const Chain *c)
                 fprintf(f, "%s, the traffic ratio (unfused %s-bound, fused %s-bound)", range,
                         fusec_regime_name[p1.u.regime], fusec_regime_name[p1.f.regime]);
             break;
-        case WHY_LAUNCHES:
-            fprintf(f, "launches rule: %s (the unfused call's %.1f us of launches against %.1f us at %s)", range,
-                    p1.u.overhead_us, p1.f.overhead_us, b);
+        case WHY_LAUNCHES: {
+            char tw[200];
+            fprintf(f, "launches rule: %s (the unfused call's %.1f us of launches against %.1f us at %s%s)", range,
+                    p1.u.overhead_us, p1.f.overhead_us, b, tail_words(c, &p1, tw, sizeof tw));
             break;
+        }
         case WHY_HOST:
             fprintf(f, "the host's dispatch rules: %s", range);
             break;
@@ -318,16 +330,21 @@ void predict_explain(FILE *f, const Chain *c)
     } else {
         double lu = fusec_launch_floor(d, k, host, 0), lf = fusec_launch_floor(d, 1, host, 0);
         /* what a call costs at n = 1: its launches and each kernel's least work (the fused kernel's
-         * chain of issue slots in one thread, fusec_compute_us), which the speedup tends to */
+         * chain of issue slots in one thread, fusec_compute_us), which the speedup tends to; a
+         * shaped chain's n = 1 of its sweep dim may leave the fused call a tail kernel too */
         Point one = predict_at(c, 1);
+        char tw[200];
+        int tail = fusec_tail_launch(&t->fused, one.elems);
+        double lft = fusec_launch_floor(d, 1 + tail, host, 0);
+        tail_words(c, &one, tw, sizeof tw);
         /* and the fetch of the queued kernels' code (fusec_code_us), in the overhead beside the launches */
         char code[120] = "";
         if (one.u.overhead_us - lu >= 0.005)
             snprintf(code, sizeof code, " and %.2f us fetching the later kernels' code", one.u.overhead_us - lu);
         char least[200] = "";
-        if (one.f.us - lf >= 0.1)
+        if (one.f.us - lft >= 0.1)
             snprintf(least, sizeof least, ", and the fused kernel's %.0f issue slots take %.1f us in one thread's "
-                     "chain", t->fcost.slots32 + t->fcost.slots64, one.f.us - lf);
+                     "chain", t->fcost.slots32 + t->fcost.slots64, one.f.us - lft);
         fprintf(f, "On %s, at %.0f GB/s, ", d->name, d->hbm_gbps);
         /* A crossover of 0: the version is never overhead-bound in
          * [1, 2^40], or always is. */
@@ -355,15 +372,15 @@ void predict_explain(FILE *f, const Chain *c)
             chain_terms(terms, sizeof terms, k, "one node's", d->graph_launch_us, d->graph_second_us,
                         d->graph_third_us, d->graph_node_us, d->graph_far_us);
             fprintf(f, "%s, the graph's overhead rules: a replay of %d dependent node%s costs %.1f us "
-                       "(%s)%s against %.1f us for one%s, so the speedup tends to %.1f / %.1f = %.2fx.",
-                    below, k, plural(k), lu, terms, code, lf, least, one.u.us, one.f.us, one.speedup);
+                       "(%s)%s against %.1f us for one%s%s, so the speedup tends to %.1f / %.1f = %.2fx.",
+                    below, k, plural(k), lu, terms, code, lft, tw, least, one.u.us, one.f.us, one.speedup);
         } else {
             char terms[200];
             chain_terms(terms, sizeof terms, k, "the first kernel's", d->launch_first_us, d->launch_second_us,
                         d->launch_third_us, d->launch_next_us, d->launch_far_us);
             fprintf(f, "%s, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%s)%s against "
-                       "%.1f us for one%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
-                    below, k, plural(k), lu, terms, code, lf, least, one.u.us, one.f.us, one.speedup,
+                       "%.1f us for one%s%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
+                    below, k, plural(k), lu, terms, code, lft, tw, least, one.u.us, one.f.us, one.speedup,
                     k > 1 ? " rather than the traffic ratio" : "");
         }
     }

@@ -54,7 +54,7 @@ static void gather_cap(void **state)
     const FusecKernelCost flat[] = {{1, 0, 0, 4, 1, 0, 1, 0, 0}};
     FusecKernelCost bcast[] = {{1, 0, 0, 4, 1, 0, 1, 0, 0}};
     bcast[0].gather = 1;
-    const FusecVersion fv = {1, flat, 5}, bv = {1, bcast, 5};
+    const FusecVersion fv = {1, flat, 5, 0}, bv = {1, bcast, 5, 0};
     FusecTime f = fusec_model_time(p, &fv, n, FUSEC_HOST_C, 0, 0);
     FusecTime b = fusec_model_time(p, &bv, n, FUSEC_HOST_C, 0, 0);
     assert_true(p->gather_gelems > 100 && cap > mem_us(n, 5));
@@ -155,7 +155,7 @@ static void compute_bound_when_arithmetic_dominates(void **state)
 {
     (void)state;
     FusecKernelCost heavy = {8, 0, 0, 8, 400, 40, 0, 4000, 1}; /* f64, many issue slots */
-    FusecVersion v = {1, &heavy, 16};
+    FusecVersion v = {1, &heavy, 16, 0};
     FusecTime t = fusec_model_time(h200(), &v, 1 << 28, FUSEC_HOST_C, 1, 0);
     assert_int_equal(t.regime, FUSEC_COMPUTE);
     assert_true(t.compute_us > t.mem_us);
@@ -194,6 +194,30 @@ static void launch_floors(void **state)
     /* hot from C: the host's issue time when it is the larger */
     double h = p->host_call_us + 4 * p->host_launch_us;
     assert_true(fusec_launch_floor(p, 4, FUSEC_HOST_C, 1) == (h > 4 * p->launch_next_us ? h : 4 * p->launch_next_us));
+}
+
+/* The fused version's tail kernel: one more launch at a whole n of at least
+ * one chunk that is not a multiple of it; none at a multiple, below one
+ * chunk (the tail kernel is then the only one), at a fractional n (the
+ * crossovers' bisection) or for a version without a tail (the unfused). */
+static void tail_launch(void **state)
+{
+    (void)state;
+    const FusecProfile *p = h200();
+    FusecKernelCost k = {4, 0, 0, 4, 3, 0, 3, 0, 0};
+    FusecVersion fused = {1, &k, 8, 2}, none = {1, &k, 8, 0};
+    double second = fusec_cold_launches(p, 2) - fusec_cold_launches(p, 1);
+    FusecTime odd = fusec_model_time(p, &fused, 4095, FUSEC_HOST_C, 1, 0);
+    FusecTime even = fusec_model_time(p, &fused, 4096, FUSEC_HOST_C, 1, 0);
+    assert_true(fabs(odd.overhead_us - even.overhead_us - second) < 0.01);
+    assert_true(fabs(odd.us - even.us - second) < 0.05);
+    assert_int_equal(fusec_tail_launch(&fused, 4095), 1);
+    assert_int_equal(fusec_tail_launch(&fused, 4096), 0);
+    assert_int_equal(fusec_tail_launch(&fused, 1), 0);
+    assert_int_equal(fusec_tail_launch(&fused, 4095.5), 0);
+    assert_int_equal(fusec_tail_launch(&none, 4095), 0);
+    FusecTime plain = fusec_model_time(p, &none, 4095, FUSEC_HOST_C, 1, 0);
+    assert_true(fabs(plain.overhead_us - even.overhead_us) < 0.01);
 }
 
 static void size_lists(void **state)
@@ -269,6 +293,7 @@ int main(void)
         cmocka_unit_test(intermediates_in_l2),      cmocka_unit_test(compute_bound_when_arithmetic_dominates),
         cmocka_unit_test(size_lists),               cmocka_unit_test(profiles),
         cmocka_unit_test(smooth_maximum),           cmocka_unit_test(launch_floors),
+        cmocka_unit_test(tail_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
