@@ -385,7 +385,8 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         code_kb += m * fusec_code_kb(k);
         nk += (int)m;
     }
-    /* the fused version's tail kernel: a launch, and a few elements' work. At
+    /* the fused version's tail kernel: a launch (its few elements' work, less
+     * than a chunk, is not counted). At
      * an n that is a multiple of E / 2 but not of E (a grid of FX_SMALL_BLOCKS or
      * more, where the chunks are E) the emitted call launches one too, which
      * this does not count (docs/model.md) */
