@@ -402,7 +402,7 @@ void traffic_build(Program *p, Traffic *t)
     t->ucost_grouped = g;
     t->unfused = (FusecVersion){ng, g, unfused_footprint(t, t->ucost, t->fcost.in_bytes), 0};
     t->fcost.count = 1;
-    t->fused = (FusecVersion){1, &t->fcost, t->f_read + t->f_write, 0}; /* its tail: traffic_tail */
+    t->fused = (FusecVersion){1, &t->fcost, t->f_read + t->f_write, 0}; /* its tail: driver.c sets it (emit_cuda_tail_elems) */
     t->ratio = (t->u_read + t->u_write) / (t->f_read + t->f_write);
     if (p->shaped)
         traffic_set(p, t, NULL);
