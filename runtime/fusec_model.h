@@ -68,7 +68,8 @@ typedef struct FusecVersion {
     int tail_elems; /* the fused version's smallest vector chunk (E / 2, src/emit_cuda.c's
                        emit_flat_launches): where n is not a multiple of it, the call
                        launches a second kernel, the tail's (one element a thread);
-                       0: never (the unfused kernels take their rest in their loop) */
+                       0: none counted (the unfused kernels take their rest in their
+                       loop; a compute-heavy fused kernel takes every element at small n) */
 } FusecVersion;
 
 /* Whether a call of v at n elements launches a tail kernel beside its
@@ -386,10 +387,9 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         nk += (int)m;
     }
     /* the fused version's tail kernel: a launch (its few elements' work, less
-     * than a chunk, is not counted). At
-     * an n that is a multiple of E / 2 but not of E (a grid of FX_SMALL_BLOCKS or
-     * more, where the chunks are E) the emitted call launches one too, which
-     * this does not count (docs/model.md) */
+     * than a chunk, is not counted). At an n that is a multiple of E / 2 but
+     * not of E (a grid of FX_SMALL_BLOCKS or more, where the chunks are E) the
+     * emitted call launches one too, which this does not count (docs/model.md) */
     nk += fusec_tail_launch(v, n);
     if (host == FUSEC_HOST_GRAPH)
         t.overhead_us = fusec_graph_launches(p, nk);

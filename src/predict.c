@@ -334,8 +334,7 @@ void predict_explain(FILE *f, const Chain *c)
          * shaped chain's n = 1 of its sweep dim may leave the fused call a tail kernel too */
         Point one = predict_at(c, 1);
         char tw[200];
-        int tail = fusec_tail_launch(&t->fused, one.elems);
-        double lft = fusec_launch_floor(d, 1 + tail, host, 0);
+        double lft = fusec_launch_floor(d, 1 + fusec_tail_launch(&t->fused, one.elems), host, 0);
         tail_words(c, &one, tw, sizeof tw);
         /* and the fetch of the queued kernels' code (fusec_code_us), in the overhead beside the launches */
         char code[120] = "";
