@@ -60,13 +60,16 @@ OPS = {
     "cos": ("cos({a})", False), "erf": ("erf({a})", False), "gelu": ("gelu({a})", False),
     "gelu_tanh": ("gelu_tanh({a})", False), "silu": ("silu({a})", False), "softplus": ("softplus({a})", False),
     "mish": ("mish({a})", False), "pow": ("pow({a}, 0.7)", True), "div": ("{a} / (x + 3)", True),
+    # by a literal zero (golden div_zero): what src/ops.c prices from the PTX, measured
+    "div_zero": ("{a} / 0", False), "rem_zero": ("{a} % 0", False), "floordiv_zero": ("{a} // 0", False),
 }
+BY_ZERO = ("div_zero", "rem_zero", "floordiv_zero")
 # integer ops: by a tensor and by a number, each term on x + k. A division by a tensor divides each
 # term by its own (x ^ k) | 1 (odd, so never 0): with one divisor for all terms (x | 1, before session 18)
 # its conversion and reciprocal counted once, and the row understated a lone division.
 INT_OPS = {
     "floordiv_t": "({a}) // ((x ^ {k}) | 1)", "floordiv_n": "({a}) // 7", "rem_t": "({a}) % ((x ^ {k}) | 1)",
-    "rem_n": "({a}) % 7",
+    "rem_n": "({a}) % 7", "floordiv_z": "({a}) // 0", "rem_z": "({a}) % 0",
     "mul_t": "({a}) * (x | 1)", "shl_t": "({a}) << (x & 7)", "shr_t": "({a}) >> (x & 7)",
 }
 TYPES = ("f32", "f64")
@@ -88,7 +91,7 @@ def chain_source(op, dt, terms, base=False):
     else:
         tmpl = OPS[op][0]
         if base:
-            tmpl = "{a} + (x + 3)" if op == "div" else "{a}"
+            tmpl = "{a} + (x + 3)" if op == "div" else "{a} + 0" if op in BY_ZERO else "{a}"
         args = [("x*%.2f" % (0.91 + 0.02 * k), k) for k in range(terms)]
     # each integer term in parentheses: << and >> bind looser than the + that sums the terms
     wrap = "({})" if is_int(dt) else "{}"
@@ -102,7 +105,7 @@ def report_slots(rep, dt):
 
 
 def binary(op, dt):
-    return is_int(dt) or op == "div"
+    return is_int(dt) or op == "div" or op in BY_ZERO
 
 
 def build(job):
@@ -209,7 +212,7 @@ def main():
             prof = dict(rows[0]["rep"]["device"])
         ops = prof.setdefault("op_slots", {})
         for op, dt, t, mem, s, pred in out:
-            if s is not None and s > 0 and op in OPS and dt in TYPES:  # opcost.def's rows, f32 and f64
+            if s is not None and s > 0 and op in OPS and op not in BY_ZERO and dt in TYPES:  # opcost.def's rows
                 ops.setdefault(op, {})[dt] = round(s, 2)
         prof["note"] = (prof.get("note", "") + "; op_slots from bench/opcost_fused.py")[:255]
         with open(args.profile_out, "w") as f:

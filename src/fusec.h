@@ -353,8 +353,9 @@ Sym *ir_sym(Program *p, const char *name, uint32_t len, uint32_t off);
 void op_cost(const Inst *in, int *flops, int *trans);
 /* Issue slots per element of instruction in as the emitted code runs it (in
  * FMAs of its compute type), with pow in the given PowForm (opcost.def): the
- * fast f16/bf16 forms only in the fused kernel (fused). */
-double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool by_literal, bool fused,
+ * fast f16/bf16 forms only in the fused kernel (fused); literal is the
+ * divisor when it is a literal (O_CONST), else NULL. */
+double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const Inst *literal, bool fused,
                    const OpSlots *own);
 /* Slots to widen a value of dtype when loaded, or round it when stored. */
 double op_convert_slots(int dtype, bool store);

@@ -257,16 +257,37 @@ static const struct {
     {{15.1, 46.6, 148.9}, {13.5, 12.3, 43.5}}, /* FLOORDIV */
 };
 
-double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, bool by_literal, bool fused, const OpSlots *own)
+double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const Inst *literal, bool fused, const OpSlots *own)
 {
     if (in->op == O_POW && form >= POW_SQUARE && form <= POW_RSQRT)
         return fp64 ? pow_costs[form].s64 : pow_costs[form].s32;
-    if ((in->op == O_REM || in->op == O_FLOORDIV) && fusec_dtype[in->ct].kind == FX_KIND_FLOAT) {
+    bool is_float = fusec_dtype[in->ct].kind == FX_KIND_FLOAT;
+    bool by_zero = literal && (is_float ? literal->value == 0 : literal->ival == 0);
+    /* By a literal zero (the PTX of nvcc 13, session 20): // folds the
+     * by-zero test of fx_floor_divide_by, fx_int_floor_divide and
+     * fx_int_remainder (the quotient's code is then dead), leaving a * (1 / 0)
+     * on floats and a select on integers; f64 fmod tests for a zero divisor
+     * first and returns NaN (about 12 instructions with fx_remainder's sign
+     * test); f32 fmodf has no such test: its loop takes 23 bits of the
+     * exponent difference a step, down to 2^-149, about 7 steps of 14
+     * instructions for inputs near 1, beside the 14 of its entry and exit. */
+    if (by_zero && in->op == O_FLOORDIV && is_float)
+        return op_slots[O_MUL].s32;
+    if (by_zero && !is_float && (in->op == O_REM || in->op == O_FLOORDIV))
+        return 2 * op_slots[O_ADD].s32;
+    if (by_zero && in->op == O_REM)
+        return fp64 ? 12 * op_slots[O_ADD].s64 : 14 + 7 * 14;
+    /* the fused kernel's a / 0 (fx_div; unfused: a times 1 / 0, folded) is an
+     * IEEE division whose check (FCHK, DSETP) sends every element down the
+     * slow path: about 30 more instructions of its SASS, f32 or f64 */
+    if (by_zero && fused && in->op == O_DIV && !(in->dtype == FX_F16 || in->dtype == FX_BF16))
+        return (fp64 ? op_slots[O_DIV].s64 : op_slots[O_DIV].s32) + 30;
+    if ((in->op == O_REM || in->op == O_FLOORDIV) && is_float) {
         int op = in->op == O_FLOORDIV, by = by_number;
         return fp64 ? fmod_costs[op][by].s64 : fmod_costs[op][by].s32;
     }
     if (in->op == O_REM || in->op == O_FLOORDIV) {
-        int op = in->op == O_FLOORDIV, by = by_literal;
+        int op = in->op == O_FLOORDIV, by = literal != NULL;
         int size = fusec_dtype_size[in->ct];
         return size == 8 ? idiv_costs[op][by].i64 : size == 4 ? idiv_costs[op][by].i32 : idiv_costs[op][by].narrow;
     }

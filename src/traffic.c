@@ -42,8 +42,8 @@ static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int 
         form = (int)op_pow_form(c, ref_round(c, in->dtype));
     }
     bool by_number = in->nargs == 2 && p->inst[in->arg[1]].scalar;
-    bool by_literal = by_number && p->inst[in->arg[1]].op == O_CONST;
-    double s = op_slots_of(in, form, fp64, by_number, by_literal, fused, p->slots);
+    const Inst *literal = by_number && p->inst[in->arg[1]].op == O_CONST ? &p->inst[in->arg[1]] : NULL;
+    double s = op_slots_of(in, form, fp64, by_number, literal, fused, p->slots);
     if (fp64)
         k->slots64 += s;
     else

@@ -274,6 +274,16 @@ grep -q '"erff" is not an op of the cost table' "$tmp/e"; check "op_slots: unkno
 sed 's/^{/{"op_slots": {"erf": {"f64": -1}},/' "$tmp/dev.json" >"$tmp/dev_bad_val.json"
 "$fusec" --predict --device="$tmp/dev_bad_val.json" "$seed" 2>/dev/null; check "op_slots: a value out of range" 2 $?
 
+# by a literal zero the fused kernel runs other code than by a number (src/ops.c, docs/model.md):
+# a float // folds to one multiply, an integer // or % to a select, a float / takes the slow path
+slots() { # slots EXPR DTYPE: the fused kernel's fp32 issue slots an element of y = EXPR
+  printf 'in x: %s\ny = %s\n' "$2" "$1" >"$tmp/z.fuse"
+  "$fusec" --predict --format=json "$tmp/z.fuse" | python3 -c "import json, sys; print(json.load(sys.stdin)['fused']['fp32_slots_per_element'])"
+}
+[ "$(slots 'x // 0' f32)" = 1 ] && [ "$(slots 'x // 3' f32)" = 38.9 ]; check "x // 0: a multiply, x // 3: fmod" 0 $?
+[ "$(slots 'x % 0' i32)" = 2 ] && [ "$(slots 'x % 3' i32)" = 11.1 ]; check "i32 x % 0: a select" 0 $?
+[ "$(slots 'x / 0' f32)" = 44.6 ] && [ "$(slots 'x / 3' f32)" = 14.6 ]; check "x / 0: the division's slow path" 0 $?
+
 # a profile of today's fields; one written before l2_hot_end existed gets the old model's 1.1
 cat >"$tmp/dev2.json" <<'JSON'
 {"name": "test-gpu2", "note": "hand-written", "hbm_gbps": 1000.0, "l2_gbps": 2000.0, "l2_bytes": 1048576,

@@ -328,7 +328,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k11_add(co
 /* k12: t12 = b // 0 (ints.fuse:21:26)
  * reads 1 B and writes 1 B per element; computes in int8_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k12_floor_divide(const int8_t *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k12_floor_divide(const int8_t *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int8_t x0) { return fx_to_i8(fx_int_floor_divide(fx_widen(x0), (int8_t)0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
@@ -2819,7 +2819,7 @@ static const FusecKernelCost ints_unfused_cost[] = {
     {5, 0, 4, 0, 5, 1, 46.6, 0, 0, 1, 1, 0, 0},
     {4, 0, 4, 0, 3, 1, 11.1, 0, 0, 1, 1, 0, 0},
     {0, 8, 4, 0, 1, 0, 1, 0, 0, 1, 1, 12, 0},
-    {1, 0, 1, 0, 5, 1, 13.5, 0, 0, 1, 1, 0, 0},
+    {1, 0, 1, 0, 5, 1, 2, 0, 0, 1, 1, 0, 0},
     {0, 5, 0, 4, 1, 0, 1, 0, 0, 2, 0, 6, 0},
     {1, 0, 1, 0, 1, 0, 1, 0, 0, 4, 1, 0, 0},
     {2, 1, 2, 0, 1, 0, 1, 0, 0, 1, 1, 1, 0},
@@ -2864,7 +2864,7 @@ static const FusecKernelCost ints_unfused_cost[] = {
     {0, 4, 8, 0, 0, 0, 0, 0, 0, 1, 1, 4, 0},
     {0, 10, 8, 0, 1, 0, 1, 0, 0, 1, 0, 22, 0},
 };
-static const FusecKernelCost ints_fused_cost[] = {{23, 0, 0, 59, 71, 5, 211.7, 0, 0, 1, 0, 0, 0}};
+static const FusecKernelCost ints_fused_cost[] = {{23, 0, 0, 59, 71, 5, 200.2, 0, 0, 1, 0, 0, 0}};
 static const FusecTensorArg ints_in[] = {{"x", FX_F32, FX_F32}, {"h", FX_BF16, FX_BF16}, {"q", FX_I32, FX_I32}, {"u", FX_U8, FX_U8}, {"b", FX_I8, FX_I8}, {"s", FX_I16, FX_I16}, {"w", FX_I64, FX_I64}, {"m", FX_BOOL, FX_BOOL}};
 static const FusecTensorArg ints_out[] = {{"mix", FX_I16, FX_I16}, {"twice", FX_I32, FX_I32}, {"ratio", FX_F32, FX_F32}, {"wrap", FX_I64, FX_I64}, {"fd", FX_I32, FX_I32}, {"bits", FX_I64, FX_I64}, {"shifted", FX_I32, FX_I32}, {"keep", FX_I64, FX_I64}, {"flo", FX_F32, FX_F32}, {"cmp", FX_BOOL, FX_BOOL}, {"back", FX_F32, FX_BF16}, {"cut", FX_I64, FX_F32}};
 static const FusecParamArg ints_par[] = {{"scale", FX_F32, 0.05}};
