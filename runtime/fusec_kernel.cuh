@@ -434,8 +434,11 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
 #endif
 
 /* Threads per block, and the grid for n elements at E per thread: one chunk
- * per thread, capped so the grid-stride loop takes over for huge n. */
+ * per thread, as eager's and Inductor's kernels take (no grid-stride loop).
+ * The largest grid, 2^31 - 1 blocks, covers FX_MAX_ELEMS elements one a
+ * thread (2^38: more than any GPU's memory holds); the APIs refuse more. */
 #define FX_THREADS 128
+#define FX_MAX_ELEMS ((size_t)0x7fffffff * FX_THREADS)
 static inline unsigned fx_blocks(size_t n, int e)
 {
     size_t per_block = (size_t)FX_THREADS * e;

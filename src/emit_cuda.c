@@ -13,8 +13,8 @@
  *
  * Every kernel has the same shape: each thread moves E elements, 16 bytes of
  * the widest array (up to 32 in an unfused kernel with a bool array:
- * elems_per_thread), in a grid-stride loop that runs
- * once unless n is huge; a scalar path takes the tail and misaligned
+ * elems_per_thread), one chunk a thread with no loop (the grid covers n,
+ * one_chunk); a scalar path takes the tail and misaligned
  * pointers; indices are 32-bit when n < 2^31 and 64-bit otherwise. A shaped
  * chain's fused kernel is the flat one over its elements in row-major
  * order, its broadcast inputs gathered (emit_fused_kernel).
@@ -225,7 +225,7 @@ static int rounded_value(const Program *p, int i)
  * rounded to its dtype: the same line in the 1-D and the shaped kernel. */
 static void out_element(Emitter *em, const char *name, int v)
 {
-    fprintf(em->f, "            %s_v[e] = fx_to_%s(v%d);\n", name,
+    fprintf(em->f, "        %s_v[e] = fx_to_%s(v%d);\n", name,
             to_fn(em->p, em->p->inst[v].dtype, ir_stored_value(em->p, v)), stored_vnum(em, v));
 }
 
@@ -759,6 +759,26 @@ static void unfused_operands(Emitter *em, int k, const char *pre, const char *po
     }
 }
 
+/* A kernel's start: the thread's first element, and the return of a thread
+ * past n. Each thread takes one chunk, as eager's and Inductor's kernels do:
+ * the launch's grid covers n (fx_blocks; the host APIs refuse an n beyond
+ * what 2^31 - 1 blocks cover, FX_MAX_ELEMS), so no grid-stride loop is
+ * needed, and the loop's bookkeeping cost f16 sigmoid's unfused kernel about
+ * 17 instructions a thread of 8 elements (its SASS against eager's, session
+ * 20). The broadcast kernel keeps its loop (emit_broadcast_kernel says why). */
+static void one_chunk(FILE *f, const char *var, const char *first)
+{
+    fprintf(f, "    const I %s = %s; /* one chunk a thread: the grid covers n */\n    if (%s >= n)\n        return;\n", var,
+            first, var);
+}
+
+/* An API's refusal of more elements than one launch covers (one_chunk). */
+static void n_guard(FILE *f, const char *n)
+{
+    fprintf(f, "    if (%s > FX_MAX_ELEMS) /* more than one launch's grid covers */\n        return cudaErrorInvalidValue;\n",
+            n);
+}
+
 /* An unfused kernel with a broadcast operand, as eager runs it: TensorIterator
  * cannot vectorize it, so it takes its legacy path (elementwise_kernel of
  * ATen's CUDALoops.cuh): FUSEC_BCAST_E elements a thread, FX_THREADS apart, each
@@ -786,6 +806,10 @@ static void emit_broadcast_kernel(Emitter *em, int k, const char *text)
         if (!shape_same_layout(p, &p->inst[kr->read[r]].shape, &in->shape))
             fprintf(f, ", FxBcast b%d", r);
     fprintf(f, ")\n{\n    constexpr int E = %d; /* elements a thread, FX_THREADS apart */\n", FUSEC_BCAST_E);
+    /* a loop, though it runs once: without it, ptxas reads the FxBcast
+     * fields (uniform registers) again for each of the E elements, 24 more
+     * instructions a thread of 4 in bias_gelu's add (SASS, session 20); this
+     * kernel's rate is bound by its instructions (gather_gelems) */
     fprintf(f, "    for (I base = (I)blockIdx.x * FX_THREADS * E + threadIdx.x; base < n; base += (I)gridDim.x * FX_THREADS * E) {\n");
     for (int r = 0; r < kr->nread; r++)
         fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[kr->read[r]].dtype], r);
@@ -866,9 +890,9 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     char a[3][640], expr[2200];
     unfused_operands(em, k, "x", "", a);
     op_expr(expr, sizeof expr, p, in, ct, a, false);
-    /* The op on one element, then the loop: E elements a thread, each whole
-     * chunk by vector accesses when every pointer is aligned, else (the tail,
-     * or misaligned pointers) one element at a time, in a loop nvcc keeps
+    /* The op on one element, then the thread's chunk of E elements: by
+     * vector accesses when it is whole and every pointer is aligned, else (the
+     * tail, or misaligned pointers) one element at a time, in a loop nvcc keeps
      * rolled. The two paths call the op apart, so that the vector path's
      * registers are its own: with one body for both (the loads and stores
      * choosing per chunk), u8 % 3 spilled 84 bytes under its 32 registers and
@@ -879,28 +903,28 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
         fprintf(f, "%s%s x%d", r ? ", " : "", store_t[p->inst[ar.load[r]].dtype], r);
     fprintf(f, ") { return fx_to_%s(%s); };\n", to_fn(p, in->dtype, rounded_value(p, kr->inst)), expr);
     fprintf(f, "    constexpr int E = %d; /* elements per thread: %s */\n", em->elems[k], why);
-    fprintf(f, "    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
-    fprintf(f, "        if (!vec || n - i < (I)E) { /* element by element */\n"
-               "            for (I j = i; j < n && j < i + (I)E; j++)\n                r[j] = op(");
+    one_chunk(f, "i", "((I)blockIdx.x * FX_THREADS + threadIdx.x) * E");
+    fprintf(f, "    if (!vec || n - i < (I)E) { /* element by element */\n"
+               "        for (I j = i; j < n && j < i + (I)E; j++)\n            r[j] = op(");
     for (int r = 0; r < ar.nload; r++)
         fprintf(f, "%sa%d[j]", r ? ", " : "", r);
-    fprintf(f, ");\n            continue;\n        }\n");
+    fprintf(f, ");\n        return;\n    }\n");
     const char *word = word_op(p, in, &ar);
     if (word) {
-        fprintf(f, "        /* four 32-bit words: the op on 4 bytes at once */\n"
-                   "        fx_words16<%s>(a0, %s, r, i);\n    }\n}\n",
+        fprintf(f, "    /* four 32-bit words: the op on 4 bytes at once */\n"
+                   "    fx_words16<%s>(a0, %s, r, i);\n}\n",
                 word, ar.nload > 1 ? "a1" : "a0");
         return;
     }
     for (int r = 0; r < ar.nload; r++) {
-        fprintf(f, "        %s a%d_v[E];\n", store_t[p->inst[ar.load[r]].dtype], r);
-        fprintf(f, "        fx_load<E>(a%d_v, a%d, i, n, true);\n", r, r);
+        fprintf(f, "    %s a%d_v[E];\n", store_t[p->inst[ar.load[r]].dtype], r);
+        fprintf(f, "    fx_load<E>(a%d_v, a%d, i, n, true);\n", r, r);
     }
-    fprintf(f, "        %s r_v[E];\n#pragma unroll\n        for (int e = 0; e < E; e++)\n            r_v[e] = op(",
+    fprintf(f, "    %s r_v[E];\n#pragma unroll\n    for (int e = 0; e < E; e++)\n        r_v[e] = op(",
             store_t[in->dtype]);
     for (int r = 0; r < ar.nload; r++)
         fprintf(f, "%sa%d_v[e]", r ? ", " : "", r);
-    fprintf(f, ");\n        fx_store<E>(r, i, n, true, r_v);\n    }\n}\n");
+    fprintf(f, ");\n    fx_store<E>(r, i, n, true, r_v);\n}\n");
 }
 
 /* The fused kernel's elements per thread, loading load[0..nl) and storing
@@ -1106,8 +1130,8 @@ static void fused_args_init(Emitter *em, const int *fsc, int nfsc)
 
 static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce, bool *along);
 
-/* The fused kernel over n elements in flat order, E a thread, in a grid-stride
- * loop that runs once unless n is huge. A shaped chain's is the same kernel
+/* The fused kernel over n elements in flat order, E a thread, one chunk a
+ * thread (one_chunk). A shaped chain's is the same kernel
  * over its elements in row-major order, its broadcast inputs gathered
  * (fx_gather), with one more template argument, ROW: the host sets it when
  * the last dim is a multiple of E, so that a thread's E elements lie in one
@@ -1209,14 +1233,14 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
             shaped ? ", bool ROW" : "", lb, em->c->prefix, em->c->prefix);
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
     fprintf(f, "    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */\n");
-    fprintf(f, "    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {\n");
+    one_chunk(f, "i", "first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E");
     for (int k = 0; k < nl; k++) {
-        fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
+        fprintf(f, "    %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
         if (gathered(p, load[k])) {
             int r = gather_rep(p, load[k]);
             bool along;
             int rank = bcast_init(em, NULL, &p->inst[load[k]].shape, &p->full, true, &along);
-            fprintf(f, "        fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n", rank,
+            fprintf(f, "    fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n", rank,
                     along ? "true" : "false", lnames[k], lnames[k], em->cname[r],
                     comment_safe(em, arena_printf(p->arena, "%s: %s%s%s%s", p->sym[p->inst[load[k]].sym].name,
                                                   shape_text(p, &p->inst[load[k]].shape),
@@ -1224,18 +1248,18 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                                                   r != load[k] ? p->sym[p->inst[r].sym].name : "",
                                                   r != load[k] ? ", of the same layout" : "")));
         } else
-            fprintf(f, "        fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
+            fprintf(f, "    fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
     }
     for (int k = 0; k < nout; k++)
-        fprintf(f, "        %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
-    fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++) {\n");
-    emit_fused_values(em, "            ", "_v[e]");
+        fprintf(f, "    %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
+    fprintf(f, "#pragma unroll\n    for (int e = 0; e < E; e++) {\n");
+    emit_fused_values(em, "        ", "_v[e]");
     for (int k = 0; k < nout; k++)
         out_element(em, snames[k], store[k]);
-    fprintf(f, "        }\n");
+    fprintf(f, "    }\n");
     for (int k = 0; k < nout; k++)
-        fprintf(f, "        fx_store<E>(%s, i, n, full, %s_v);\n", snames[k], snames[k]);
-    fprintf(f, "    }\n}\n");
+        fprintf(f, "    fx_store<E>(%s, i, n, full, %s_v);\n", snames[k], snames[k]);
+    fprintf(f, "}\n");
 }
 
 /* ---- host API ----------------------------------------------------------- */
@@ -1334,6 +1358,7 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
     fprintf(f, "    const size_t rows = %s, cols = %s; /* every dim but the last, and the last */\n", rows_expr(em),
             pos_size(em, p->full.rank - 1));
     fprintf(f, "    if (rows == 0 || cols == 0)\n        return cudaSuccess;\n");
+    n_guard(f, "rows * cols");
     emit_host_scalars(em, false);
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
@@ -1508,6 +1533,7 @@ static void emit_flat_launches(Emitter *em, const char *row)
 static void emit_fused_api(Emitter *em, int *fsc, int nfsc)
 {
     fprintf(em->f, "    if (n == 0)\n        return cudaSuccess;\n");
+    n_guard(em->f, "n");
     emit_host_scalars(em, false);
     fprintf(em->f, "    const bool vec = %s;\n", vec_cond(em, em->elems[em->t->nkernels], false));
     fused_args_init(em, fsc, nfsc);
@@ -1562,6 +1588,7 @@ static void emit_unfused_api(Emitter *em)
                 numel_expr(em, &p->full), comment_safe(em, shape_text(p, &p->full)));
     else
         fprintf(f, "\n{\n    if (n == 0)\n        return cudaSuccess;\n");
+    n_guard(f, "n");
     /* scratch layout: one 256-byte-aligned region per slot (traffic_slots) */
     if (scratch > 0) {
         fprintf(f, "    /* a slot per live intermediate: one whose last reader has run hands its slot on,\n"

@@ -90,21 +90,22 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fuse
     const float *__restrict__ b_u = a.b_u;
     float *__restrict__ y_u = a.y_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float b_u_v[E];
-        fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i, n, full); /* b: [C] */
-        float y_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float b_u_v[E];
+    fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i, n, full); /* b: [C] */
+    float y_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_u_v[e]); /* x */
-            const float v1 = fx_widen(b_u_v[e]); /* b */
-            const float v2 = (v0 + v1); /* y */
-            y_u_v[e] = fx_to_f32(v2);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(x_u_v[e]); /* x */
+        const float v1 = fx_widen(b_u_v[e]); /* b */
+        const float v2 = (v0 + v1); /* y */
+        y_u_v[e] = fx_to_f32(v2);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
 }
 
 /* ==== host API ==== */
@@ -115,6 +116,8 @@ extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, floa
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
+    if (rows * cols > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     FxBcast b_u_b = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&b_u_b);
     const bcast_only_fused_args args = {(const float *)x_u, (const float *)b_u, (float *)y_u, b_u_b};
@@ -162,6 +165,8 @@ extern "C" cudaError_t bcast_only_unfused(const float *x_u, const float *b_u, fl
     size_t n = dim_R * dim_C; /* elements of the chain's shape [R, C] */
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     cudaError_t err;
     /* k1 */
     n = dim_R * dim_C;

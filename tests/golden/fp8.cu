@@ -61,20 +61,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k1_f32(cons
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __nv_bfloat16 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __nv_bfloat16 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: t2 = t1 * inv_scale (fp8.fuse:12:19)
@@ -84,20 +85,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k2_mul(cons
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)inv_scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k3: a = f8e4m3(t2) (fp8.fuse:12:5)
@@ -107,20 +109,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k3_f8e4m3(c
 {
     const auto op = [=](float x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        FxF8e4m3 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    FxF8e4m3 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k4: t4 = f32(h) (fp8.fuse:13:12)
@@ -130,20 +133,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k4_f32(cons
 {
     const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k5: t5 = t4 * 16000 (fp8.fuse:13:19)
@@ -153,20 +157,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k5_mul(cons
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 1.6e+04f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k6: b = f8e5m2(t5) (fp8.fuse:13:5)
@@ -176,20 +181,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k6_f8e5m2(c
 {
     const auto op = [=](float x0) { return fx_to_f8e5m2(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        FxF8e5m2 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    FxF8e5m2 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k7: t7 = d * 100 (fp8.fuse:14:14)
@@ -199,20 +205,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k7_mul(cons
 {
     const auto op = [=](double x0) { return fx_to_f64((fx_widen(x0) * 100.0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        double a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        double r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    double a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    double r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k8: c = f8e4m3(t7) (fp8.fuse:14:5)
@@ -222,20 +229,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k8_f8e4m3(c
 {
     const auto op = [=](double x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 4 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        double a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        FxF8e4m3 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    double a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    FxF8e4m3 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k9: t9 = f32(q) (fp8.fuse:15:5)
@@ -245,20 +253,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k9_f32(cons
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        FxF8e4m3 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    FxF8e4m3 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k10: t10 = t9 * s (fp8.fuse:15:12)
@@ -294,20 +303,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k11_f32(con
 {
     const auto op = [=](FxF8e5m2 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        FxF8e5m2 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    FxF8e5m2 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k12: e = t10 + t11 (fp8.fuse:15:16)
@@ -343,20 +353,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k13_f8e5m2(
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_f8e5m2(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        FxF8e4m3 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        FxF8e5m2 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    FxF8e4m3 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    FxF8e5m2 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k14: k = i8(q) (fp8.fuse:17:5)
@@ -366,20 +377,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k14_i8(cons
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_i8(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        FxF8e4m3 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int8_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    FxF8e4m3 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int8_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k15: t15 = bool(r) (fp8.fuse:18:5)
@@ -389,20 +401,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k15_bool(co
 {
     const auto op = [=](FxF8e5m2 x0) { return fx_to_bool(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        FxF8e5m2 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    FxF8e5m2 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    bool r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k16: t16 = bool(q) (fp8.fuse:18:15)
@@ -412,20 +425,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k16_bool(co
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_bool(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        FxF8e4m3 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    FxF8e4m3 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    bool r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k17: m = t15 | t16 (fp8.fuse:18:13)
@@ -461,20 +475,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k18_f8e4m3(
 {
     const auto op = [=](__half x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        FxF8e4m3 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    FxF8e4m3 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k19: t19 = f32(x) (fp8.fuse:21:19)
@@ -484,20 +499,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k19_f32(con
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __nv_bfloat16 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __nv_bfloat16 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k20: t20 = t19 * inv_scale (fp8.fuse:21:26)
@@ -507,20 +523,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k20_mul(con
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)inv_scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k21: t21 = clamp(t20, -448, 448) (fp8.fuse:21:13)
@@ -530,20 +547,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k21_clamp(c
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -448.0f, 448.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k22: qs = f8e4m3(t21) (fp8.fuse:21:6)
@@ -553,20 +571,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k22_f8e4m3(
 {
     const auto op = [=](float x0) { return fx_to_f8e4m3_satc(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        FxF8e4m3 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    FxF8e4m3 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k23: t23 = f32(h) (fp8.fuse:22:18)
@@ -576,20 +595,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k23_f32(con
 {
     const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k24: t24 = tanh(t23) (fp8.fuse:22:13)
@@ -599,20 +619,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k24_tanh(co
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_tanh(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k25: t25 = t24 * 460 (fp8.fuse:22:26)
@@ -622,20 +643,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k25_mul(con
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 4.6e+02f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k26: qt = f8e4m3(t25) (fp8.fuse:22:6)
@@ -645,20 +667,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k26_f8e4m3(
 {
     const auto op = [=](float x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        FxF8e4m3 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    FxF8e4m3 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k27: qi = f8e4m3(k) (fp8.fuse:23:6)
@@ -668,20 +691,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k27_f8e4m3(
 {
     const auto op = [=](int8_t x0) { return fx_to_f8e4m3_satc(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        FxF8e4m3 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    FxF8e4m3 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k28: ws = where(m, q, 0.3125) (fp8.fuse:24:6)
@@ -691,22 +715,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k28_where(c
 {
     const auto op = [=](bool x0, FxF8e4m3 x1) { return fx_to_f8e4m3_sat((fx_widen(x0) ? fx_widen(x1) : 0.3125f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        FxF8e4m3 a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        FxF8e4m3 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    bool a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    FxF8e4m3 a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    FxF8e4m3 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k29: w = copy(q) (fp8.fuse:19:1)
@@ -716,20 +741,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k29_copy(co
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_f8e4m3_sat(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        FxF8e4m3 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        FxF8e4m3 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    FxF8e4m3 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    FxF8e4m3 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -795,94 +821,95 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
     FxF8e4m3 *__restrict__ ws_u = a.ws_u;
     const double inv_scale_u = a.inv_scale_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        __nv_bfloat16 x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        __half h_u_v[E];
-        fx_load<E>(h_u_v, h_u, i, n, full);
-        double d_u_v[E];
-        fx_load<E>(d_u_v, d_u, i, n, full);
-        float s_u_v[E];
-        fx_gather<E, 2, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, full); /* s: [C] */
-        FxF8e4m3 q_u_v[E];
-        fx_load<E>(q_u_v, q_u, i, n, full);
-        FxF8e5m2 r_u_v[E];
-        fx_gather<E, 2, ROW, true>(r_u_v, r_u, a.s_u_b, i, n, full); /* r: [C], at the offsets of s, of the same layout */
-        FxF8e4m3 a_u_v[E];
-        FxF8e5m2 b_u_v[E];
-        FxF8e4m3 c_u_v[E];
-        float e_u_v[E];
-        FxF8e5m2 g_u_v[E];
-        int8_t k_u_v[E];
-        bool m_u_v[E];
-        FxF8e4m3 w_u_v[E];
-        FxF8e4m3 bh_u_v[E];
-        FxF8e4m3 qs_u_v[E];
-        FxF8e4m3 qt_u_v[E];
-        FxF8e4m3 qi_u_v[E];
-        FxF8e4m3 ws_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    __nv_bfloat16 x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    __half h_u_v[E];
+    fx_load<E>(h_u_v, h_u, i, n, full);
+    double d_u_v[E];
+    fx_load<E>(d_u_v, d_u, i, n, full);
+    float s_u_v[E];
+    fx_gather<E, 2, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, full); /* s: [C] */
+    FxF8e4m3 q_u_v[E];
+    fx_load<E>(q_u_v, q_u, i, n, full);
+    FxF8e5m2 r_u_v[E];
+    fx_gather<E, 2, ROW, true>(r_u_v, r_u, a.s_u_b, i, n, full); /* r: [C], at the offsets of s, of the same layout */
+    FxF8e4m3 a_u_v[E];
+    FxF8e5m2 b_u_v[E];
+    FxF8e4m3 c_u_v[E];
+    float e_u_v[E];
+    FxF8e5m2 g_u_v[E];
+    int8_t k_u_v[E];
+    bool m_u_v[E];
+    FxF8e4m3 w_u_v[E];
+    FxF8e4m3 bh_u_v[E];
+    FxF8e4m3 qs_u_v[E];
+    FxF8e4m3 qt_u_v[E];
+    FxF8e4m3 qi_u_v[E];
+    FxF8e4m3 ws_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_u_v[e]); /* x */
-            const float v1 = fx_widen(fx_to_f32(v0));
-            const float v2 = (v1 * (float)inv_scale_u);
-            const float v3 = fx_widen(fx_to_f8e4m3(v2)); /* a */
-            const float v4 = fx_widen(h_u_v[e]); /* h */
-            const float v5 = fx_widen(fx_to_f32(v4));
-            const float v6 = (v5 * 1.6e+04f);
-            const float v7 = fx_widen(fx_to_f8e5m2(v6)); /* b */
-            const double v8 = fx_widen(d_u_v[e]); /* d */
-            const double v9 = (v8 * 100.0);
-            const float v10 = fx_widen(fx_to_f8e4m3(v9)); /* c */
-            const float v11 = fx_widen(q_u_v[e]); /* q */
-            const float v12 = fx_widen(fx_to_f32(v11));
-            const float v13 = fx_widen(s_u_v[e]); /* s */
-            const float v14 = (v12 * v13);
-            const float v15 = fx_widen(r_u_v[e]); /* r */
-            const float v16 = fx_widen(fx_to_f32(v15));
-            const float v17 = (v14 + v16); /* e */
-            const float v18 = fx_widen(fx_to_f8e5m2(v11)); /* g */
-            const int8_t v19 = fx_widen(fx_to_i8(v11)); /* k */
-            const bool v20 = fx_widen(fx_to_bool(v15));
-            const bool v21 = fx_widen(fx_to_bool(v11));
-            const bool v22 = (v20 | v21); /* m */
-            const float v23 = fx_widen(fx_to_f8e4m3(v4)); /* bh */
-            const float v24 = fx_clamp(v2, -448.0f, 448.0f);
-            const float v25 = fx_widen(fx_to_f8e4m3_satc(v24)); /* qs */
-            const float v26 = fx_tanh(v5);
-            const float v27 = (v26 * 4.6e+02f);
-            const float v28 = fx_widen(fx_to_f8e4m3(v27)); /* qt */
-            const float v29 = fx_widen(fx_to_f8e4m3_satc(v19)); /* qi */
-            const float v30 = (v22 ? v11 : 0.3125f); /* ws */
-            const float v31 = v11;
-            a_u_v[e] = fx_to_f8e4m3(v2);
-            b_u_v[e] = fx_to_f8e5m2(v6);
-            c_u_v[e] = fx_to_f8e4m3(v9);
-            e_u_v[e] = fx_to_f32(v17);
-            g_u_v[e] = fx_to_f8e5m2(v11);
-            k_u_v[e] = fx_to_i8(v11);
-            m_u_v[e] = fx_to_bool(v22);
-            w_u_v[e] = fx_to_f8e4m3_sat(v31);
-            bh_u_v[e] = fx_to_f8e4m3(v4);
-            qs_u_v[e] = fx_to_f8e4m3_satc(v24);
-            qt_u_v[e] = fx_to_f8e4m3(v27);
-            qi_u_v[e] = fx_to_f8e4m3_satc(v19);
-            ws_u_v[e] = fx_to_f8e4m3_sat(v30);
-        }
-        fx_store<E>(a_u, i, n, full, a_u_v);
-        fx_store<E>(b_u, i, n, full, b_u_v);
-        fx_store<E>(c_u, i, n, full, c_u_v);
-        fx_store<E>(e_u, i, n, full, e_u_v);
-        fx_store<E>(g_u, i, n, full, g_u_v);
-        fx_store<E>(k_u, i, n, full, k_u_v);
-        fx_store<E>(m_u, i, n, full, m_u_v);
-        fx_store<E>(w_u, i, n, full, w_u_v);
-        fx_store<E>(bh_u, i, n, full, bh_u_v);
-        fx_store<E>(qs_u, i, n, full, qs_u_v);
-        fx_store<E>(qt_u, i, n, full, qt_u_v);
-        fx_store<E>(qi_u, i, n, full, qi_u_v);
-        fx_store<E>(ws_u, i, n, full, ws_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(x_u_v[e]); /* x */
+        const float v1 = fx_widen(fx_to_f32(v0));
+        const float v2 = (v1 * (float)inv_scale_u);
+        const float v3 = fx_widen(fx_to_f8e4m3(v2)); /* a */
+        const float v4 = fx_widen(h_u_v[e]); /* h */
+        const float v5 = fx_widen(fx_to_f32(v4));
+        const float v6 = (v5 * 1.6e+04f);
+        const float v7 = fx_widen(fx_to_f8e5m2(v6)); /* b */
+        const double v8 = fx_widen(d_u_v[e]); /* d */
+        const double v9 = (v8 * 100.0);
+        const float v10 = fx_widen(fx_to_f8e4m3(v9)); /* c */
+        const float v11 = fx_widen(q_u_v[e]); /* q */
+        const float v12 = fx_widen(fx_to_f32(v11));
+        const float v13 = fx_widen(s_u_v[e]); /* s */
+        const float v14 = (v12 * v13);
+        const float v15 = fx_widen(r_u_v[e]); /* r */
+        const float v16 = fx_widen(fx_to_f32(v15));
+        const float v17 = (v14 + v16); /* e */
+        const float v18 = fx_widen(fx_to_f8e5m2(v11)); /* g */
+        const int8_t v19 = fx_widen(fx_to_i8(v11)); /* k */
+        const bool v20 = fx_widen(fx_to_bool(v15));
+        const bool v21 = fx_widen(fx_to_bool(v11));
+        const bool v22 = (v20 | v21); /* m */
+        const float v23 = fx_widen(fx_to_f8e4m3(v4)); /* bh */
+        const float v24 = fx_clamp(v2, -448.0f, 448.0f);
+        const float v25 = fx_widen(fx_to_f8e4m3_satc(v24)); /* qs */
+        const float v26 = fx_tanh(v5);
+        const float v27 = (v26 * 4.6e+02f);
+        const float v28 = fx_widen(fx_to_f8e4m3(v27)); /* qt */
+        const float v29 = fx_widen(fx_to_f8e4m3_satc(v19)); /* qi */
+        const float v30 = (v22 ? v11 : 0.3125f); /* ws */
+        const float v31 = v11;
+        a_u_v[e] = fx_to_f8e4m3(v2);
+        b_u_v[e] = fx_to_f8e5m2(v6);
+        c_u_v[e] = fx_to_f8e4m3(v9);
+        e_u_v[e] = fx_to_f32(v17);
+        g_u_v[e] = fx_to_f8e5m2(v11);
+        k_u_v[e] = fx_to_i8(v11);
+        m_u_v[e] = fx_to_bool(v22);
+        w_u_v[e] = fx_to_f8e4m3_sat(v31);
+        bh_u_v[e] = fx_to_f8e4m3(v4);
+        qs_u_v[e] = fx_to_f8e4m3_satc(v24);
+        qt_u_v[e] = fx_to_f8e4m3(v27);
+        qi_u_v[e] = fx_to_f8e4m3_satc(v19);
+        ws_u_v[e] = fx_to_f8e4m3_sat(v30);
     }
+    fx_store<E>(a_u, i, n, full, a_u_v);
+    fx_store<E>(b_u, i, n, full, b_u_v);
+    fx_store<E>(c_u, i, n, full, c_u_v);
+    fx_store<E>(e_u, i, n, full, e_u_v);
+    fx_store<E>(g_u, i, n, full, g_u_v);
+    fx_store<E>(k_u, i, n, full, k_u_v);
+    fx_store<E>(m_u, i, n, full, m_u_v);
+    fx_store<E>(w_u, i, n, full, w_u_v);
+    fx_store<E>(bh_u, i, n, full, bh_u_v);
+    fx_store<E>(qs_u, i, n, full, qs_u_v);
+    fx_store<E>(qt_u, i, n, full, qt_u_v);
+    fx_store<E>(qi_u, i, n, full, qi_u_v);
+    fx_store<E>(ws_u, i, n, full, ws_u_v);
 }
 
 /* ==== host API ==== */
@@ -893,6 +920,8 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
+    if (rows * cols > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     FxBcast s_u_b = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&s_u_b);
     const fp8_fused_args args = {(const __nv_bfloat16 *)x_u, (const __half *)h_u, (const double *)d_u, (const float *)s_u, (const FxF8e4m3 *)q_u, (const FxF8e5m2 *)r_u, (FxF8e4m3 *)a_u, (FxF8e5m2 *)b_u, (FxF8e4m3 *)c_u, (float *)e_u, (FxF8e5m2 *)g_u, (int8_t *)k_u, (bool *)m_u, (FxF8e4m3 *)w_u, (FxF8e4m3 *)bh_u, (FxF8e4m3 *)qs_u, (FxF8e4m3 *)qt_u, (FxF8e4m3 *)qi_u, (FxF8e4m3 *)ws_u, (double)inv_scale_u, s_u_b};
@@ -944,6 +973,8 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     size_t n = dim_R * dim_C; /* elements of the chain's shape [R, C] */
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

@@ -69,22 +69,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k1_add(con
 {
     const auto op = [=](uint8_t x0, int8_t x1) { return fx_to_i16(fx_int_add((int16_t)fx_widen(x0), (int16_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int16_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    uint8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int8_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int16_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: t2 = q * 2 (ints.fuse:17:11)
@@ -94,20 +95,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k2_mul(con
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_mul(fx_widen(x0), 2)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k3: twice = t2 - s (ints.fuse:17:15)
@@ -117,22 +119,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k3_sub(con
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_sub(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int16_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k4: t4 = q * 2.5 (ints.fuse:18:11)
@@ -142,20 +145,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k4_mul(con
 {
     const auto op = [=](int32_t x0) { return fx_to_f32((fx_to_f32(fx_widen(x0)) * 2.5f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k5: t5 = q / 2 (ints.fuse:18:21)
@@ -165,20 +169,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k5_div(con
 {
     const auto op = [=](int32_t x0) { return fx_to_f32(fx_div_by(fx_to_f32(fx_widen(x0)), 2.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k6: ratio = t4 + t5 (ints.fuse:18:17)
@@ -188,22 +193,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k6_add(con
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k7: t7 = w * 3 (ints.fuse:20:10)
@@ -213,20 +219,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k7_mul(con
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_mul(fx_widen(x0), (int64_t)3LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k8: wrap = t7 + 9223372036854775807 (ints.fuse:20:14)
@@ -236,20 +243,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k8_add(con
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)9223372036854775807LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k9: t9 = q // b (ints.fuse:21:8)
@@ -259,22 +267,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k9_floor_d
 {
     const auto op = [=](int32_t x0, int8_t x1) { return fx_to_i32(fx_int_floor_divide(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int8_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k10: t10 = q % 7 (ints.fuse:21:17)
@@ -284,20 +293,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k10_remain
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_remainder(fx_widen(x0), 7)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k11: t11 = t9 + t10 (ints.fuse:21:13)
@@ -307,22 +317,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k11_add(co
 {
     const auto op = [=](int32_t x0, int32_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k12: t12 = b // 0 (ints.fuse:21:26)
@@ -332,20 +343,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k12_floor_
 {
     const auto op = [=](int8_t x0) { return fx_to_i8(fx_int_floor_divide(fx_widen(x0), (int8_t)0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int8_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int8_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k13: fd = t11 + t12 (ints.fuse:21:21)
@@ -355,22 +367,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k13_add(co
 {
     const auto op = [=](int32_t x0, int8_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int8_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k14: t14 = u & 15 (ints.fuse:23:11)
@@ -380,20 +393,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k14_and(co
 {
     const auto op = [=](uint8_t x0) { return fx_to_u8((fx_widen(x0) & (uint8_t)15)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        uint8_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    uint8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    uint8_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k15: t15 = ~b (ints.fuse:23:18)
@@ -403,15 +417,16 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k15_not(co
 {
     const auto op = [=](int8_t x0) { return fx_to_i8((~fx_widen(x0))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        /* four 32-bit words: the op on 4 bytes at once */
-        fx_words16<FX_WORD_NOT>(a0, a0, r, i);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    /* four 32-bit words: the op on 4 bytes at once */
+    fx_words16<FX_WORD_NOT>(a0, a0, r, i);
 }
 
 /* k16: t16 = t15 ^ s (ints.fuse:23:21)
@@ -421,22 +436,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k16_xor(co
 {
     const auto op = [=](int8_t x0, int16_t x1) { return fx_to_i16(((int16_t)fx_widen(x0) ^ fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int16_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int16_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int16_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k17: t17 = t14 | t16 (ints.fuse:23:16)
@@ -446,22 +462,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k17_or(con
 {
     const auto op = [=](uint8_t x0, int16_t x1) { return fx_to_i16(((int16_t)fx_widen(x0) | fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int16_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    uint8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int16_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int16_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k18: t18 = m * 2 (ints.fuse:23:31)
@@ -471,20 +488,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k18_mul(co
 {
     const auto op = [=](bool x0) { return fx_to_i64(fx_int_mul((int64_t)fx_widen(x0), (int64_t)2LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    bool a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k19: t19 = t17 + t18 (ints.fuse:23:26)
@@ -494,22 +512,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k19_add(co
 {
     const auto op = [=](int16_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int16_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int64_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int16_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k20: t20 = m & q (ints.fuse:23:41)
@@ -519,22 +538,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k20_and(co
 {
     const auto op = [=](bool x0, int32_t x1) { return fx_to_i32(((int32_t)fx_widen(x0) & fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    bool a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k21: bits = t19 + t20 (ints.fuse:23:36)
@@ -544,22 +564,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k21_add(co
 {
     const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k22: t22 = q << 3 (ints.fuse:24:14)
@@ -569,20 +590,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k22_shl(co
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_shl(fx_widen(x0), 3)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k23: t23 = q >> b (ints.fuse:24:25)
@@ -592,22 +614,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k23_shr(co
 {
     const auto op = [=](int32_t x0, int8_t x1) { return fx_to_i32(fx_int_shr(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int8_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k24: t24 = t22 + t23 (ints.fuse:24:20)
@@ -617,22 +640,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k24_add(co
 {
     const auto op = [=](int32_t x0, int32_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k25: t25 = u >> 9 (ints.fuse:24:36)
@@ -642,20 +666,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k25_shr(co
 {
     const auto op = [=](uint8_t x0) { return fx_to_u8(fx_int_shr(fx_widen(x0), (uint8_t)9)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        uint8_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    uint8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    uint8_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k26: shifted = t24 + t25 (ints.fuse:24:31)
@@ -665,22 +690,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k26_add(co
 {
     const auto op = [=](int32_t x0, uint8_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        uint8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    uint8_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k27: t27 = q - 1000 (ints.fuse:26:20)
@@ -690,20 +716,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k27_sub(co
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_sub(fx_widen(x0), 1000)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k28: t28 = abs(t27) (ints.fuse:26:14)
@@ -713,20 +740,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k28_abs(co
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_abs(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k29: t29 = clamp(t28, -5, 300) (ints.fuse:26:8)
@@ -736,20 +764,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k29_clamp(
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_clamp(fx_widen(x0), -5, 300)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k30: t30 = max(u, b) (ints.fuse:26:40)
@@ -759,22 +788,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k30_max(co
 {
     const auto op = [=](uint8_t x0, int8_t x1) { return fx_to_i16(fx_int_max((int16_t)fx_widen(x0), (int16_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int16_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    uint8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int8_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int16_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k31: t31 = t29 + t30 (ints.fuse:26:38)
@@ -784,22 +814,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k31_add(co
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int16_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k32: t32 = sign(s) (ints.fuse:26:52)
@@ -809,20 +840,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k32_sign(c
 {
     const auto op = [=](int16_t x0) { return fx_to_i16(fx_int_sign(fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int16_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int16_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int16_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int16_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k33: t33 = t31 + t32 (ints.fuse:26:50)
@@ -832,22 +864,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k33_add(co
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int16_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k34: t34 = -w (ints.fuse:26:67)
@@ -857,20 +890,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k34_neg(co
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_neg(fx_widen(x0))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k35: t35 = relu(t34) (ints.fuse:26:62)
@@ -880,20 +914,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k35_relu(c
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_relu(fx_widen(x0))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k36: t36 = t33 + t35 (ints.fuse:26:60)
@@ -903,22 +938,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k36_add(co
 {
     const auto op = [=](int32_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int64_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k37: t37 = -q (ints.fuse:26:85)
@@ -928,20 +964,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k37_neg(co
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_neg(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k38: t38 = where(m, q, t37) (ints.fuse:26:73)
@@ -951,24 +988,25 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k38_where(
 {
     const auto op = [=](bool x0, int32_t x1, int32_t x2) { return fx_to_i32((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j], a2[j]);
-            continue;
-        }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int32_t a2_v[E];
-        fx_load<E>(a2_v, a2, i, n, true);
-        int32_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j], a2[j]);
+        return;
     }
+    bool a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int32_t a2_v[E];
+    fx_load<E>(a2_v, a2, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k39: keep = t36 + t38 (ints.fuse:26:71)
@@ -978,22 +1016,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k39_add(co
 {
     const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k40: t40 = exp(u) (ints.fuse:27:7)
@@ -1003,20 +1042,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k40_exp(co
 {
     const auto op = [=](uint8_t x0) { return fx_to_f32(fx_exp(fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    uint8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k41: t41 = abs(s) (ints.fuse:27:21)
@@ -1026,20 +1066,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k41_abs(co
 {
     const auto op = [=](int16_t x0) { return fx_to_i16(fx_int_abs(fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int16_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int16_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int16_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int16_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k42: t42 = sqrt(t41) (ints.fuse:27:16)
@@ -1049,20 +1090,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k42_sqrt(c
 {
     const auto op = [=](int16_t x0) { return fx_to_f32(fx_sqrt(fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int16_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int16_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k43: t43 = t40 + t42 (ints.fuse:27:14)
@@ -1072,22 +1114,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k43_add(co
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k44: flo = t43 + q (ints.fuse:27:29)
@@ -1097,22 +1140,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k44_add(co
 {
     const auto op = [=](float x0, int32_t x1) { return fx_to_f32((fx_widen(x0) + fx_to_f32(fx_widen(x1)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int32_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k45: t45 = q > b (ints.fuse:28:10)
@@ -1122,22 +1166,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k45_gt(con
 {
     const auto op = [=](int32_t x0, int8_t x1) { return fx_to_bool((fx_widen(x0) > (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int8_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int8_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    bool r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k46: t46 = w != 0 (ints.fuse:28:20)
@@ -1147,20 +1192,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k46_ne(con
 {
     const auto op = [=](int64_t x0) { return fx_to_bool((fx_widen(x0) != (int64_t)0LL)); };
     constexpr int E = 4; /* elements per thread: 4 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    bool r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k47: t47 = t45 & t46 (ints.fuse:28:15)
@@ -1170,15 +1216,16 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k47_and(co
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) & fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        /* four 32-bit words: the op on 4 bytes at once */
-        fx_words16<FX_WORD_AND>(a0, a1, r, i);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    /* four 32-bit words: the op on 4 bytes at once */
+    fx_words16<FX_WORD_AND>(a0, a1, r, i);
 }
 
 /* k48: t48 = u <= 3.5 (ints.fuse:28:31)
@@ -1188,20 +1235,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k48_le(con
 {
     const auto op = [=](uint8_t x0) { return fx_to_bool((fx_to_f32(fx_widen(x0)) <= 3.5f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    uint8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    bool r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k49: cmp = t47 | t48 (ints.fuse:28:26)
@@ -1211,15 +1259,16 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k49_or(con
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) | fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        /* four 32-bit words: the op on 4 bytes at once */
-        fx_words16<FX_WORD_OR>(a0, a1, r, i);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    /* four 32-bit words: the op on 4 bytes at once */
+    fx_words16<FX_WORD_OR>(a0, a1, r, i);
 }
 
 /* k50: t50 = x / scale (ints.fuse:30:26)
@@ -1229,20 +1278,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k50_div(co
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_div_by(fx_widen(x0), (float)scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k51: t51 = round(t50) (ints.fuse:30:18)
@@ -1252,20 +1302,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k51_round(
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_round(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k52: t52 = clamp(t51, -128, 127) (ints.fuse:30:12)
@@ -1275,20 +1326,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k52_clamp(
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -128.0f, 127.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k53: t53 = i8(t52) (ints.fuse:30:9)
@@ -1298,20 +1350,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k53_i8(con
 {
     const auto op = [=](float x0) { return fx_to_i8(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int8_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int8_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k54: t54 = f32(t53) (ints.fuse:31:8)
@@ -1321,20 +1374,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k54_f32(co
 {
     const auto op = [=](int8_t x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k55: t55 = t54 * scale (ints.fuse:31:19)
@@ -1344,20 +1398,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k55_mul(co
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k56: t56 = bf16(w) (ints.fuse:31:29)
@@ -1367,20 +1422,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k56_bf16(c
 {
     const auto op = [=](int64_t x0) { return fx_to_bf16(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __nv_bfloat16 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __nv_bfloat16 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k57: t57 = t55 + t56 (ints.fuse:31:27)
@@ -1390,22 +1446,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k57_add(co
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __nv_bfloat16 a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __nv_bfloat16 a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k58: t58 = f16(q) (ints.fuse:31:39)
@@ -1415,20 +1472,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k58_f16(co
 {
     const auto op = [=](int32_t x0) { return fx_to_f16(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k59: t59 = t57 + t58 (ints.fuse:31:37)
@@ -1438,22 +1496,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k59_add(co
 {
     const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k60: back = t59 + h (ints.fuse:31:46)
@@ -1463,22 +1522,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k60_add(co
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __nv_bfloat16 a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __nv_bfloat16 a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k61: t61 = u8(q) (ints.fuse:32:7)
@@ -1488,20 +1548,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k61_u8(con
 {
     const auto op = [=](int32_t x0) { return fx_to_u8(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        uint8_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    uint8_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k62: t62 = i16(w) (ints.fuse:32:15)
@@ -1511,20 +1572,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k62_i16(co
 {
     const auto op = [=](int64_t x0) { return fx_to_i16(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int16_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int16_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k63: t63 = t61 + t62 (ints.fuse:32:13)
@@ -1534,22 +1596,23 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k63_add(co
 {
     const auto op = [=](uint8_t x0, int16_t x1) { return fx_to_i16(fx_int_add((int16_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        uint8_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int16_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int16_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    uint8_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int16_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int16_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k64: t64 = x * 1000 (ints.fuse:32:30)
@@ -1559,20 +1622,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k64_mul(co
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 1e+03f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k65: t65 = i64(t64) (ints.fuse:32:24)
@@ -1582,20 +1646,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k65_i64(co
 {
     const auto op = [=](float x0) { return fx_to_i64(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k66: t66 = t63 + t65 (ints.fuse:32:22)
@@ -1605,22 +1670,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k66_add(co
 {
     const auto op = [=](int16_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        int16_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int64_t a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    int16_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k67: cut = t66 + 255 (ints.fuse:32:38)
@@ -1630,20 +1696,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k67_add(co
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)255LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int64_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        int64_t r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -1706,138 +1773,139 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kern
     int64_t *__restrict__ cut_u = a.cut_u;
     const double scale_u = a.scale_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        __nv_bfloat16 h_u_v[E];
-        fx_load<E>(h_u_v, h_u, i, n, full);
-        int32_t q_u_v[E];
-        fx_load<E>(q_u_v, q_u, i, n, full);
-        uint8_t u_u_v[E];
-        fx_load<E>(u_u_v, u_u, i, n, full);
-        int8_t b_u_v[E];
-        fx_load<E>(b_u_v, b_u, i, n, full);
-        int16_t s_u_v[E];
-        fx_load<E>(s_u_v, s_u, i, n, full);
-        int64_t w_u_v[E];
-        fx_load<E>(w_u_v, w_u, i, n, full);
-        bool m_u_v[E];
-        fx_load<E>(m_u_v, m_u, i, n, full);
-        int16_t mix_u_v[E];
-        int32_t twice_u_v[E];
-        float ratio_u_v[E];
-        int64_t wrap_u_v[E];
-        int32_t fd_u_v[E];
-        int64_t bits_u_v[E];
-        int32_t shifted_u_v[E];
-        int64_t keep_u_v[E];
-        float flo_u_v[E];
-        bool cmp_u_v[E];
-        float back_u_v[E];
-        int64_t cut_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    __nv_bfloat16 h_u_v[E];
+    fx_load<E>(h_u_v, h_u, i, n, full);
+    int32_t q_u_v[E];
+    fx_load<E>(q_u_v, q_u, i, n, full);
+    uint8_t u_u_v[E];
+    fx_load<E>(u_u_v, u_u, i, n, full);
+    int8_t b_u_v[E];
+    fx_load<E>(b_u_v, b_u, i, n, full);
+    int16_t s_u_v[E];
+    fx_load<E>(s_u_v, s_u, i, n, full);
+    int64_t w_u_v[E];
+    fx_load<E>(w_u_v, w_u, i, n, full);
+    bool m_u_v[E];
+    fx_load<E>(m_u_v, m_u, i, n, full);
+    int16_t mix_u_v[E];
+    int32_t twice_u_v[E];
+    float ratio_u_v[E];
+    int64_t wrap_u_v[E];
+    int32_t fd_u_v[E];
+    int64_t bits_u_v[E];
+    int32_t shifted_u_v[E];
+    int64_t keep_u_v[E];
+    float flo_u_v[E];
+    bool cmp_u_v[E];
+    float back_u_v[E];
+    int64_t cut_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const uint8_t v0 = fx_widen(u_u_v[e]); /* u */
-            const int8_t v1 = fx_widen(b_u_v[e]); /* b */
-            const int16_t v2 = fx_int_add((int16_t)v0, (int16_t)v1); /* mix */
-            const int32_t v3 = fx_widen(q_u_v[e]); /* q */
-            const int32_t v4 = fx_int_mul(v3, 2);
-            const int16_t v5 = fx_widen(s_u_v[e]); /* s */
-            const int32_t v6 = fx_int_sub(v4, (int32_t)v5); /* twice */
-            const float v7 = (fx_to_f32(v3) * 2.5f);
-            const float v8 = (fx_to_f32(v3) / 2.0f);
-            const float v9 = (v7 + v8); /* ratio */
-            const int64_t v10 = fx_widen(w_u_v[e]); /* w */
-            const int64_t v11 = fx_int_mul(v10, (int64_t)3LL);
-            const int64_t v12 = fx_int_add(v11, (int64_t)9223372036854775807LL); /* wrap */
-            const int32_t v13 = fx_int_floor_divide(v3, (int32_t)v1);
-            const int32_t v14 = fx_int_remainder(v3, 7);
-            const int32_t v15 = fx_int_add(v13, v14);
-            const int8_t v16 = fx_int_floor_divide(v1, (int8_t)0);
-            const int32_t v17 = fx_int_add(v15, (int32_t)v16); /* fd */
-            const uint8_t v18 = (v0 & (uint8_t)15);
-            const int8_t v19 = (~v1);
-            const int16_t v20 = ((int16_t)v19 ^ v5);
-            const int16_t v21 = ((int16_t)v18 | v20);
-            const bool v22 = fx_widen(m_u_v[e]); /* m */
-            const int64_t v23 = fx_int_mul((int64_t)v22, (int64_t)2LL);
-            const int64_t v24 = fx_int_add((int64_t)v21, v23);
-            const int32_t v25 = ((int32_t)v22 & v3);
-            const int64_t v26 = fx_int_add(v24, (int64_t)v25); /* bits */
-            const int32_t v27 = fx_int_shl(v3, 3);
-            const int32_t v28 = fx_int_shr(v3, (int32_t)v1);
-            const int32_t v29 = fx_int_add(v27, v28);
-            const uint8_t v30 = fx_int_shr(v0, (uint8_t)9);
-            const int32_t v31 = fx_int_add(v29, (int32_t)v30); /* shifted */
-            const int32_t v32 = fx_int_sub(v3, 1000);
-            const int32_t v33 = fx_int_abs(v32);
-            const int32_t v34 = fx_int_clamp(v33, -5, 300);
-            const int16_t v35 = fx_int_max((int16_t)v0, (int16_t)v1);
-            const int32_t v36 = fx_int_add(v34, (int32_t)v35);
-            const int16_t v37 = fx_int_sign(v5);
-            const int32_t v38 = fx_int_add(v36, (int32_t)v37);
-            const int64_t v39 = fx_int_neg(v10);
-            const int64_t v40 = fx_int_relu(v39);
-            const int64_t v41 = fx_int_add((int64_t)v38, v40);
-            const int32_t v42 = fx_int_neg(v3);
-            const int32_t v43 = (v22 ? v3 : v42);
-            const int64_t v44 = fx_int_add(v41, (int64_t)v43); /* keep */
-            const float v45 = fx_exp(fx_to_f32(v0));
-            const int16_t v46 = fx_int_abs(v5);
-            const float v47 = fx_sqrt(fx_to_f32(v46));
-            const float v48 = (v45 + v47);
-            const float v49 = (v48 + fx_to_f32(v3)); /* flo */
-            const bool v50 = (v3 > (int32_t)v1);
-            const bool v51 = (v10 != (int64_t)0LL);
-            const bool v52 = (v50 & v51);
-            const bool v53 = (fx_to_f32(v0) <= 3.5f);
-            const bool v54 = (v52 | v53); /* cmp */
-            const float v55 = fx_widen(x_u_v[e]); /* x */
-            const float v56 = (v55 / (float)scale_u);
-            const float v57 = fx_round(v56);
-            const float v58 = fx_clamp(v57, -128.0f, 127.0f);
-            const int8_t v59 = fx_widen(fx_to_i8(v58)); /* quant */
-            const float v60 = fx_widen(fx_to_f32(v59));
-            const float v61 = (v60 * (float)scale_u);
-            const float v62 = fx_widen(fx_to_bf16(v10));
-            const float v63 = (v61 + v62);
-            const float v64 = fx_widen(fx_to_f16(v3));
-            const float v65 = (v63 + v64);
-            const float v66 = fx_widen(h_u_v[e]); /* h */
-            const float v67 = (v65 + v66); /* back */
-            const uint8_t v68 = fx_widen(fx_to_u8(v3));
-            const int16_t v69 = fx_widen(fx_to_i16(v10));
-            const int16_t v70 = fx_int_add((int16_t)v68, v69);
-            const float v71 = (v55 * 1e+03f);
-            const int64_t v72 = fx_widen(fx_to_i64(v71));
-            const int64_t v73 = fx_int_add((int64_t)v70, v72);
-            const int64_t v74 = fx_int_add(v73, (int64_t)255LL); /* cut */
-            mix_u_v[e] = fx_to_i16(v2);
-            twice_u_v[e] = fx_to_i32(v6);
-            ratio_u_v[e] = fx_to_f32(v9);
-            wrap_u_v[e] = fx_to_i64(v12);
-            fd_u_v[e] = fx_to_i32(v17);
-            bits_u_v[e] = fx_to_i64(v26);
-            shifted_u_v[e] = fx_to_i32(v31);
-            keep_u_v[e] = fx_to_i64(v44);
-            flo_u_v[e] = fx_to_f32(v49);
-            cmp_u_v[e] = fx_to_bool(v54);
-            back_u_v[e] = fx_to_f32(v67);
-            cut_u_v[e] = fx_to_i64(v74);
-        }
-        fx_store<E>(mix_u, i, n, full, mix_u_v);
-        fx_store<E>(twice_u, i, n, full, twice_u_v);
-        fx_store<E>(ratio_u, i, n, full, ratio_u_v);
-        fx_store<E>(wrap_u, i, n, full, wrap_u_v);
-        fx_store<E>(fd_u, i, n, full, fd_u_v);
-        fx_store<E>(bits_u, i, n, full, bits_u_v);
-        fx_store<E>(shifted_u, i, n, full, shifted_u_v);
-        fx_store<E>(keep_u, i, n, full, keep_u_v);
-        fx_store<E>(flo_u, i, n, full, flo_u_v);
-        fx_store<E>(cmp_u, i, n, full, cmp_u_v);
-        fx_store<E>(back_u, i, n, full, back_u_v);
-        fx_store<E>(cut_u, i, n, full, cut_u_v);
+    for (int e = 0; e < E; e++) {
+        const uint8_t v0 = fx_widen(u_u_v[e]); /* u */
+        const int8_t v1 = fx_widen(b_u_v[e]); /* b */
+        const int16_t v2 = fx_int_add((int16_t)v0, (int16_t)v1); /* mix */
+        const int32_t v3 = fx_widen(q_u_v[e]); /* q */
+        const int32_t v4 = fx_int_mul(v3, 2);
+        const int16_t v5 = fx_widen(s_u_v[e]); /* s */
+        const int32_t v6 = fx_int_sub(v4, (int32_t)v5); /* twice */
+        const float v7 = (fx_to_f32(v3) * 2.5f);
+        const float v8 = (fx_to_f32(v3) / 2.0f);
+        const float v9 = (v7 + v8); /* ratio */
+        const int64_t v10 = fx_widen(w_u_v[e]); /* w */
+        const int64_t v11 = fx_int_mul(v10, (int64_t)3LL);
+        const int64_t v12 = fx_int_add(v11, (int64_t)9223372036854775807LL); /* wrap */
+        const int32_t v13 = fx_int_floor_divide(v3, (int32_t)v1);
+        const int32_t v14 = fx_int_remainder(v3, 7);
+        const int32_t v15 = fx_int_add(v13, v14);
+        const int8_t v16 = fx_int_floor_divide(v1, (int8_t)0);
+        const int32_t v17 = fx_int_add(v15, (int32_t)v16); /* fd */
+        const uint8_t v18 = (v0 & (uint8_t)15);
+        const int8_t v19 = (~v1);
+        const int16_t v20 = ((int16_t)v19 ^ v5);
+        const int16_t v21 = ((int16_t)v18 | v20);
+        const bool v22 = fx_widen(m_u_v[e]); /* m */
+        const int64_t v23 = fx_int_mul((int64_t)v22, (int64_t)2LL);
+        const int64_t v24 = fx_int_add((int64_t)v21, v23);
+        const int32_t v25 = ((int32_t)v22 & v3);
+        const int64_t v26 = fx_int_add(v24, (int64_t)v25); /* bits */
+        const int32_t v27 = fx_int_shl(v3, 3);
+        const int32_t v28 = fx_int_shr(v3, (int32_t)v1);
+        const int32_t v29 = fx_int_add(v27, v28);
+        const uint8_t v30 = fx_int_shr(v0, (uint8_t)9);
+        const int32_t v31 = fx_int_add(v29, (int32_t)v30); /* shifted */
+        const int32_t v32 = fx_int_sub(v3, 1000);
+        const int32_t v33 = fx_int_abs(v32);
+        const int32_t v34 = fx_int_clamp(v33, -5, 300);
+        const int16_t v35 = fx_int_max((int16_t)v0, (int16_t)v1);
+        const int32_t v36 = fx_int_add(v34, (int32_t)v35);
+        const int16_t v37 = fx_int_sign(v5);
+        const int32_t v38 = fx_int_add(v36, (int32_t)v37);
+        const int64_t v39 = fx_int_neg(v10);
+        const int64_t v40 = fx_int_relu(v39);
+        const int64_t v41 = fx_int_add((int64_t)v38, v40);
+        const int32_t v42 = fx_int_neg(v3);
+        const int32_t v43 = (v22 ? v3 : v42);
+        const int64_t v44 = fx_int_add(v41, (int64_t)v43); /* keep */
+        const float v45 = fx_exp(fx_to_f32(v0));
+        const int16_t v46 = fx_int_abs(v5);
+        const float v47 = fx_sqrt(fx_to_f32(v46));
+        const float v48 = (v45 + v47);
+        const float v49 = (v48 + fx_to_f32(v3)); /* flo */
+        const bool v50 = (v3 > (int32_t)v1);
+        const bool v51 = (v10 != (int64_t)0LL);
+        const bool v52 = (v50 & v51);
+        const bool v53 = (fx_to_f32(v0) <= 3.5f);
+        const bool v54 = (v52 | v53); /* cmp */
+        const float v55 = fx_widen(x_u_v[e]); /* x */
+        const float v56 = (v55 / (float)scale_u);
+        const float v57 = fx_round(v56);
+        const float v58 = fx_clamp(v57, -128.0f, 127.0f);
+        const int8_t v59 = fx_widen(fx_to_i8(v58)); /* quant */
+        const float v60 = fx_widen(fx_to_f32(v59));
+        const float v61 = (v60 * (float)scale_u);
+        const float v62 = fx_widen(fx_to_bf16(v10));
+        const float v63 = (v61 + v62);
+        const float v64 = fx_widen(fx_to_f16(v3));
+        const float v65 = (v63 + v64);
+        const float v66 = fx_widen(h_u_v[e]); /* h */
+        const float v67 = (v65 + v66); /* back */
+        const uint8_t v68 = fx_widen(fx_to_u8(v3));
+        const int16_t v69 = fx_widen(fx_to_i16(v10));
+        const int16_t v70 = fx_int_add((int16_t)v68, v69);
+        const float v71 = (v55 * 1e+03f);
+        const int64_t v72 = fx_widen(fx_to_i64(v71));
+        const int64_t v73 = fx_int_add((int64_t)v70, v72);
+        const int64_t v74 = fx_int_add(v73, (int64_t)255LL); /* cut */
+        mix_u_v[e] = fx_to_i16(v2);
+        twice_u_v[e] = fx_to_i32(v6);
+        ratio_u_v[e] = fx_to_f32(v9);
+        wrap_u_v[e] = fx_to_i64(v12);
+        fd_u_v[e] = fx_to_i32(v17);
+        bits_u_v[e] = fx_to_i64(v26);
+        shifted_u_v[e] = fx_to_i32(v31);
+        keep_u_v[e] = fx_to_i64(v44);
+        flo_u_v[e] = fx_to_f32(v49);
+        cmp_u_v[e] = fx_to_bool(v54);
+        back_u_v[e] = fx_to_f32(v67);
+        cut_u_v[e] = fx_to_i64(v74);
     }
+    fx_store<E>(mix_u, i, n, full, mix_u_v);
+    fx_store<E>(twice_u, i, n, full, twice_u_v);
+    fx_store<E>(ratio_u, i, n, full, ratio_u_v);
+    fx_store<E>(wrap_u, i, n, full, wrap_u_v);
+    fx_store<E>(fd_u, i, n, full, fd_u_v);
+    fx_store<E>(bits_u, i, n, full, bits_u_v);
+    fx_store<E>(shifted_u, i, n, full, shifted_u_v);
+    fx_store<E>(keep_u, i, n, full, keep_u_v);
+    fx_store<E>(flo_u, i, n, full, flo_u_v);
+    fx_store<E>(cmp_u, i, n, full, cmp_u_v);
+    fx_store<E>(back_u, i, n, full, back_u_v);
+    fx_store<E>(cut_u, i, n, full, cut_u_v);
 }
 
 /* ==== host API ==== */
@@ -1847,6 +1915,8 @@ extern "C" cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const i
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 2, 4) && fx_aligned(h_u, 2, 2) && fx_aligned(q_u, 2, 4) && fx_aligned(u_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(s_u, 2, 2) && fx_aligned(w_u, 2, 8) && fx_aligned(m_u, 2, 1) && fx_aligned(mix_u, 2, 2) && fx_aligned(twice_u, 2, 4) && fx_aligned(ratio_u, 2, 4) && fx_aligned(wrap_u, 2, 8) && fx_aligned(fd_u, 2, 4) && fx_aligned(bits_u, 2, 8) && fx_aligned(shifted_u, 2, 4) && fx_aligned(keep_u, 2, 8) && fx_aligned(flo_u, 2, 4) && fx_aligned(cmp_u, 2, 1) && fx_aligned(back_u, 2, 4) && fx_aligned(cut_u, 2, 8);
     const ints_fused_args args = {(const float *)x_u, (const __nv_bfloat16 *)h_u, (const int32_t *)q_u, (const uint8_t *)u_u, (const int8_t *)b_u, (const int16_t *)s_u, (const int64_t *)w_u, (const bool *)m_u, (int16_t *)mix_u, (int32_t *)twice_u, (float *)ratio_u, (int64_t *)wrap_u, (int32_t *)fd_u, (int64_t *)bits_u, (int32_t *)shifted_u, (int64_t *)keep_u, (float *)flo_u, (bool *)cmp_u, (float *)back_u, (int64_t *)cut_u, (double)scale_u};
     /* whole chunks of 2 by vector accesses, then the rest element by element */
@@ -1884,6 +1954,8 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

@@ -150,20 +150,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
 {
     const auto op = [=](float x0) { return fx_to_bf16(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __nv_bfloat16 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __nv_bfloat16 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -202,34 +203,35 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
     const float *__restrict__ bias_u = a.bias_u;
     __nv_bfloat16 *__restrict__ y_u = a.y_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        __nv_bfloat16 x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float mean_u_v[E];
-        fx_gather<E, 2, ROW, false>(mean_u_v, mean_u, a.mean_u_b, i, n, full); /* mean: [R, 1] */
-        float rstd_u_v[E];
-        fx_gather<E, 2, ROW, false>(rstd_u_v, rstd_u, a.mean_u_b, i, n, full); /* rstd: [R, 1], at the offsets of mean, of the same layout */
-        float weight_u_v[E];
-        fx_gather<E, 2, ROW, true>(weight_u_v, weight_u, a.weight_u_b, i, n, full); /* weight: [C] */
-        float bias_u_v[E];
-        fx_gather<E, 2, ROW, true>(bias_u_v, bias_u, a.weight_u_b, i, n, full); /* bias: [C], at the offsets of weight, of the same layout */
-        __nv_bfloat16 y_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    __nv_bfloat16 x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float mean_u_v[E];
+    fx_gather<E, 2, ROW, false>(mean_u_v, mean_u, a.mean_u_b, i, n, full); /* mean: [R, 1] */
+    float rstd_u_v[E];
+    fx_gather<E, 2, ROW, false>(rstd_u_v, rstd_u, a.mean_u_b, i, n, full); /* rstd: [R, 1], at the offsets of mean, of the same layout */
+    float weight_u_v[E];
+    fx_gather<E, 2, ROW, true>(weight_u_v, weight_u, a.weight_u_b, i, n, full); /* weight: [C] */
+    float bias_u_v[E];
+    fx_gather<E, 2, ROW, true>(bias_u_v, bias_u, a.weight_u_b, i, n, full); /* bias: [C], at the offsets of weight, of the same layout */
+    __nv_bfloat16 y_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_u_v[e]); /* x */
-            const float v1 = fx_widen(mean_u_v[e]); /* mean */
-            const float v2 = (v0 - v1);
-            const float v3 = fx_widen(rstd_u_v[e]); /* rstd */
-            const float v4 = (v2 * v3);
-            const float v5 = fx_widen(weight_u_v[e]); /* weight */
-            const float v6 = (v4 * v5);
-            const float v7 = fx_widen(bias_u_v[e]); /* bias */
-            const float v8 = (v6 + v7);
-            const float v9 = fx_widen(fx_to_bf16(v8)); /* y */
-            y_u_v[e] = fx_to_bf16(v8);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(x_u_v[e]); /* x */
+        const float v1 = fx_widen(mean_u_v[e]); /* mean */
+        const float v2 = (v0 - v1);
+        const float v3 = fx_widen(rstd_u_v[e]); /* rstd */
+        const float v4 = (v2 * v3);
+        const float v5 = fx_widen(weight_u_v[e]); /* weight */
+        const float v6 = (v4 * v5);
+        const float v7 = fx_widen(bias_u_v[e]); /* bias */
+        const float v8 = (v6 + v7);
+        const float v9 = fx_widen(fx_to_bf16(v8)); /* y */
+        y_u_v[e] = fx_to_bf16(v8);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
 }
 
 /* ==== host API ==== */
@@ -240,6 +242,8 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
+    if (rows * cols > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     FxBcast mean_u_b = {2, {dim_C, dim_R}, {0, 1}, {0}, {0}};
     fx_bcast_magic(&mean_u_b);
     FxBcast weight_u_b = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
@@ -296,6 +300,8 @@ extern "C" cudaError_t layernorm_unfused(const uint16_t *x_u, const float *mean_
     size_t n = dim_R * dim_C; /* elements of the chain's shape [R, C] */
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

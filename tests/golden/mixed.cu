@@ -46,20 +46,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k1_gt(con
 {
     const auto op = [=](__half x0) { return fx_to_bool((fx_widen(x0) > 0.0f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    bool r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: t2 = leaky_relu(h, 0.01) (mixed.fuse:5:23)
@@ -69,20 +70,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k2_leaky_
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_leaky_relu(fx_widen(x0), 0.01f)); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k3: t3 = where(t1, h, t2) (mixed.fuse:5:7)
@@ -92,24 +94,25 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_k3_where(
 {
     const auto op = [=](bool x0, __half x1, __half x2) { return fx_to_f16((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j], a2[j]);
-            continue;
-        }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        __half a2_v[E];
-        fx_load<E>(a2_v, a2, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j], a2[j]);
+        return;
     }
+    bool a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    __half a2_v[E];
+    fx_load<E>(a2_v, a2, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k4: t4 = f32(t3) (mixed.fuse:6:9)
@@ -119,20 +122,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k4_f32(co
 {
     const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k5: t5 = sigmoid(g) (mixed.fuse:6:20)
@@ -142,20 +146,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k5_sigmoi
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_bf16(fx_sigmoid(fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __nv_bfloat16 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __nv_bfloat16 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __nv_bfloat16 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __nv_bfloat16 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k6: t6 = t4 * t5 (mixed.fuse:6:18)
@@ -165,22 +170,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k6_mul(co
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) * fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __nv_bfloat16 a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __nv_bfloat16 a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k7: t7 = t6 * scale (mixed.fuse:6:31)
@@ -190,20 +196,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k7_mul(co
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k8: t8 = clamp(t7, -4, 4) (mixed.fuse:8:9)
@@ -213,20 +220,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k8_clamp(
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -4.0f, 4.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k9: y = f16(t8) (mixed.fuse:8:5)
@@ -236,20 +244,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k9_f16(co
 {
     const auto op = [=](float x0) { return fx_to_f16(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k10: t10 = abs(t7) (mixed.fuse:9:8)
@@ -259,20 +268,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k10_abs(c
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_abs(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k11: keep = t10 >= 0.001 (mixed.fuse:9:19)
@@ -282,20 +292,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11_ge(co
 {
     const auto op = [=](float x0) { return fx_to_bool((fx_widen(x0) >= 0.001f)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    bool r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -326,34 +337,35 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_ker
     bool *__restrict__ keep_u = a.keep_u;
     const double scale_u = a.scale_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        __half h_u_v[E];
-        fx_load<E>(h_u_v, h_u, i, n, full);
-        __nv_bfloat16 g_u_v[E];
-        fx_load<E>(g_u_v, g_u, i, n, full);
-        __half y_u_v[E];
-        bool keep_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    __half h_u_v[E];
+    fx_load<E>(h_u_v, h_u, i, n, full);
+    __nv_bfloat16 g_u_v[E];
+    fx_load<E>(g_u_v, g_u, i, n, full);
+    __half y_u_v[E];
+    bool keep_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(h_u_v[e]); /* h */
-            const bool v1 = (v0 > 0.0f);
-            const float v2 = fx_leaky_relu(v0, 0.01f);
-            const float v3 = (v1 ? v0 : v2); /* act */
-            const float v4 = fx_widen(fx_to_f32(v3));
-            const float v5 = fx_widen(g_u_v[e]); /* g */
-            const float v6 = fx_fast_sigmoid(v5);
-            const float v7 = (v4 * v6);
-            const float v8 = (v7 * (float)scale_u); /* gated */
-            const float v9 = fx_clamp(v8, -4.0f, 4.0f);
-            const float v10 = fx_widen(fx_to_f16(v9)); /* y */
-            const float v11 = fx_abs(v8);
-            const bool v12 = (v11 >= 0.001f); /* keep */
-            y_u_v[e] = fx_to_f16(v9);
-            keep_u_v[e] = fx_to_bool(v12);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
-        fx_store<E>(keep_u, i, n, full, keep_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(h_u_v[e]); /* h */
+        const bool v1 = (v0 > 0.0f);
+        const float v2 = fx_leaky_relu(v0, 0.01f);
+        const float v3 = (v1 ? v0 : v2); /* act */
+        const float v4 = fx_widen(fx_to_f32(v3));
+        const float v5 = fx_widen(g_u_v[e]); /* g */
+        const float v6 = fx_fast_sigmoid(v5);
+        const float v7 = (v4 * v6);
+        const float v8 = (v7 * (float)scale_u); /* gated */
+        const float v9 = fx_clamp(v8, -4.0f, 4.0f);
+        const float v10 = fx_widen(fx_to_f16(v9)); /* y */
+        const float v11 = fx_abs(v8);
+        const bool v12 = (v11 >= 0.001f); /* keep */
+        y_u_v[e] = fx_to_f16(v9);
+        keep_u_v[e] = fx_to_bool(v12);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
+    fx_store<E>(keep_u, i, n, full, keep_u_v);
 }
 
 /* ==== host API ==== */
@@ -363,6 +375,8 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h_u, const uint16_t *g_u, uin
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(g_u, 8, 2) && fx_aligned(y_u, 8, 2) && fx_aligned(keep_u, 8, 1);
     const mixed_fused_args args = {(const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (bool *)keep_u, (double)scale_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
@@ -400,6 +414,8 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

@@ -42,20 +42,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_k1_n
 {
     const auto op = [=](float x0) { return fx_to_f32((-fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: y = copy(x) (no_scratch.fuse:4:1)
@@ -65,20 +66,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_k2_c
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -105,22 +107,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_fuse
     float *__restrict__ y_u = a.y_u;
     float *__restrict__ z_u = a.z_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float y_u_v[E];
-        float z_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float y_u_v[E];
+    float z_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_u_v[e]); /* x */
-            const float v1 = (-v0); /* z */
-            const float v2 = v0;
-            y_u_v[e] = fx_to_f32(v2);
-            z_u_v[e] = fx_to_f32(v1);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
-        fx_store<E>(z_u, i, n, full, z_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(x_u_v[e]); /* x */
+        const float v1 = (-v0); /* z */
+        const float v2 = v0;
+        y_u_v[e] = fx_to_f32(v2);
+        z_u_v[e] = fx_to_f32(v1);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
+    fx_store<E>(z_u, i, n, full, z_u_v);
 }
 
 /* ==== host API ==== */
@@ -130,6 +133,8 @@ extern "C" cudaError_t no_scratch_fused(const float *x_u, float *y_u, float *z_u
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
     const no_scratch_fused_args args = {(const float *)x_u, (float *)y_u, (float *)z_u};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
@@ -160,6 +165,8 @@ extern "C" cudaError_t no_scratch_unfused(const float *x_u, float *y_u, float *z
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     bool vec;
     cudaError_t err;
     /* k1 */

@@ -51,20 +51,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_rdiv<__half>(0.001f, fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: t2 = 3 / b (number_over_tensor.fuse:12:7)
@@ -74,20 +75,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_bf16(fx_rdiv<__nv_bfloat16>(3.0f, fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __nv_bfloat16 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __nv_bfloat16 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __nv_bfloat16 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __nv_bfloat16 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k3: t3 = 0 / b (number_over_tensor.fuse:12:15)
@@ -97,20 +99,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_bf16(fx_rdiv<__nv_bfloat16>(0.0f, fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __nv_bfloat16 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __nv_bfloat16 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __nv_bfloat16 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __nv_bfloat16 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k4: z = t2 + t3 (number_over_tensor.fuse:12:11)
@@ -120,22 +123,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](__nv_bfloat16 x0, __nv_bfloat16 x1) { return fx_to_bf16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        __nv_bfloat16 a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __nv_bfloat16 a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        __nv_bfloat16 r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    __nv_bfloat16 a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __nv_bfloat16 a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    __nv_bfloat16 r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k5: w = 2.5 / x (number_over_tensor.fuse:13:9)
@@ -145,20 +149,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_rdiv<float>(2.5f, fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k6: v = 2 / q (number_over_tensor.fuse:14:7)
@@ -168,20 +173,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](int32_t x0) { return fx_to_f32(fx_rdiv<float>(2.0f, fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        int32_t a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -219,41 +225,42 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) number_over_ten
     float *__restrict__ w_u = a.w_u;
     float *__restrict__ v_u = a.v_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        __half h_u_v[E];
-        fx_load<E>(h_u_v, h_u, i, n, full);
-        __nv_bfloat16 b_u_v[E];
-        fx_load<E>(b_u_v, b_u, i, n, full);
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        int32_t q_u_v[E];
-        fx_load<E>(q_u_v, q_u, i, n, full);
-        __half y_u_v[E];
-        __nv_bfloat16 z_u_v[E];
-        float w_u_v[E];
-        float v_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    __half h_u_v[E];
+    fx_load<E>(h_u_v, h_u, i, n, full);
+    __nv_bfloat16 b_u_v[E];
+    fx_load<E>(b_u_v, b_u, i, n, full);
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    int32_t q_u_v[E];
+    fx_load<E>(q_u_v, q_u, i, n, full);
+    __half y_u_v[E];
+    __nv_bfloat16 z_u_v[E];
+    float w_u_v[E];
+    float v_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(h_u_v[e]); /* h */
-            const float v1 = fx_fast_div(0.001f, v0); /* y */
-            const float v2 = fx_widen(b_u_v[e]); /* b */
-            const float v3 = fx_fast_div(3.0f, v2);
-            const float v4 = fx_fast_div(0.0f, v2);
-            const float v5 = (v3 + v4); /* z */
-            const float v6 = fx_widen(x_u_v[e]); /* x */
-            const float v7 = (2.5f / v6); /* w */
-            const int32_t v8 = fx_widen(q_u_v[e]); /* q */
-            const float v9 = (2.0f / fx_to_f32(v8)); /* v */
-            y_u_v[e] = fx_to_f16(v1);
-            z_u_v[e] = fx_to_bf16(v5);
-            w_u_v[e] = fx_to_f32(v7);
-            v_u_v[e] = fx_to_f32(v9);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
-        fx_store<E>(z_u, i, n, full, z_u_v);
-        fx_store<E>(w_u, i, n, full, w_u_v);
-        fx_store<E>(v_u, i, n, full, v_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(h_u_v[e]); /* h */
+        const float v1 = fx_fast_div(0.001f, v0); /* y */
+        const float v2 = fx_widen(b_u_v[e]); /* b */
+        const float v3 = fx_fast_div(3.0f, v2);
+        const float v4 = fx_fast_div(0.0f, v2);
+        const float v5 = (v3 + v4); /* z */
+        const float v6 = fx_widen(x_u_v[e]); /* x */
+        const float v7 = (2.5f / v6); /* w */
+        const int32_t v8 = fx_widen(q_u_v[e]); /* q */
+        const float v9 = (2.0f / fx_to_f32(v8)); /* v */
+        y_u_v[e] = fx_to_f16(v1);
+        z_u_v[e] = fx_to_bf16(v5);
+        w_u_v[e] = fx_to_f32(v7);
+        v_u_v[e] = fx_to_f32(v9);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
+    fx_store<E>(z_u, i, n, full, z_u_v);
+    fx_store<E>(w_u, i, n, full, w_u_v);
+    fx_store<E>(v_u, i, n, full, v_u_v);
 }
 
 /* ==== host API ==== */
@@ -264,6 +271,8 @@ extern "C" cudaError_t number_over_tensor_fused(const uint16_t *h_u, const uint1
     const size_t rows = (size_t)1, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
+    if (rows * cols > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     const number_over_tensor_fused_args args = {(const __half *)h_u, (const __nv_bfloat16 *)b_u, (const float *)x_u, (const int32_t *)q_u, (__half *)y_u, (__nv_bfloat16 *)z_u, (float *)w_u, (float *)v_u};
     const size_t n = rows * cols;
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 4, 2) && fx_aligned(b_u, 4, 2) && fx_aligned(x_u, 4, 4) && fx_aligned(q_u, 4, 4) && fx_aligned(y_u, 4, 2) && fx_aligned(z_u, 4, 2) && fx_aligned(w_u, 4, 4) && fx_aligned(v_u, 4, 4);
@@ -304,6 +313,8 @@ extern "C" cudaError_t number_over_tensor_unfused(const uint16_t *h_u, const uin
     size_t n = dim_C; /* elements of the chain's shape [C] */
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

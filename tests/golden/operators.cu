@@ -50,20 +50,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k1_po
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: t2 = -t1 (operators.fuse:8:5)
@@ -73,20 +74,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k2_ne
 {
     const auto op = [=](float x0) { return fx_to_f32((-fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k3: t3 = 0.5 * x (operators.fuse:8:23)
@@ -96,20 +98,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k3_mu
 {
     const auto op = [=](float x0) { return fx_to_f32((0.5f * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k4: t4 = t2 + t3 (operators.fuse:8:13)
@@ -119,22 +122,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k4_ad
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k5: t5 = t4 + 512 (operators.fuse:8:27)
@@ -144,20 +148,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k5_ad
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) + 512.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k6: t6 = t5 + 8 (operators.fuse:8:41)
@@ -167,20 +172,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k6_ad
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) + 8.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k7: t7 = x % 3 (operators.fuse:9:7)
@@ -190,20 +196,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k7_re
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_remainder(fx_widen(x0), 3.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k8: t8 = h % -2.5 (operators.fuse:9:15)
@@ -213,20 +220,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k8_re
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_remainder(fx_widen(x0), -2.5f)); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k9: t9 = t7 + t8 (operators.fuse:9:11)
@@ -236,22 +244,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k9_ad
 {
     const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k10: t10 = 2.5 % x (operators.fuse:9:28)
@@ -261,20 +270,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k10_r
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_remainder(2.5f, fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k11: t11 = t9 + t10 (operators.fuse:9:22)
@@ -284,22 +294,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k11_a
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k12: t12 = x // s (operators.fuse:10:7)
@@ -309,20 +320,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k12_f
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_floor_divide_by(fx_widen(x0), (float)s_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k13: t13 = h // 2 (operators.fuse:10:16)
@@ -332,20 +344,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k13_f
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_floor_divide_by<__half>(fx_widen(x0), 2.0f)); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k14: t14 = t12 + t13 (operators.fuse:10:12)
@@ -355,22 +368,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k14_a
 {
     const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k15: t15 = 7 // x (operators.fuse:10:25)
@@ -380,20 +394,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k15_f
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_floor_divide(7.0f, fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k16: t16 = t14 + t15 (operators.fuse:10:21)
@@ -403,22 +418,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k16_a
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k17: t17 = ~k (operators.fuse:11:9)
@@ -428,15 +444,16 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k17_n
 {
     const auto op = [=](bool x0) { return fx_to_bool((!fx_widen(x0))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        /* four 32-bit words: the op on 4 bytes at once */
-        fx_words16<FX_WORD_NOT_BOOL>(a0, a0, r, i);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    /* four 32-bit words: the op on 4 bytes at once */
+    fx_words16<FX_WORD_NOT_BOOL>(a0, a0, r, i);
 }
 
 /* k18: t18 = m & t17 (operators.fuse:11:7)
@@ -446,15 +463,16 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k18_a
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) & fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        /* four 32-bit words: the op on 4 bytes at once */
-        fx_words16<FX_WORD_AND>(a0, a1, r, i);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    /* four 32-bit words: the op on 4 bytes at once */
+    fx_words16<FX_WORD_AND>(a0, a1, r, i);
 }
 
 /* k19: t19 = x > 0 (operators.fuse:11:17)
@@ -464,20 +482,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k19_g
 {
     const auto op = [=](float x0) { return fx_to_bool((fx_widen(x0) > 0.0f)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    bool r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k20: t20 = t19 ^ m (operators.fuse:11:22)
@@ -487,15 +506,16 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k20_x
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) ^ fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        /* four 32-bit words: the op on 4 bytes at once */
-        fx_words16<FX_WORD_XOR>(a0, a1, r, i);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    /* four 32-bit words: the op on 4 bytes at once */
+    fx_words16<FX_WORD_XOR>(a0, a1, r, i);
 }
 
 /* k21: c = t18 | t20 (operators.fuse:11:12)
@@ -505,15 +525,16 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k21_o
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) | fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        /* four 32-bit words: the op on 4 bytes at once */
-        fx_words16<FX_WORD_OR>(a0, a1, r, i);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    /* four 32-bit words: the op on 4 bytes at once */
+    fx_words16<FX_WORD_OR>(a0, a1, r, i);
 }
 
 /* k22: t22 = where(c, t6, t16) (operators.fuse:12:5)
@@ -523,24 +544,25 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k22_w
 {
     const auto op = [=](bool x0, float x1, float x2) { return fx_to_f32((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j], a2[j]);
-            continue;
-        }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float a2_v[E];
-        fx_load<E>(a2_v, a2, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j], a2[j]);
+        return;
     }
+    bool a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float a2_v[E];
+    fx_load<E>(a2_v, a2, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k23: y = t22 + t11 (operators.fuse:12:20)
@@ -550,22 +572,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -602,52 +625,53 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
     bool *__restrict__ c_u = a.c_u;
     const double s_u = a.s_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        __half h_u_v[E];
-        fx_load<E>(h_u_v, h_u, i, n, full);
-        bool m_u_v[E];
-        fx_load<E>(m_u_v, m_u, i, n, full);
-        bool k_u_v[E];
-        fx_load<E>(k_u_v, k_u, i, n, full);
-        float y_u_v[E];
-        bool c_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    __half h_u_v[E];
+    fx_load<E>(h_u_v, h_u, i, n, full);
+    bool m_u_v[E];
+    fx_load<E>(m_u_v, m_u, i, n, full);
+    bool k_u_v[E];
+    fx_load<E>(k_u_v, k_u, i, n, full);
+    float y_u_v[E];
+    bool c_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_u_v[e]); /* x */
-            const float v1 = (v0 * v0);
-            const float v2 = (-v1);
-            const float v3 = (0.5f * v0);
-            const float v4 = (v2 + v3);
-            const float v5 = (v4 + 512.0f);
-            const float v6 = (v5 + 8.0f); /* p */
-            const float v7 = fx_remainder(v0, 3.0f);
-            const float v8 = fx_widen(h_u_v[e]); /* h */
-            const float v9 = fx_remainder(v8, -2.5f);
-            const float v10 = (v7 + v9);
-            const float v11 = fx_remainder(2.5f, v0);
-            const float v12 = (v10 + v11); /* r */
-            const float v13 = fx_floor_divide_by(v0, (float)s_u);
-            const float v14 = fx_floor_divide_by(v8, 2.0f);
-            const float v15 = (v13 + v14);
-            const float v16 = fx_floor_divide(7.0f, v0);
-            const float v17 = (v15 + v16); /* q */
-            const bool v18 = fx_widen(m_u_v[e]); /* m */
-            const bool v19 = fx_widen(k_u_v[e]); /* k */
-            const bool v20 = (!v19);
-            const bool v21 = (v18 & v20);
-            const bool v22 = (v0 > 0.0f);
-            const bool v23 = (v22 ^ v18);
-            const bool v24 = (v21 | v23); /* c */
-            const float v25 = (v24 ? v6 : v17);
-            const float v26 = (v25 + v12); /* y */
-            y_u_v[e] = fx_to_f32(v26);
-            c_u_v[e] = fx_to_bool(v24);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
-        fx_store<E>(c_u, i, n, full, c_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(x_u_v[e]); /* x */
+        const float v1 = (v0 * v0);
+        const float v2 = (-v1);
+        const float v3 = (0.5f * v0);
+        const float v4 = (v2 + v3);
+        const float v5 = (v4 + 512.0f);
+        const float v6 = (v5 + 8.0f); /* p */
+        const float v7 = fx_remainder(v0, 3.0f);
+        const float v8 = fx_widen(h_u_v[e]); /* h */
+        const float v9 = fx_remainder(v8, -2.5f);
+        const float v10 = (v7 + v9);
+        const float v11 = fx_remainder(2.5f, v0);
+        const float v12 = (v10 + v11); /* r */
+        const float v13 = fx_floor_divide_by(v0, (float)s_u);
+        const float v14 = fx_floor_divide_by(v8, 2.0f);
+        const float v15 = (v13 + v14);
+        const float v16 = fx_floor_divide(7.0f, v0);
+        const float v17 = (v15 + v16); /* q */
+        const bool v18 = fx_widen(m_u_v[e]); /* m */
+        const bool v19 = fx_widen(k_u_v[e]); /* k */
+        const bool v20 = (!v19);
+        const bool v21 = (v18 & v20);
+        const bool v22 = (v0 > 0.0f);
+        const bool v23 = (v22 ^ v18);
+        const bool v24 = (v21 | v23); /* c */
+        const float v25 = (v24 ? v6 : v17);
+        const float v26 = (v25 + v12); /* y */
+        y_u_v[e] = fx_to_f32(v26);
+        c_u_v[e] = fx_to_bool(v24);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
+    fx_store<E>(c_u, i, n, full, c_u_v);
 }
 
 /* ==== host API ==== */
@@ -657,6 +681,8 @@ extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, co
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(h_u, 8, 2) && fx_aligned(m_u, 8, 1) && fx_aligned(k_u, 8, 1) && fx_aligned(y_u, 4, 4) && fx_aligned(c_u, 8, 1);
     const operators_fused_args args = {(const float *)x_u, (const __half *)h_u, (const bool *)m_u, (const bool *)k_u, (float *)y_u, (bool *)c_u, (double)s_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
@@ -697,6 +723,8 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

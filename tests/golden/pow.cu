@@ -50,20 +50,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k1_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: t2 = pow(x, 3) (pow.fuse:7:17)
@@ -73,20 +74,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k2_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k3: t3 = t1 + t2 (pow.fuse:7:15)
@@ -96,22 +98,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k3_add(cons
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k4: t4 = pow(x, -1) (pow.fuse:7:33)
@@ -121,20 +124,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k4_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_reciprocal(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k5: t5 = t3 + t4 (pow.fuse:7:31)
@@ -144,22 +148,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k5_add(cons
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k6: t6 = pow(x, -2) (pow.fuse:7:46)
@@ -169,20 +174,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k6_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_reciprocal(fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k7: a = t5 + t6 (pow.fuse:7:44)
@@ -192,22 +198,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k7_add(cons
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k8: t8 = pow(x, 0.5) (pow.fuse:8:5)
@@ -217,20 +224,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k8_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_sqrt(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k9: t9 = pow(x, -0.5) (pow.fuse:8:19)
@@ -240,20 +248,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k9_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_rsqrt(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k10: t10 = t8 + t9 (pow.fuse:8:17)
@@ -263,22 +272,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k10_add(con
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k11: t11 = pow(x, 2.5) (pow.fuse:8:34)
@@ -288,20 +298,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k11_pow(con
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_pow(fx_widen(x0), 2.5f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k12: t12 = t10 + t11 (pow.fuse:8:32)
@@ -311,22 +322,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k12_add(con
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k13: t13 = pow(x, e) (pow.fuse:8:48)
@@ -336,20 +348,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k13_pow(con
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_pow_scalar(fx_widen(x0), (float)e_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k14: b = t12 + t13 (pow.fuse:8:46)
@@ -359,22 +372,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k14_add(con
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k15: c = pow(h, 2) (pow.fuse:9:5)
@@ -384,20 +398,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k15_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k16: t16 = pow(h, 3) (pow.fuse:12:5)
@@ -407,20 +422,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k16_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16((fx_widen(fx_to_f16(fx_widen(x0) * fx_widen(x0))) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k17: t17 = pow(h, -2) (pow.fuse:12:17)
@@ -430,20 +446,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k17_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_reciprocal(fx_widen(fx_to_f16(fx_widen(x0) * fx_widen(x0))))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k18: t18 = t16 + t17 (pow.fuse:12:15)
@@ -453,22 +470,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k18_add(con
 {
     const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k19: t19 = pow(h, 2.0004) (pow.fuse:12:30)
@@ -478,20 +496,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k19_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k20: t20 = t18 + t19 (pow.fuse:12:28)
@@ -501,22 +520,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k20_add(con
 {
     const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k21: t21 = pow(h, 0.3) (pow.fuse:12:47)
@@ -526,20 +546,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k21_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_pow(fx_widen(x0), fx_widen(fx_to_f16(0.3f)))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k22: t22 = t20 + t21 (pow.fuse:12:45)
@@ -549,22 +570,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k22_add(con
 {
     const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k23: t23 = pow(h, e) (pow.fuse:12:61)
@@ -574,20 +596,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k23_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_pow_scalar<__half>(fx_widen(x0), (float)e_u)); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k24: d = t22 + t23 (pow.fuse:12:59)
@@ -597,22 +620,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
 {
     const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        __half a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __half a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        __half r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    __half a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __half a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    __half r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -649,53 +673,54 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
     __half *__restrict__ d_u = a.d_u;
     const double e_u = a.e_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        __half h_u_v[E];
-        fx_load<E>(h_u_v, h_u, i, n, full);
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float a_u_v[E];
-        float b_u_v[E];
-        __half c_u_v[E];
-        __half d_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    __half h_u_v[E];
+    fx_load<E>(h_u_v, h_u, i, n, full);
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float a_u_v[E];
+    float b_u_v[E];
+    __half c_u_v[E];
+    __half d_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_u_v[e]); /* x */
-            const float v1 = (v0 * v0);
-            const float v2 = (v0 * v0 * v0);
-            const float v3 = (v1 + v2);
-            const float v4 = fx_reciprocal(v0);
-            const float v5 = (v3 + v4);
-            const float v6 = fx_reciprocal(v0 * v0);
-            const float v7 = (v5 + v6); /* a */
-            const float v8 = fx_sqrt(v0);
-            const float v9 = fx_rsqrt(v0);
-            const float v10 = (v8 + v9);
-            const float v11 = fx_pow(v0, 2.5f);
-            const float v12 = (v10 + v11);
-            const float v13 = fx_pow_scalar(v0, (float)e_u);
-            const float v14 = (v12 + v13); /* b */
-            const float v15 = fx_widen(h_u_v[e]); /* h */
-            const float v16 = (v15 * v15); /* c */
-            const float v17 = (v15 * v15 * v15);
-            const float v18 = fx_reciprocal(v15 * v15);
-            const float v19 = (v17 + v18);
-            const float v20 = fx_pow(v15, 2.0004f);
-            const float v21 = (v19 + v20);
-            const float v22 = fx_pow(v15, 0.3f);
-            const float v23 = (v21 + v22);
-            const float v24 = fx_pow_scalar(v15, (float)e_u);
-            const float v25 = (v23 + v24); /* d */
-            a_u_v[e] = fx_to_f32(v7);
-            b_u_v[e] = fx_to_f32(v14);
-            c_u_v[e] = fx_to_f16(v16);
-            d_u_v[e] = fx_to_f16(v25);
-        }
-        fx_store<E>(a_u, i, n, full, a_u_v);
-        fx_store<E>(b_u, i, n, full, b_u_v);
-        fx_store<E>(c_u, i, n, full, c_u_v);
-        fx_store<E>(d_u, i, n, full, d_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(x_u_v[e]); /* x */
+        const float v1 = (v0 * v0);
+        const float v2 = (v0 * v0 * v0);
+        const float v3 = (v1 + v2);
+        const float v4 = fx_reciprocal(v0);
+        const float v5 = (v3 + v4);
+        const float v6 = fx_reciprocal(v0 * v0);
+        const float v7 = (v5 + v6); /* a */
+        const float v8 = fx_sqrt(v0);
+        const float v9 = fx_rsqrt(v0);
+        const float v10 = (v8 + v9);
+        const float v11 = fx_pow(v0, 2.5f);
+        const float v12 = (v10 + v11);
+        const float v13 = fx_pow_scalar(v0, (float)e_u);
+        const float v14 = (v12 + v13); /* b */
+        const float v15 = fx_widen(h_u_v[e]); /* h */
+        const float v16 = (v15 * v15); /* c */
+        const float v17 = (v15 * v15 * v15);
+        const float v18 = fx_reciprocal(v15 * v15);
+        const float v19 = (v17 + v18);
+        const float v20 = fx_pow(v15, 2.0004f);
+        const float v21 = (v19 + v20);
+        const float v22 = fx_pow(v15, 0.3f);
+        const float v23 = (v21 + v22);
+        const float v24 = fx_pow_scalar(v15, (float)e_u);
+        const float v25 = (v23 + v24); /* d */
+        a_u_v[e] = fx_to_f32(v7);
+        b_u_v[e] = fx_to_f32(v14);
+        c_u_v[e] = fx_to_f16(v16);
+        d_u_v[e] = fx_to_f16(v25);
     }
+    fx_store<E>(a_u, i, n, full, a_u_v);
+    fx_store<E>(b_u, i, n, full, b_u_v);
+    fx_store<E>(c_u, i, n, full, c_u_v);
+    fx_store<E>(d_u, i, n, full, d_u_v);
 }
 
 /* ==== host API ==== */
@@ -705,6 +730,8 @@ extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(x_u, 4, 4) && fx_aligned(a_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(c_u, 8, 2) && fx_aligned(d_u, 8, 2);
     const pow_fused_args args = {(const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u};
     /* whole chunks of 8 by vector accesses, then the rest element by element */
@@ -745,6 +772,8 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

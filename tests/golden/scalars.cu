@@ -45,20 +45,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k1_eq(c
 {
     const auto op = [=](bool x0) { return fx_to_bool((fx_to_f32(fx_widen(x0)) == 0.5f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    bool a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    bool r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: t2 = x * 2 (scalars.fuse:7:26)
@@ -68,20 +69,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k2_mul(
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 2.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k3: y = where(t1, x, t2) (scalars.fuse:7:5)
@@ -91,24 +93,25 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k3_wher
 {
     const auto op = [=](bool x0, float x1, float x2) { return fx_to_f32((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j], a2[j]);
-            continue;
-        }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float a2_v[E];
-        fx_load<E>(a2_v, a2, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j], a2[j]);
+        return;
     }
+    bool a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float a2_v[E];
+    fx_load<E>(a2_v, a2, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k4: t4 = x == s (scalars.fuse:8:13)
@@ -118,20 +121,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4_eq(c
 {
     const auto op = [=](float x0) { return fx_to_bool((fx_widen(x0) == (float)s_u)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        bool r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    bool r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k5: t5 = x * c0 (scalars.fuse:8:21)
@@ -141,20 +145,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k5_mul(
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)c0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k6: t6 = x * 0.0999755859375 (scalars.fuse:8:33)
@@ -164,20 +169,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k6_mul(
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 0.099975586f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k7: z = where(t4, t5, t6) (scalars.fuse:8:5)
@@ -187,24 +193,25 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7_wher
 {
     const auto op = [=](bool x0, float x1, float x2) { return fx_to_f32((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j], a2[j]);
-            continue;
-        }
-        bool a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float a2_v[E];
-        fx_load<E>(a2_v, a2, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j], a2[j]);
+        return;
     }
+    bool a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float a2_v[E];
+    fx_load<E>(a2_v, a2, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e], a2_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -237,30 +244,31 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_k
     const double s_u = a.s_u;
     const double c0 = a.c0;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        bool m_u_v[E];
-        fx_load<E>(m_u_v, m_u, i, n, full);
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float y_u_v[E];
-        float z_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    bool m_u_v[E];
+    fx_load<E>(m_u_v, m_u, i, n, full);
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float y_u_v[E];
+    float z_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const bool v0 = fx_widen(m_u_v[e]); /* m */
-            const bool v1 = (fx_to_f32(v0) == 0.5f);
-            const float v2 = fx_widen(x_u_v[e]); /* x */
-            const float v3 = (v2 * 2.0f);
-            const float v4 = (v1 ? v2 : v3); /* y */
-            const bool v5 = (v2 == (float)s_u);
-            const float v6 = (v2 * (float)c0);
-            const float v7 = (v2 * 0.099975586f);
-            const float v8 = (v5 ? v6 : v7); /* z */
-            y_u_v[e] = fx_to_f32(v4);
-            z_u_v[e] = fx_to_f32(v8);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
-        fx_store<E>(z_u, i, n, full, z_u_v);
+    for (int e = 0; e < E; e++) {
+        const bool v0 = fx_widen(m_u_v[e]); /* m */
+        const bool v1 = (fx_to_f32(v0) == 0.5f);
+        const float v2 = fx_widen(x_u_v[e]); /* x */
+        const float v3 = (v2 * 2.0f);
+        const float v4 = (v1 ? v2 : v3); /* y */
+        const bool v5 = (v2 == (float)s_u);
+        const float v6 = (v2 * (float)c0);
+        const float v7 = (v2 * 0.099975586f);
+        const float v8 = (v5 ? v6 : v7); /* z */
+        y_u_v[e] = fx_to_f32(v4);
+        z_u_v[e] = fx_to_f32(v8);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
+    fx_store<E>(z_u, i, n, full, z_u_v);
 }
 
 /* ==== host API ==== */
@@ -270,6 +278,8 @@ extern "C" cudaError_t scalars_fused(const uint8_t *m_u, const float *x_u, float
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     const double c0 = (double)fx_widen(fx_to_f16((double)t_u));
     const bool vec = !fx_scalar_only && fx_aligned(m_u, 4, 1) && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
     const scalars_fused_args args = {(const bool *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0};
@@ -308,6 +318,8 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

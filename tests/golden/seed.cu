@@ -39,20 +39,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k1_mul(con
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 2.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: t2 = t1 + 1 (seed.fuse:2:13)
@@ -62,20 +63,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k2_add(con
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) + 1.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k3: t3 = relu(t2) (seed.fuse:2:5)
@@ -85,20 +87,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k3_relu(co
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_relu(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k4: y = t3 * 0.5 (seed.fuse:2:16)
@@ -108,20 +111,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k4_mul(con
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 0.5f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -146,21 +150,22 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_fused_kern
     const float *__restrict__ x_u = a.x_u;
     float *__restrict__ y_u = a.y_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float y_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float y_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_u_v[e]); /* x */
-            const float v1 = (v0 * 2.0f);
-            const float v2 = (v1 + 1.0f);
-            const float v3 = fx_relu(v2);
-            const float v4 = (v3 * 0.5f); /* y */
-            y_u_v[e] = fx_to_f32(v4);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(x_u_v[e]); /* x */
+        const float v1 = (v0 * 2.0f);
+        const float v2 = (v1 + 1.0f);
+        const float v3 = fx_relu(v2);
+        const float v4 = (v3 * 0.5f); /* y */
+        y_u_v[e] = fx_to_f32(v4);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
 }
 
 /* ==== host API ==== */
@@ -170,6 +175,8 @@ extern "C" cudaError_t seed_fused(const float *x_u, float *y_u, size_t n, cudaSt
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const seed_fused_args args = {(const float *)x_u, (float *)y_u};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
@@ -207,6 +214,8 @@ extern "C" cudaError_t seed_unfused(const float *x_u, float *y_u, size_t n, cuda
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

@@ -91,21 +91,22 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_inpu
     const float *__restrict__ w_u = a.w_u;
     float *__restrict__ y_u = a.y_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        __nv_bfloat16 x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float w_u_v[E];
-        fx_gather<E, 2, ROW, true>(w_u_v, w_u, a.w_u_b, i, n, full); /* w: [C] */
-        float y_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    __nv_bfloat16 x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float w_u_v[E];
+    fx_gather<E, 2, ROW, true>(w_u_v, w_u, a.w_u_b, i, n, full); /* w: [C] */
+    float y_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_u_v[e]); /* x */
-            const float v1 = fx_widen(w_u_v[e]); /* w */
-            const float v2 = (v0 * v1); /* y */
-            y_u_v[e] = fx_to_f32(v2);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(x_u_v[e]); /* x */
+        const float v1 = fx_widen(w_u_v[e]); /* w */
+        const float v2 = (v0 * v1); /* y */
+        y_u_v[e] = fx_to_f32(v2);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
 }
 
 /* ==== host API ==== */
@@ -116,6 +117,8 @@ extern "C" cudaError_t shape_dead_input_fused(const float *unused_u, const uint1
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
+    if (rows * cols > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     FxBcast w_u_b = {2, {dim_C, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&w_u_b);
     const shape_dead_input_fused_args args = {(const __nv_bfloat16 *)x_u, (const float *)w_u, (float *)y_u, w_u_b};
@@ -163,6 +166,8 @@ extern "C" cudaError_t shape_dead_input_unfused(const float *unused_u, const uin
     size_t n = dim_R * dim_C; /* elements of the chain's shape [R, C] */
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     cudaError_t err;
     /* k1 */
     n = dim_R * dim_C;

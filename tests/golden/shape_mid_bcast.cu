@@ -123,25 +123,26 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_mid_bcast
     const float *__restrict__ w_u = a.w_u;
     float *__restrict__ y_u = a.y_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float a_u_v[E];
-        fx_gather<E, 3, ROW, false>(a_u_v, a_u, a.a_u_b, i, n, full); /* a: [R, 1] */
-        float w_u_v[E];
-        fx_gather<E, 2, ROW, true>(w_u_v, w_u, a.w_u_b, i, n, full); /* w: [C] */
-        float y_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float a_u_v[E];
+    fx_gather<E, 3, ROW, false>(a_u_v, a_u, a.a_u_b, i, n, full); /* a: [R, 1] */
+    float w_u_v[E];
+    fx_gather<E, 2, ROW, true>(w_u_v, w_u, a.w_u_b, i, n, full); /* w: [C] */
+    float y_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(a_u_v[e]); /* a */
-            const float v1 = fx_widen(w_u_v[e]); /* w */
-            const float v2 = (v0 * v1); /* t */
-            const float v3 = fx_widen(x_u_v[e]); /* x */
-            const float v4 = (v3 + v2); /* y */
-            y_u_v[e] = fx_to_f32(v4);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(a_u_v[e]); /* a */
+        const float v1 = fx_widen(w_u_v[e]); /* w */
+        const float v2 = (v0 * v1); /* t */
+        const float v3 = fx_widen(x_u_v[e]); /* x */
+        const float v4 = (v3 + v2); /* y */
+        y_u_v[e] = fx_to_f32(v4);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
 }
 
 /* ==== host API ==== */
@@ -152,6 +153,8 @@ extern "C" cudaError_t shape_mid_bcast_fused(const float *x_u, const float *a_u,
     const size_t rows = dim_B * dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
+    if (rows * cols > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     FxBcast a_u_b = {3, {dim_C, dim_R, dim_B}, {0, 1, 0}, {0}, {0}};
     fx_bcast_magic(&a_u_b);
     FxBcast w_u_b = {2, {dim_C, dim_R * dim_B}, {1, 0}, {0}, {0}};
@@ -208,6 +211,8 @@ extern "C" cudaError_t shape_mid_bcast_unfused(const float *x_u, const float *a_
     size_t n = dim_B * dim_R * dim_C; /* elements of the chain's shape [B, R, C] */
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

@@ -73,22 +73,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_names_k2_
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) * fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        __nv_bfloat16 a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    __nv_bfloat16 a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k3: y = t1 + t2 (shape_names.fuse:10:13)
@@ -151,29 +152,30 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
     const float *__restrict__ x_u = a.x_u;
     float *__restrict__ y_u = a.y_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float dim_u_v[E];
-        fx_gather<E, 2, ROW, true>(dim_u_v, dim_u, a.dim_u_b, i, n, full); /* dim: [u_b] */
-        float u_u_v[E];
-        fx_gather<E, 2, ROW, false>(u_u_v, u_u, a.u_u_b, i, n, full); /* u: [R, 1] */
-        __nv_bfloat16 s_u_v[E];
-        fx_gather<E, 2, ROW, false>(s_u_v, s_u, a.u_u_b, i, n, full); /* s: [R, 1], at the offsets of u, of the same layout */
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float y_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    float dim_u_v[E];
+    fx_gather<E, 2, ROW, true>(dim_u_v, dim_u, a.dim_u_b, i, n, full); /* dim: [u_b] */
+    float u_u_v[E];
+    fx_gather<E, 2, ROW, false>(u_u_v, u_u, a.u_u_b, i, n, full); /* u: [R, 1] */
+    __nv_bfloat16 s_u_v[E];
+    fx_gather<E, 2, ROW, false>(s_u_v, s_u, a.u_u_b, i, n, full); /* s: [R, 1], at the offsets of u, of the same layout */
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float y_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_u_v[e]); /* x */
-            const float v1 = fx_widen(dim_u_v[e]); /* dim */
-            const float v2 = (v0 * v1);
-            const float v3 = fx_widen(u_u_v[e]); /* u */
-            const float v4 = fx_widen(s_u_v[e]); /* s */
-            const float v5 = (v3 * v4);
-            const float v6 = (v2 + v5); /* y */
-            y_u_v[e] = fx_to_f32(v6);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(x_u_v[e]); /* x */
+        const float v1 = fx_widen(dim_u_v[e]); /* dim */
+        const float v2 = (v0 * v1);
+        const float v3 = fx_widen(u_u_v[e]); /* u */
+        const float v4 = fx_widen(s_u_v[e]); /* s */
+        const float v5 = (v3 * v4);
+        const float v6 = (v2 + v5); /* y */
+        y_u_v[e] = fx_to_f32(v6);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
 }
 
 /* ==== host API ==== */
@@ -184,6 +186,8 @@ extern "C" cudaError_t shape_names_fused(const float *dim_u, const float *u_u, c
     const size_t rows = dim_R, cols = dim_u_b_d; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
+    if (rows * cols > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     FxBcast dim_u_b = {2, {dim_u_b_d, dim_R}, {1, 0}, {0}, {0}};
     fx_bcast_magic(&dim_u_b);
     FxBcast u_u_b = {2, {dim_u_b_d, dim_R}, {0, 1}, {0}, {0}};
@@ -240,6 +244,8 @@ extern "C" cudaError_t shape_names_unfused(const float *dim_u, const float *u_u,
     size_t n = dim_R * dim_u_b_d; /* elements of the chain's shape [R, u_b] */
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

@@ -49,20 +49,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k1_mul(c
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 2.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: t2 = x * s (shapes.fuse:12:7)
@@ -98,20 +99,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k3_mul(c
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)k_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k4: t4 = t2 + t3 (shapes.fuse:12:11)
@@ -173,20 +175,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k6_relu(
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_relu(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -228,35 +231,36 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
     float *__restrict__ z_u = a.z_u;
     const double k_u = a.k_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float s_u_v[E];
-        fx_gather<E, 3, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, full); /* s: [B, 1, C] */
-        float b_u_v[E];
-        fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i, n, full); /* b: [C] */
-        __half r_u_v[E];
-        fx_gather<E, 3, ROW, false>(r_u_v, r_u, a.r_u_b, i, n, full); /* r: [R, 1] */
-        __half x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float y_u_v[E];
-        float z_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    float s_u_v[E];
+    fx_gather<E, 3, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, full); /* s: [B, 1, C] */
+    float b_u_v[E];
+    fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i, n, full); /* b: [C] */
+    __half r_u_v[E];
+    fx_gather<E, 3, ROW, false>(r_u_v, r_u, a.r_u_b, i, n, full); /* r: [R, 1] */
+    __half x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float y_u_v[E];
+    float z_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(b_u_v[e]); /* b */
-            const float v1 = (v0 * 2.0f); /* b2 */
-            const float v2 = fx_widen(x_u_v[e]); /* x */
-            const float v3 = fx_widen(s_u_v[e]); /* s */
-            const float v4 = (v2 * v3);
-            const float v5 = (v1 * (float)k_u);
-            const float v6 = (v4 + v5);
-            const float v7 = fx_widen(r_u_v[e]); /* r */
-            const float v8 = (v6 - v7); /* y */
-            const float v9 = fx_relu(v8); /* z */
-            y_u_v[e] = fx_to_f32(v8);
-            z_u_v[e] = fx_to_f32(v9);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
-        fx_store<E>(z_u, i, n, full, z_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(b_u_v[e]); /* b */
+        const float v1 = (v0 * 2.0f); /* b2 */
+        const float v2 = fx_widen(x_u_v[e]); /* x */
+        const float v3 = fx_widen(s_u_v[e]); /* s */
+        const float v4 = (v2 * v3);
+        const float v5 = (v1 * (float)k_u);
+        const float v6 = (v4 + v5);
+        const float v7 = fx_widen(r_u_v[e]); /* r */
+        const float v8 = (v6 - v7); /* y */
+        const float v9 = fx_relu(v8); /* z */
+        y_u_v[e] = fx_to_f32(v8);
+        z_u_v[e] = fx_to_f32(v9);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
+    fx_store<E>(z_u, i, n, full, z_u_v);
 }
 
 /* ==== host API ==== */
@@ -267,6 +271,8 @@ extern "C" cudaError_t shapes_fused(const float *s_u, const float *b_u, const ui
     const size_t rows = dim_B * dim_R, cols = dim_C; /* every dim but the last, and the last */
     if (rows == 0 || cols == 0)
         return cudaSuccess;
+    if (rows * cols > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     FxBcast s_u_b = {3, {dim_C, dim_R, dim_B}, {1, 0, dim_C}, {0}, {0}};
     fx_bcast_magic(&s_u_b);
     FxBcast b_u_b = {2, {dim_C, dim_R * dim_B}, {1, 0}, {0}, {0}};
@@ -325,6 +331,8 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     size_t n = dim_B * dim_R * dim_C; /* elements of the chain's shape [B, R, C] */
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;

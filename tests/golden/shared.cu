@@ -40,20 +40,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_k1_exp(c
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_exp(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k2: t2 = exp(x) (shared.fuse:3:14)
@@ -63,20 +64,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_k2_exp(c
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_exp(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k3: t3 = t2 * 7 (shared.fuse:3:21)
@@ -86,20 +88,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_k3_mul(c
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 7.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* k4: y = t1 + t3 (shared.fuse:3:12)
@@ -109,22 +112,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_k4_add(c
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    for (I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        if (!vec || n - i < (I)E) { /* element by element */
-            for (I j = i; j < n && j < i + (I)E; j++)
-                r[j] = op(a0[j], a1[j]);
-            continue;
-        }
-        float a0_v[E];
-        fx_load<E>(a0_v, a0, i, n, true);
-        float a1_v[E];
-        fx_load<E>(a1_v, a1, i, n, true);
-        float r_v[E];
-#pragma unroll
-        for (int e = 0; e < E; e++)
-            r_v[e] = op(a0_v[e], a1_v[e]);
-        fx_store<E>(r, i, n, true, r_v);
+    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    if (!vec || n - i < (I)E) { /* element by element */
+        for (I j = i; j < n && j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
     }
+    float a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    float a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    float r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -149,20 +153,21 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_fused_ke
     const float *__restrict__ x_u = a.x_u;
     float *__restrict__ y_u = a.y_u;
     constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    for (I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; i < n; i += (I)gridDim.x * FX_THREADS * E) {
-        float x_u_v[E];
-        fx_load<E>(x_u_v, x_u, i, n, full);
-        float y_u_v[E];
+    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
+    if (i >= n)
+        return;
+    float x_u_v[E];
+    fx_load<E>(x_u_v, x_u, i, n, full);
+    float y_u_v[E];
 #pragma unroll
-        for (int e = 0; e < E; e++) {
-            const float v0 = fx_widen(x_u_v[e]); /* x */
-            const float v1 = fx_exp(v0);
-            const float v2 = (v1 * 7.0f);
-            const float v3 = (v1 + v2); /* y */
-            y_u_v[e] = fx_to_f32(v3);
-        }
-        fx_store<E>(y_u, i, n, full, y_u_v);
+    for (int e = 0; e < E; e++) {
+        const float v0 = fx_widen(x_u_v[e]); /* x */
+        const float v1 = fx_exp(v0);
+        const float v2 = (v1 * 7.0f);
+        const float v3 = (v1 + v2); /* y */
+        y_u_v[e] = fx_to_f32(v3);
     }
+    fx_store<E>(y_u, i, n, full, y_u_v);
 }
 
 /* ==== host API ==== */
@@ -172,6 +177,8 @@ extern "C" cudaError_t shared_fused(const float *x_u, float *y_u, size_t n, cuda
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const shared_fused_args args = {(const float *)x_u, (float *)y_u};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
@@ -209,6 +216,8 @@ extern "C" cudaError_t shared_unfused(const float *x_u, float *y_u, size_t n, cu
 {
     if (n == 0)
         return cudaSuccess;
+    if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
+        return cudaErrorInvalidValue;
     /* a slot per live intermediate: one whose last reader has run hands its slot on,
      * as eager's caching allocator hands on a freed temporary's block */
     size_t need = 0;
