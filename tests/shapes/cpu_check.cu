@@ -18,7 +18,8 @@
  * tests/shapes/cpu_emulate.py makes a misaligned vector access abort),
  * each output poisoned first. The comparison is the harness's: the output's
  * tolerance, its cancellation term, NaN only with NaN, fragile elements
- * (next to a jump) not compared. Exit 0 when every element agrees.
+ * (next to a jump) not compared. Then an n beyond FX_MAX_ELEMS, which both
+ * APIs must refuse. Exit 0 when every element agrees and both refuse it.
  */
 #include CHAIN_CPU
 #include <math.h>
@@ -194,6 +195,17 @@ int main(int argc, char **argv)
                 }
             }
         }
+    /* more elements than one launch's grid covers (FX_MAX_ELEMS): both APIs
+     * refuse them before any kernel runs (with null arrays, one that did not
+     * would crash at once) */
+    if (ndims > 0) {
+        size_t huge[4] = {1, 1, 1, 1};
+        huge[0] = FX_MAX_ELEMS + 1;
+        void *b[256] = {NULL};
+        for (int version = 0; version < 2; version++)
+            if (chain_run_dims(version, b, par, huge, 0) != cudaErrorInvalidValue && bad++ < 5)
+                printf("MISMATCH %s: %zu elements not refused\n", version ? "fused" : "unfused", huge[0]);
+    }
     printf("cpu_check: %lld compared, %lld fragile, %lld mismatches (%zu elements)\n", checked, fragile, bad, elems);
     return bad != 0;
 }
