@@ -65,22 +65,46 @@ typedef struct FusecVersion {
     int nkernels; /* entries of kernels[], not kernels: see count */
     const FusecKernelCost *kernels;
     double footprint;
-    int tail_elems; /* the fused version's smallest vector chunk (E / 2, src/emit_cuda.c's
-                       emit_flat_launches): where n is not a multiple of it, the call
-                       launches a second kernel, the tail's (one element a thread);
-                       0: none counted (the unfused kernels take their rest in their
-                       loop; a compute-heavy fused kernel takes every element at small n) */
+    /* The fused call's launches (src/emit_cuda.c, emit_flat_launches): its
+     * kernel takes whole chunks of `chunk` elements a thread (E), or of E / 2
+     * where those chunks come to at most half_max elements (a grid of under
+     * FX_SMALL_BLOCKS, or FX_WIDE_BLOCKS, blocks of E), or one element a
+     * thread, every element, where they come to at most tiny_max (a
+     * compute-heavy kernel's grid of under FX_TINY_BLOCKS blocks of E / 2);
+     * a second kernel, the tail's, takes the rest. chunk 0: none counted (the
+     * unfused kernels take their rest themselves). row_half: a shaped
+     * chain's call that takes E / 2 at any size where its rows are a multiple
+     * of E / 2 but not of E (its ROW instances: fusec_version_rows). */
+    int chunk;
+    double half_max, tiny_max;
+    int row_half;
 } FusecVersion;
 
-/* Whether a call of v at n elements launches a tail kernel beside its
- * kernels: the fused version's, at a whole n of at least one chunk that
- * leaves a rest (below one chunk the tail kernel is the only one; a
- * fractional n, as the crossovers' bisection takes, has none). */
-static inline int fusec_tail_launch(const FusecVersion *v, double n)
+/* v at a point whose last dim is cols (a shaped chain: its call's chunks
+ * follow its rows, with every pointer aligned). */
+static inline void fusec_version_rows(FusecVersion *v, double cols)
 {
-    double e = (double)v->tail_elems;
-    return v->tail_elems > 1 && n >= e && n == floor(n) && fmod(n, e) != 0;
+    if (v->row_half && v->chunk > 2 && fmod(cols, v->chunk) != 0 && fmod(cols, v->chunk / 2) == 0)
+        v->half_max = HUGE_VAL;
 }
+
+/* The chunk whose rest a call of v at n elements leaves to a tail kernel
+ * beside its own, or 0 for none: at a whole n that is not a multiple of the
+ * chunk its kernel takes there (the fields above). Below one chunk of E the
+ * tail kernel is the only one; a fractional n, as the crossovers' bisection
+ * takes, has none. */
+static inline int fusec_tail_chunk(const FusecVersion *v, double n)
+{
+    if (v->chunk < 2 || n != floor(n))
+        return 0;
+    double full = floor(n / v->chunk) * v->chunk;
+    if (full == 0 || full <= v->tiny_max)
+        return 0;
+    int c = full <= v->half_max ? v->chunk / 2 : v->chunk;
+    return c > 1 && fmod(n, c) != 0 ? c : 0;
+}
+
+static inline int fusec_tail_launch(const FusecVersion *v, double n) { return fusec_tail_chunk(v, n) != 0; }
 
 /* A shaped chain's costs (docs/model.md, "Shapes"): a kernel's fields are
  * sums of terms, each coef times a count of elements, the product of the
@@ -387,9 +411,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         nk += (int)m;
     }
     /* the fused version's tail kernel: a launch (its few elements' work, less
-     * than a chunk, is not counted). At an n that is a multiple of E / 2 but
-     * not of E (a grid of FX_SMALL_BLOCKS or more, where the chunks are E) the
-     * emitted call launches one too, which this does not count (docs/model.md) */
+     * than a chunk, is not counted) */
     nk += fusec_tail_launch(v, n);
     if (host == FUSEC_HOST_GRAPH)
         t.overhead_us = fusec_graph_launches(p, nk);

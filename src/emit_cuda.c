@@ -964,7 +964,40 @@ static void fused_arrays(const Program *p, int *load, int *nl, int *whole, int *
         store[k] = p->sym[p->outputs[k]].value;
 }
 
-int emit_cuda_tail_elems(const Chain *c)
+/* Whether a shaped chain's fused call has ROW instances of E / 2 (the
+ * launches' row_es: a gathered input, emit_fused_api_shaped's row). */
+static bool row_half(const Program *p, int e)
+{
+    if (!p->shaped || e / 2 <= 1)
+        return false;
+    for (int k = 0; k < p->n_in; k++) {
+        int v = p->sym[p->inputs[k]].value;
+        if (v >= 0 && p->inst[v].live && gathered(p, v))
+            return true;
+    }
+    return false;
+}
+
+/* The value of `#define name N` in runtime file `file` (the one place the
+ * launch thresholds are written: the .cu takes them from its copy of the
+ * file, --predict from fusec's), or -1. */
+static double runtime_define(const char *file, const char *name)
+{
+    for (const RuntimeFile *r = fusec_runtime; r->name; r++) {
+        if (strcmp(r->name, file) != 0)
+            continue;
+        size_t k = strlen(name);
+        for (const char *t = r->text, *end = r->text + r->len; t && t < end; t = memchr(t, '\n', (size_t)(end - t))) {
+            t += *t == '\n';
+            if (end - t > (ptrdiff_t)(k + 9) && strncmp(t, "#define ", 8) == 0 && strncmp(t + 8, name, k) == 0 &&
+                t[8 + k] == ' ')
+                return strtod(t + 9 + k, NULL);
+        }
+    }
+    return -1;
+}
+
+void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
 {
     const Program *p = c->prog;
     int *load = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_in + 1));
@@ -975,9 +1008,13 @@ int emit_cuda_tail_elems(const Chain *c)
     bool wide, tiny;
     fused_arrays(p, load, &nl, whole, &nw, store);
     int e = fused_shape(c, whole, nw, store, p->n_out, "", why, sizeof why, &wide, &tiny);
-    /* a compute-heavy kernel runs one element a thread, every element, below
-     * FX_TINY_BLOCKS blocks, where a tail would matter: counted as none */
-    return tiny || e / 2 <= 1 ? 0 : e / 2;
+    double threads = runtime_define("fusec_kernel.cuh", "FX_THREADS");
+    double half = runtime_define("fusec_kernel.cuh", wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS");
+    double tb = runtime_define("fusec_kernel.cuh", "FX_TINY_BLOCKS");
+    v->chunk = e;
+    v->half_max = (half - 1) * threads * e;
+    v->tiny_max = tiny && e / 2 > 1 ? (tb - 1) * threads * (e / 2) : 0; /* as emit_flat_launches */
+    v->row_half = row_half(p, e);
 }
 
 /* The fused kernel's grid size under which it runs E / 2: a wide kernel's
@@ -2179,8 +2216,12 @@ static void emit_harness(Emitter *em)
     c_string(f, em->c->src->text, plen);
     fprintf(f, ",\n    %d, %d, %d,\n    %s_in, %s_out, %s%s,\n", p->n_in, p->n_out, p->n_par, P, P, p->n_par ? P : "NULL",
             p->n_par ? "_par" : "");
-    fprintf(f, "    {%d, %s_unfused_cost, %g, 0},\n    {1, %s_fused_cost, %g, %d},\n", t->ngroups, P, t->unfused.footprint, P,
-            t->fused.footprint, t->fused.tail_elems);
+    /* the fused call's chunks as its launches pick them, from this file's own thresholds */
+    int e = t->fused.chunk;
+    fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0, 0, 0},\n    {1, %s_fused_cost, %g, %d, (%s - 1.0) * FX_THREADS * %d, %s, %d},\n",
+            t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e, half_blocks(em), e,
+            t->fused.tiny_max > 0 ? arena_printf(p->arena, "(FX_TINY_BLOCKS - 1.0) * FX_THREADS * %d", e / 2) : "0.0",
+            t->fused.row_half);
     if (p->shaped) {
         fprintf(f, "    %g, %g,\n    NULL,\n    %s_reference,\n    2, /* versions: unfused and fused */\n",
                 t->u_read + t->u_write, t->f_read + t->f_write, P);

@@ -507,9 +507,9 @@ bool driver_prefix_reserved(const char *prefix);
 /* ---- emit_cuda.c: what the other backends take from the CUDA one ------- */
 /* Writes runtime/name between its marker comments. */
 void emit_cuda_runtime(FILE *f, const char *name);
-/* The fused version's smallest vector chunk (FusecVersion.tail_elems): E / 2, or 0
- * (none: one element a thread, or a compute-heavy kernel, which takes every element at small n). */
-int emit_cuda_tail_elems(const Chain *c);
+/* The fused call's chunks and where its launches pick them (FusecVersion's
+ * chunk, half_max, tiny_max), as the emitted call does with fusec's thresholds. */
+void emit_cuda_fused_launches(const Chain *c, FusecVersion *v);
 /* The C type of a dtype in the C API ("float", "uint16_t"). */
 const char *emit_cuda_api_type(int dtype);
 /* The C API's argument names, as P.h spells them: in[n_in], out[n_out], par[n_par]. */

@@ -179,9 +179,10 @@ static int why_at(const Chain *c, const Point *pt)
 static const char *tail_words(const Chain *c, const Point *pt, char *buf, size_t len)
 {
     buf[0] = 0;
-    if (fusec_tail_launch(&c->traffic.fused, pt->elems))
+    int chunk = fusec_tail_chunk(&c->traffic.fused, pt->elems);
+    if (chunk)
         snprintf(buf, len, ", a tail kernel's launch included (%.0f elements are not a multiple of %d: the fused "
-                 "call's chunks leave a rest, which a second kernel takes)", pt->elems, c->traffic.fused.tail_elems);
+                 "call's chunks leave a rest, which a second kernel takes)", pt->elems, chunk);
     return buf;
 }
 

@@ -400,9 +400,10 @@ void traffic_build(Program *p, Traffic *t)
     }
     t->ngroups = ng;
     t->ucost_grouped = g;
-    t->unfused = (FusecVersion){ng, g, unfused_footprint(t, t->ucost, t->fcost.in_bytes), 0};
+    t->unfused = (FusecVersion){ng, g, unfused_footprint(t, t->ucost, t->fcost.in_bytes), 0, 0, 0, 0};
     t->fcost.count = 1;
-    t->fused = (FusecVersion){1, &t->fcost, t->f_read + t->f_write, 0}; /* its tail: driver.c sets it (emit_cuda_tail_elems) */
+    /* its chunks: driver.c sets them (emit_cuda_fused_launches) */
+    t->fused = (FusecVersion){1, &t->fcost, t->f_read + t->f_write, 0, 0, 0, 0};
     t->ratio = (t->u_read + t->u_write) / (t->f_read + t->f_write);
     if (p->shaped)
         traffic_set(p, t, NULL);
@@ -445,8 +446,12 @@ void traffic_at(const Program *p, const Traffic *t, const double *dims, FusecKer
     fusec_costs_at(fk, 1, ft, nf, dims, p->ndim, *n);
     /* the distinct bytes of every buffer touched: the inputs, the outputs
      * and the scratch slots (the fused kernel: its inputs and outputs) */
-    *u = (FusecVersion){t->nkernels, uk, unfused_footprint(t, uk, fk[0].in_bytes), 0};
-    *f = (FusecVersion){1, fk, fusec_footprint(fk, 1, fk[0].in_bytes), t->fused.tail_elems};
+    *u = (FusecVersion){t->nkernels, uk, unfused_footprint(t, uk, fk[0].in_bytes), 0, 0, 0, 0};
+    *f = t->fused;
+    f->kernels = fk;
+    f->footprint = fusec_footprint(fk, 1, fk[0].in_bytes);
+    int last = p->full.rank > 0 ? p->full.dim[p->full.rank - 1] : -1;
+    fusec_version_rows(f, last >= 0 ? dims[last] : 1);
 }
 
 void traffic_set(const Program *p, Traffic *t, const double *dims)

@@ -161,6 +161,8 @@ static FusecVersion fh_version_at(const FhRun *R, int fused, size_t n, FusecKern
     FusecKernelCost f = c->fused.kernels[0];
     fusec_costs_at(&f, 1, c->fterms, c->nfterms, dd, c->ndims, *elems);
     v.footprint = fusec_footprint(v.kernels, v.nkernels, f.in_bytes);
+    d = c->shape[c->rank - 1];
+    fusec_version_rows(&v, d >= 0 ? dd[d] : 1);
     return v;
 }
 

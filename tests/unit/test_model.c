@@ -26,7 +26,7 @@ static double mem_us(double n, double bytes)
     const FusecProfile *p = h200();
     return n * bytes / (p->hbm_gbps * 1e3) + p->ramp_us * (1 - exp(-n * bytes / p->ramp_bytes));
 }
-static const FusecVersion U = {4, seed_u, 20}, F = {1, seed_f, 8};
+static const FusecVersion U = {4, seed_u, 20, 0, 0, 0, 0}, F = {1, seed_f, 8, 0, 0, 0, 0};
 
 static void memory_bound_at_large_n(void **state)
 {
@@ -54,7 +54,7 @@ static void gather_cap(void **state)
     const FusecKernelCost flat[] = {{1, 0, 0, 4, 1, 0, 1, 0, 0}};
     FusecKernelCost bcast[] = {{1, 0, 0, 4, 1, 0, 1, 0, 0}};
     bcast[0].gather = 1;
-    const FusecVersion fv = {1, flat, 5, 0}, bv = {1, bcast, 5, 0};
+    const FusecVersion fv = {1, flat, 5, 0, 0, 0, 0}, bv = {1, bcast, 5, 0, 0, 0, 0};
     FusecTime f = fusec_model_time(p, &fv, n, FUSEC_HOST_C, 0, 0);
     FusecTime b = fusec_model_time(p, &bv, n, FUSEC_HOST_C, 0, 0);
     assert_true(p->gather_gelems > 100 && cap > mem_us(n, 5));
@@ -120,7 +120,7 @@ static void intermediates_in_l2(void **state)
     FusecKernelCost ru[4];
     memcpy(ru, seed_u, sizeof ru);
     ru[2].reuse = 1;
-    FusecVersion R = {4, ru, 16};
+    FusecVersion R = {4, ru, 16, 0, 0, 0, 0};
     FusecTime reused = fusec_model_time(h200(), &R, n, FUSEC_HOST_C, 0, 0);
     assert_true(fabs(reused.l2_bytes - 16) < 1e-12 && reused.mem_us < small.mem_us);
     FusecTime reused22 = fusec_model_time(h200(), &R, 1 << 22, FUSEC_HOST_C, 0, 0);
@@ -155,7 +155,7 @@ static void compute_bound_when_arithmetic_dominates(void **state)
 {
     (void)state;
     FusecKernelCost heavy = {8, 0, 0, 8, 400, 40, 0, 4000, 1}; /* f64, many issue slots */
-    FusecVersion v = {1, &heavy, 16, 0};
+    FusecVersion v = {1, &heavy, 16, 0, 0, 0, 0};
     FusecTime t = fusec_model_time(h200(), &v, 1 << 28, FUSEC_HOST_C, 1, 0);
     assert_int_equal(t.regime, FUSEC_COMPUTE);
     assert_true(t.compute_us > t.mem_us);
@@ -197,25 +197,40 @@ static void launch_floors(void **state)
 }
 
 /* The fused version's tail kernel: one more launch at a whole n of at least
- * one chunk that is not a multiple of it; none at a multiple, below one
- * chunk (the tail kernel is then the only one), at a fractional n (the
- * crossovers' bisection) or for a version without a tail (the unfused). */
+ * one chunk of E that is not a multiple of the chunk its call takes there
+ * (E / 2 up to half_max elements of whole chunks, E above it); none at a
+ * multiple, below one chunk of E (the tail kernel is then the only one), up to
+ * tiny_max (a compute-heavy kernel's call takes every element one a thread),
+ * at a fractional n (the crossovers' bisection) or for a version without a
+ * tail (the unfused). The rule is src/emit_cuda.c's emit_flat_launches. */
 static void tail_launch(void **state)
 {
     (void)state;
     const FusecProfile *p = h200();
     FusecKernelCost k = {4, 0, 0, 4, 3, 0, 3, 0, 0};
-    FusecVersion fused = {1, &k, 8, 2}, none = {1, &k, 8, 0};
+    FusecVersion fused = {1, &k, 8, 4, 1023.0 * 128 * 4, 0, 0}, none = {1, &k, 8, 0, 0, 0, 0};
     double second = fusec_cold_launches(p, 2) - fusec_cold_launches(p, 1);
     FusecTime odd = fusec_model_time(p, &fused, 4095, FUSEC_HOST_C, 1, 0);
     FusecTime even = fusec_model_time(p, &fused, 4096, FUSEC_HOST_C, 1, 0);
     assert_true(fabs(odd.overhead_us - even.overhead_us - second) < 0.01);
     assert_true(fabs(odd.us - even.us - second) < 0.05);
-    assert_int_equal(fusec_tail_launch(&fused, 4095), 1);
+    assert_int_equal(fusec_tail_chunk(&fused, 4095), 2);
     assert_int_equal(fusec_tail_launch(&fused, 4096), 0);
-    assert_int_equal(fusec_tail_launch(&fused, 1), 0);
+    assert_int_equal(fusec_tail_launch(&fused, 4098), 0);    /* a multiple of E / 2 on a small grid */
+    assert_int_equal(fusec_tail_chunk(&fused, 1048578), 4); /* past half_max: chunks of E */
+    assert_int_equal(fusec_tail_launch(&fused, 1048580), 0);
+    assert_int_equal(fusec_tail_launch(&fused, 3), 0);      /* under one chunk of E: the tail kernel alone */
     assert_int_equal(fusec_tail_launch(&fused, 4095.5), 0);
     assert_int_equal(fusec_tail_launch(&none, 4095), 0);
+    FusecVersion heavy = {1, &k, 8, 8, 4095.0 * 128 * 8, 255.0 * 128 * 4, 0};
+    assert_int_equal(fusec_tail_launch(&heavy, 130561), 0); /* every element one a thread */
+    assert_int_equal(fusec_tail_chunk(&heavy, 130569), 4);
+    /* a shaped chain with ROW instances: rows of 6 take chunks of 2 at any size, rows of 8 of 4 */
+    FusecVersion rows = {1, &k, 8, 4, 1023.0 * 128 * 4, 0, 1}, six = rows, eight = rows;
+    fusec_version_rows(&six, 6);
+    fusec_version_rows(&eight, 8);
+    assert_int_equal(fusec_tail_launch(&six, 6.0 * 1000000), 0);
+    assert_int_equal(fusec_tail_chunk(&eight, 8.0 * 1000000 + 2), 4);
     FusecTime plain = fusec_model_time(p, &none, 4095, FUSEC_HOST_C, 1, 0);
     assert_true(fabs(plain.overhead_us - even.overhead_us) < 0.01);
 }
