@@ -41,6 +41,8 @@ typedef struct FusecKernelCost {
                          computes in eager's per-element form (each operand's
                          offset an element: src/emit_cuda.c,
                          emit_broadcast_kernel), whose rate gather_gelems caps */
+    int last;         /* 1 for the call's last kernel: cold, the first
+                         write_tail_bytes of its writes end the call in L2 */
 } FusecKernelCost;
 
 /* Elements a thread of eager's per-element broadcast form (the unfused kernel
@@ -58,6 +60,15 @@ typedef struct FusecKernelCost {
  * reason not found, so it prints that figure but keeps this one. */
 #define FUSEC_GATHER_GELEMS_H200 545.0
 
+/* write_tail_bytes on the H200: Nsight Compute's DRAM write bytes of the
+ * seed's kernels alone after an L2 flush (call 8 of 2026-12-03,
+ * bench/results/h200-2026-12-03/call-8-shaped-fp8-l2, docs/model.md): each
+ * ended with 23-24 MB of its writes not yet in HBM. The built-in profile's
+ * value, and the harness's: a copy kernel cannot tell it from the ramp (both
+ * grow with its bytes), so the harness keeps this figure and fits the ramp
+ * beside it. */
+#define FUSEC_WRITE_TAIL_BYTES_H200 24e6
+
 /* A version of the chain: its kernels' costs (kernels that cost the same
  * are one entry with a count; order does not matter). footprint is the
  * distinct bytes per element of every buffer it touches (for the hot mode). */
@@ -72,20 +83,20 @@ typedef struct FusecVersion {
      * thread, every element, where they come to at most tiny_max (a
      * compute-heavy kernel's grid of under FX_TINY_BLOCKS blocks of E / 2);
      * a second kernel, the tail's, takes the rest. chunk 0: none counted (the
-     * unfused kernels take their rest themselves). row_half: a shaped
-     * chain's call that takes E / 2 at any size where its rows are a multiple
-     * of E / 2 but not of E (its ROW instances: fusec_version_rows). */
+     * unfused kernels take their rest themselves). row_max: a shaped
+     * chain's call that takes E / 2 at any n up to row_max (FX_INDEX32_MAX)
+     * where its rows are a multiple of E / 2 but not of E (its ROW
+     * instances: fusec_version_rows); 0 for none. */
     int chunk;
-    double half_max, tiny_max;
-    int row_half;
+    double half_max, tiny_max, row_max;
 } FusecVersion;
 
 /* v at a point whose last dim is cols (a shaped chain: its call's chunks
  * follow its rows, with every pointer aligned). */
 static inline void fusec_version_rows(FusecVersion *v, double cols)
 {
-    if (v->row_half && v->chunk > 2 && fmod(cols, v->chunk) != 0 && fmod(cols, v->chunk / 2) == 0)
-        v->half_max = HUGE_VAL;
+    if (v->row_max > 0 && v->chunk > 2 && fmod(cols, v->chunk) != 0 && fmod(cols, v->chunk / 2) == 0)
+        v->half_max = v->row_max;
 }
 
 /* The chunk whose rest a call of v at n elements leaves to a tail kernel
@@ -204,7 +215,9 @@ static inline double fusec_footprint(const FusecKernelCost *kernels, int nk, dou
     X(code_us_per_kb, "%.4f", 0.0, 100.0, 0.0,                                                                                \
       "cold and graph: what a queued kernel's code adds per KiB beyond the calibration kernel's (fetched after the last), us") \
     X(gather_gelems, "%.1f", 0.0, 1e6, 0.0,                                                                                   \
-      "an unfused broadcast kernel's elements a second (eager's per-element form; 0: no cap), G elements/s")
+      "an unfused broadcast kernel's elements a second (eager's per-element form; 0: no cap), G elements/s")            \
+    X(write_tail_bytes, "%.0f", 0.0, 1e12, 0.0,                                                                               \
+      "cold: the writes of a call's last kernel still in L2 when it ends, not yet in HBM, bytes")
 
 /* A device profile. fusec has built-in ones; the harness writes calibrated
  * ones with --calibrate, in the JSON that fusec --device FILE reads. */
@@ -231,6 +244,7 @@ typedef struct FusecTime {
     double mem_us;      /* bytes over bandwidth, and the ramp */
     double ramp_us;     /* the ramp's share of mem_us */
     double l2_bytes;    /* bytes per element served by L2 (for the explanation) */
+    double tail_bytes;  /* of them, the last kernel's writes still in L2 when a cold call ends (write_tail_bytes) */
     double compute_us;  /* issue slots over the FMA rate, or one thread's chain of them (fusec_compute_us) */
     double overlap_us;  /* what memory and compute add beyond the larger of the two */
     double gather_us;   /* what the per-element broadcast form's element rate adds to mem_us */
@@ -350,7 +364,7 @@ static inline double fusec_launch_floor(const FusecProfile *p, int k, int host, 
 static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersion *v, double n,
                                   int host, int fused, int hot)
 {
-    FusecTime t = {0, 0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
+    FusecTime t = {0, 0, 0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
     /* hot: the share of the whole footprint that L2 keeps from one call to
      * the next: none from l2_hot_end L2 sizes on, l2_hot_keep up to 0.25 less */
     double hot_hit = hot ? p->l2_hot_keep * fusec_l2_share(n * v->footprint, p->l2_bytes, p->l2_hot_end) : 0;
@@ -386,6 +400,21 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         double write_hit = host == FUSEC_HOST_PYTORCH ? mid_hit : reuse_hit > hot_hit ? reuse_hit : hot_hit;
         double l2 = io * hot_hit + k->mid_read * mid_hit + k->mid_write * write_hit;
         double hbm = io + mid - l2;
+        /* cold, a call's last kernel ends with up to write_tail_bytes of its
+         * writes still in L2 (ncu, call 8 of 2026-12-03: 23-24 MB on the
+         * H200; 2% of the seed's writes had reached HBM at 2^22 elements, 64%
+         * at 2^24, 91% at 2^26): the call's end event does not wait for them,
+         * so they cost the L2 rate. How many: a smooth minimum of its writes
+         * w and the tail T, T (1 - exp(-w / T)): where the writes are under
+         * the tail the kernel's reads still take their time, and the plain
+         * minimum gave too much (docs/model.md, "The write tail") */
+        if (!hot && k->last && p->write_tail_bytes > 0 && n > 0) {
+            double w = k->out_bytes + k->mid_write * (1 - write_hit);
+            double tail = p->write_tail_bytes / n * (1 - exp(-n * w / p->write_tail_bytes));
+            hbm -= tail;
+            l2 += tail;
+            t.tail_bytes += m * tail;
+        }
         double bytes = n * (hbm + l2);
         double ramp = p->ramp_us * (1 - exp(-bytes / p->ramp_bytes));
         double mem = n * hbm / (p->hbm_gbps * 1e3) + n * l2 / (p->l2_gbps * 1e3) + ramp;

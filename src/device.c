@@ -33,17 +33,19 @@
  * with 12.1 KiB more code each, at 4096 elements (0.050 in a graph, 0.054 at
  * 65536: docs/model.md). */
 #define H200_LAT 2.24, 4.21, 0.043
-/* gather_gelems: runtime/fusec_model.h says where it was measured; assumed for the others. */
+/* gather_gelems and write_tail_bytes: runtime/fusec_model.h says where they
+ * were measured; assumed for the others (the write tail in the same share of
+ * their L2). */
 #define H200_GATHER FUSEC_GATHER_GELEMS_H200
 const FusecProfile device_builtin[] = {
     {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01; cold and graph launches: call X of 2026-12-04; docs/model.md)",
-     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER},
+     4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER, FUSEC_WRITE_TAIL_BYTES_H200},
     {"h100", "NVIDIA H100 SXM: datasheet (3350 GB/s HBM3, 50 MiB L2); launch costs assumed equal to the H200's",
-     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER},
+     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER, FUSEC_WRITE_TAIL_BYTES_H200 * 52428800.0 / 62914560.0},
     {"a100", "NVIDIA A100 SXM 80GB: datasheet (2039 GB/s HBM2e, 40 MiB L2); launch costs assumed",
-     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER},
+     2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER, FUSEC_WRITE_TAIL_BYTES_H200 * 41943040.0 / 62914560.0},
     {"rtx4090", "NVIDIA GeForce RTX 4090: datasheet (1008 GB/s GDDR6X, 72 MiB L2); launch costs assumed",
-     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER},
+     1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER, FUSEC_WRITE_TAIL_BYTES_H200 * 75497472.0 / 62914560.0},
 };
 #undef H200_LAUNCH
 #undef H200_HOT

@@ -980,8 +980,8 @@ static bool row_half(const Program *p, int e)
 
 /* The value of `#define name N` in runtime file `file` (the one place the
  * launch thresholds are written: the .cu takes them from its copy of the
- * file, --predict from fusec's), or -1. */
-static double runtime_define(const char *file, const char *name)
+ * file, --predict from fusec's); a missing one is a bug in fusec. */
+static double runtime_define(const Chain *c, const char *file, const char *name)
 {
     for (const RuntimeFile *r = fusec_runtime; r->name; r++) {
         if (strcmp(r->name, file) != 0)
@@ -994,7 +994,7 @@ static double runtime_define(const char *file, const char *name)
                 return strtod(t + 9 + k, NULL);
         }
     }
-    return -1;
+    diag_internal(c->prog->diag, "runtime/%s defines no %s", file, name);
 }
 
 void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
@@ -1008,13 +1008,13 @@ void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
     bool wide, tiny;
     fused_arrays(p, load, &nl, whole, &nw, store);
     int e = fused_shape(c, whole, nw, store, p->n_out, "", why, sizeof why, &wide, &tiny);
-    double threads = runtime_define("fusec_kernel.cuh", "FX_THREADS");
-    double half = runtime_define("fusec_kernel.cuh", wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS");
-    double tb = runtime_define("fusec_kernel.cuh", "FX_TINY_BLOCKS");
+    double threads = runtime_define(c, "fusec_kernel.cuh", "FX_THREADS");
+    double half = runtime_define(c, "fusec_kernel.cuh", wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS");
+    double tb = runtime_define(c, "fusec_kernel.cuh", "FX_TINY_BLOCKS");
     v->chunk = e;
     v->half_max = (half - 1) * threads * e;
     v->tiny_max = tiny && e / 2 > 1 ? (tb - 1) * threads * (e / 2) : 0; /* as emit_flat_launches */
-    v->row_half = row_half(p, e);
+    v->row_max = row_half(p, e) ? runtime_define(c, "fusec_kernel.cuh", "FX_INDEX32_MAX") : 0;
 }
 
 /* The fused kernel's grid size under which it runs E / 2: a wide kernel's
@@ -1816,9 +1816,9 @@ static void emit_cub(Emitter *em, const int *sc, int nsc)
 
 static void cost_init(FILE *f, const FusecKernelCost *k)
 {
-    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d, %g, %g}", k->in_bytes, k->mid_read, k->mid_write,
+    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d, %g, %g, %d}", k->in_bytes, k->mid_read, k->mid_write,
             k->out_bytes, k->flops, k->trans, k->slots32, k->slots64, k->fp64, k->count > 0 ? k->count : 1, k->reuse,
-            k->mid_dist, k->gather);
+            k->mid_dist, k->gather, k->last);
 }
 
 static void c_string(FILE *f, const char *s, size_t len)
@@ -2218,10 +2218,10 @@ static void emit_harness(Emitter *em)
             p->n_par ? "_par" : "");
     /* the fused call's chunks as its launches pick them, from this file's own thresholds */
     int e = t->fused.chunk;
-    fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0, 0, 0},\n    {1, %s_fused_cost, %g, %d, (%s - 1.0) * FX_THREADS * %d, %s, %d},\n",
+    fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0, 0, 0},\n    {1, %s_fused_cost, %g, %d, (%s - 1.0) * FX_THREADS * %d, %s, %s},\n",
             t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e, half_blocks(em), e,
             t->fused.tiny_max > 0 ? arena_printf(p->arena, "(FX_TINY_BLOCKS - 1.0) * FX_THREADS * %d", e / 2) : "0.0",
-            t->fused.row_half);
+            t->fused.row_max > 0 ? "(double)FX_INDEX32_MAX" : "0.0");
     if (p->shaped) {
         fprintf(f, "    %g, %g,\n    NULL,\n    %s_reference,\n    2, /* versions: unfused and fused */\n",
                 t->u_read + t->u_write, t->f_read + t->f_write, P);

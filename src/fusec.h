@@ -536,6 +536,7 @@ typedef struct Point {
     double ub, fb;    /* bytes per element of each version there */
     FusecTime u, f;
     double speedup;
+    int tail_chunk; /* the fused call's tail kernel there: the chunk whose rest it takes, or 0 (fusec_tail_chunk) */
 } Point;
 Point predict_at(const Chain *c, double n);
 /* What the sweep varies: "n", or the sweep dim's name. */

@@ -262,17 +262,17 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const In
     if (in->op == O_POW && form >= POW_SQUARE && form <= POW_RSQRT)
         return fp64 ? pow_costs[form].s64 : pow_costs[form].s32;
     bool is_float = fusec_dtype[in->ct].kind == FX_KIND_FLOAT;
-    bool by_zero = literal && (is_float ? literal->value == 0 : literal->ival == 0);
-    /* By a literal zero (the PTX of nvcc 13, session 20): // folds the
-     * by-zero test of fx_floor_divide_by, fx_int_floor_divide and
-     * fx_int_remainder (the quotient's code is then dead), leaving a * (1 / 0)
-     * on floats and a select on integers; f64 fmod tests for a zero divisor
+    bool by_zero = literal && literal->value == 0; /* value: an integer literal's ival too, a bool's 0 or 1 */
+    /* By a literal zero (the PTX of nvcc 13, session 20): nvcc folds the
+     * by-zero test of fx_floor_divide_by (//), fx_int_floor_divide (//) and
+     * fx_int_remainder (%) (the quotient's code is then dead), leaving
+     * a * (1 / 0) on floats and a select on integers; f64 fmod tests for a zero divisor
      * first and returns NaN (about 12 instructions with fx_remainder's sign
      * test); f32 fmodf has no such test: its loop takes 23 bits of the
      * exponent difference a step, down to 2^-149, about 7 steps of 14
      * instructions for inputs near 1, beside the 14 of its entry and exit. */
     if (by_zero && in->op == O_FLOORDIV && is_float)
-        return op_slots[O_MUL].s32;
+        return fp64 ? op_slots[O_MUL].s64 : op_slots[O_MUL].s32;
     if (by_zero && !is_float && (in->op == O_REM || in->op == O_FLOORDIV))
         return 2 * op_slots[O_ADD].s32;
     if (by_zero && in->op == O_REM)
@@ -291,10 +291,11 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const In
         int size = fusec_dtype_size[in->ct];
         return size == 8 ? idiv_costs[op][by].i64 : size == 4 ? idiv_costs[op][by].i32 : idiv_costs[op][by].narrow;
     }
-    /* a / b by a number with an f16 or bf16 result: both versions multiply
-     * by its reciprocal (emit_cuda.c's op_expr) */
-    if (in->op == O_DIV && by_number && !fp64 && (in->dtype == FX_F16 || in->dtype == FX_BF16))
-        return op_slots[O_MUL].s32;
+    /* a / b by a number: the unfused kernels (eager's form) multiply by its
+     * reciprocal, once a thread, and so does the fused kernel where the
+     * result is f16 or bf16 (emit_cuda.c's op_expr, fx_div_by) */
+    if (in->op == O_DIV && by_number && (!fused || (!fp64 && (in->dtype == FX_F16 || in->dtype == FX_BF16))))
+        return fp64 ? op_slots[O_MUL].s64 : op_slots[O_MUL].s32;
     const double *row = &op_slots[in->op].s32;
     if (row[0] == 0) /* no measurement: flops, and 25 per transcendental */
         return op_info[in->op].flops + 25.0 * op_info[in->op].trans;

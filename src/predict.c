@@ -42,6 +42,7 @@ Point predict_at(const Chain *c, double n)
     pt.u = fusec_model_time(d, &u, pt.elems, c->opt->host, 0, 0);
     pt.f = fusec_model_time(d, &f, pt.elems, c->opt->host, 1, 0);
     pt.speedup = pt.u.us / pt.f.us;
+    pt.tail_chunk = fusec_tail_chunk(&f, pt.elems);
     return pt;
 }
 
@@ -130,7 +131,7 @@ static void chain_terms(char *buf, size_t size, int k, const char *one, double f
  * model's own terms: each version's time is its bytes at the HBM rate plus
  * its launches, plus the ramp, less what L2 saves, plus what compute adds
  * beyond the bytes. The term that changes the speedup most names the size. */
-enum { WHY_BYTES, WHY_LAUNCHES, WHY_L2, WHY_RAMP, WHY_GATHER, WHY_COMPUTE, WHY_HOST };
+enum { WHY_BYTES, WHY_LAUNCHES, WHY_L2, WHY_TAIL, WHY_RAMP, WHY_GATHER, WHY_COMPUTE, WHY_HOST };
 
 static double hbm_us(const FusecProfile *d, double n, double bytes) { return n * bytes / (d->hbm_gbps * 1e3); }
 
@@ -148,25 +149,31 @@ static int why_at(const Chain *c, const Point *pt)
     const FusecTime *v[2] = {&pt->u, &pt->f};
     double term[2][WHY_COMPUTE + 1];
     for (int i = 0; i < 2; i++) {
-        double l2save = hbm_us(d, pt->n, v[i]->l2_bytes) - pt->n * v[i]->l2_bytes / (d->l2_gbps * 1e3);
+        double mid = v[i]->l2_bytes - v[i]->tail_bytes; /* the L2's bytes beside the write tail */
+        double l2save = hbm_us(d, pt->n, mid) - pt->n * mid / (d->l2_gbps * 1e3);
+        double tailsave = hbm_us(d, pt->n, v[i]->tail_bytes) - pt->n * v[i]->tail_bytes / (d->l2_gbps * 1e3);
         double comp = v[i]->overlap_us + (v[i]->compute_us > v[i]->mem_us ? v[i]->compute_us - v[i]->mem_us : 0);
         term[i][WHY_BYTES] = 0;
         term[i][WHY_LAUNCHES] = v[i]->overhead_us;
         term[i][WHY_L2] = -l2save;
+        term[i][WHY_TAIL] = -tailsave;
         term[i][WHY_RAMP] = v[i]->ramp_us;
         term[i][WHY_GATHER] = v[i]->gather_us;
         term[i][WHY_COMPUTE] = comp;
     }
-    /* the term whose removal brings the speedup closest to the traffic ratio */
+    /* the term that moves the speedup furthest the way it lies from the
+     * traffic ratio (what the speedup loses without it): terms can pull
+     * both ways, the launches down and the write tail up at 2^23 */
+    double dev = log(pt->speedup / ratio);
     int best = WHY_BYTES;
     double most = 0;
     for (int w = WHY_LAUNCHES; w <= WHY_COMPUTE; w++) {
         double tu = pt->u.us - term[0][w], tf = pt->f.us - term[1][w];
         if (tu <= 0 || tf <= 0)
             continue;
-        double gain = off - fabs(log(tu / tf / ratio));
-        if (gain > most) {
-            most = gain;
+        double moves = log(pt->speedup / (tu / tf));
+        if (moves * dev > 0 && fabs(moves) > most) {
+            most = fabs(moves);
             best = w;
         }
     }
@@ -176,13 +183,12 @@ static int why_at(const Chain *c, const Point *pt)
 }
 
 /* "" or the words for the fused call's tail kernel at pt (fusec_tail_launch). */
-static const char *tail_words(const Chain *c, const Point *pt, char *buf, size_t len)
+static const char *tail_words(const Point *pt, char *buf, size_t len)
 {
     buf[0] = 0;
-    int chunk = fusec_tail_chunk(&c->traffic.fused, pt->elems);
-    if (chunk)
+    if (pt->tail_chunk)
         snprintf(buf, len, ", a tail kernel's launch included (%.0f elements are not a multiple of %d: the fused "
-                 "call's chunks leave a rest, which a second kernel takes)", pt->elems, chunk);
+                 "call's chunks leave a rest, which a second kernel takes)", pt->elems, pt->tail_chunk);
     return buf;
 }
 
@@ -234,7 +240,7 @@ static void explain_bands(FILE *f, const Chain *c)
         case WHY_LAUNCHES: {
             char tw[200];
             fprintf(f, "launches rule: %s (the unfused call's %.1f us of launches against %.1f us at %s%s)", range,
-                    p1.u.overhead_us, p1.f.overhead_us, b, tail_words(c, &p1, tw, sizeof tw));
+                    p1.u.overhead_us, p1.f.overhead_us, b, tail_words(&p1, tw, sizeof tw));
             break;
         }
         case WHY_HOST:
@@ -244,11 +250,28 @@ static void explain_bands(FILE *f, const Chain *c)
             bool reuse = false; /* a kernel writes into a slot an earlier intermediate held */
             for (int k = 0; k < t->nkernels; k++)
                 reuse |= t->ucost[k].reuse != 0;
-            out_num(mid, sizeof mid, round(100 * p1.u.l2_bytes / (t->u_read + t->u_write)));
+            out_num(mid, sizeof mid, round(100 * (p1.u.l2_bytes - p1.u.tail_bytes) / (t->u_read + t->u_write)));
             fprintf(f, "the unfused intermediates fit in the %s MiB L2, which serves their reads%s at %.0f GB/s instead "
                        "of HBM's %.0f (%s%% of the unfused bytes at %s): %s, below the traffic ratio",
                     l2, reuse ? " (and the writes into reused scratch slots while twice a slot fits half of it)" : "",
                     d->l2_gbps, d->hbm_gbps, mid, b, range);
+            break;
+        }
+        case WHY_TAIL: {
+            /* the time each call saves: its last kernel's tail at the L2 rate, not HBM's */
+            double su = hbm_us(d, p1.n, p1.u.tail_bytes) - p1.n * p1.u.tail_bytes / (d->l2_gbps * 1e3);
+            double sf = hbm_us(d, p1.n, p1.f.tail_bytes) - p1.n * p1.f.tail_bytes / (d->l2_gbps * 1e3);
+            double ratio = c->prog->shaped ? p1.ub / p1.fb : t->ratio;
+            double tb = p1.n * (p1.u.tail_bytes > p1.f.tail_bytes ? p1.u.tail_bytes : p1.f.tail_bytes);
+            char mb[32];
+            out_num(mb, sizeof mb, tb >= 1e7 ? round(tb / 1e6) : round(tb / 1e5) / 10);
+            char upto[48] = "";
+            if (tb < 0.99 * d->write_tail_bytes)
+                snprintf(upto, sizeof upto, "; up to %.0f MB do", d->write_tail_bytes / 1e6);
+            fprintf(f, "a cold call ends before the last %s MB of its last kernel's writes reach HBM (they wait in "
+                       "L2%s), which takes %.1f us off the unfused call and %.1f us off the fused one at %s, a larger "
+                       "share of the fused one's time: %s, %s the traffic ratio",
+                    mb, upto, su, sf, b, range, p1.speedup > ratio ? "above" : "below");
             break;
         }
         case WHY_RAMP:
@@ -335,8 +358,8 @@ void predict_explain(FILE *f, const Chain *c)
          * shaped chain's n = 1 of its sweep dim may leave the fused call a tail kernel too */
         Point one = predict_at(c, 1);
         char tw[200];
-        double lft = fusec_launch_floor(d, 1 + fusec_tail_launch(&t->fused, one.elems), host, 0);
-        tail_words(c, &one, tw, sizeof tw);
+        double lft = fusec_launch_floor(d, 1 + (one.tail_chunk != 0), host, 0);
+        tail_words(&one, tw, sizeof tw);
         /* and the fetch of the queued kernels' code (fusec_code_us), in the overhead beside the launches */
         char code[120] = "";
         if (one.u.overhead_us - lu >= 0.005)

@@ -331,6 +331,8 @@ void traffic_build(Program *p, Traffic *t)
     traffic_dist(p, t);
     for (int k = 0; k < t->nkernels; k++) /* a write into a slot an earlier intermediate held */
         t->kernels[k].cost.reuse = t->ucost[k].reuse = t->slot[k] >= 0 && t->slot_first[t->slot[k]] != k;
+    if (t->nkernels > 0) /* the call's last kernel, whose writes may end it in L2 (write_tail_bytes) */
+        t->kernels[t->nkernels - 1].cost.last = t->ucost[t->nkernels - 1].last = 1;
     FusecKernelCost fcompute; /* the fused kernel's compute alone, for its terms */
     memset(&fcompute, 0, sizeof fcompute);
 
@@ -402,6 +404,7 @@ void traffic_build(Program *p, Traffic *t)
     t->ucost_grouped = g;
     t->unfused = (FusecVersion){ng, g, unfused_footprint(t, t->ucost, t->fcost.in_bytes), 0, 0, 0, 0};
     t->fcost.count = 1;
+    t->fcost.last = 1;
     /* its chunks: driver.c sets them (emit_cuda_fused_launches) */
     t->fused = (FusecVersion){1, &t->fcost, t->f_read + t->f_write, 0, 0, 0, 0};
     t->ratio = (t->u_read + t->u_write) / (t->f_read + t->f_write);
@@ -459,7 +462,10 @@ void traffic_set(const Program *p, Traffic *t, const double *dims)
     FusecKernelCost *uk = arena_alloc(p->arena, sizeof(FusecKernelCost) * (size_t)(t->nkernels + 1));
     FusecKernelCost *fk = arena_alloc(p->arena, sizeof(FusecKernelCost));
     double n;
-    traffic_at(p, t, dims, uk, fk, &t->unfused, &t->fused, &n);
+    FusecVersion fused = t->fused; /* the rows' chunk is the point's (traffic_at), not the chain's */
+    traffic_at(p, t, dims, uk, fk, &t->unfused, &fused, &n);
+    t->fused.kernels = fused.kernels;
+    t->fused.footprint = fused.footprint;
     t->u_read = t->u_write = t->u_flops = t->u_trans = 0;
     for (int k = 0; k < t->nkernels; k++) {
         Kernel *kr = &t->kernels[k];

@@ -515,14 +515,19 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
     double extra = info->code_own[1] - info->code_own[0];
     p->code_us_per_kb = extra > 0 ? extra / FH_CODE_KB : 0;
     /* the ramp: the median residual where it has settled (32-256 MiB), and
-     * the bytes where it first reaches 63% of that */
+     * the bytes where it first reaches 63% of that; the residual beside the
+     * write tail (fusec's figure, FUSEC_WRITE_TAIL_BYTES_H200: the copy's
+     * first write_tail_bytes of writes at the L2 rate, as the model has them) */
     double res[FH_CAL_RAMP], settled[FH_CAL_RAMP];
     int ns = 0;
+    p->write_tail_bytes = FUSEC_WRITE_TAIL_BYTES_H200;
     for (int i = 0; i < FH_CAL_RAMP; i++) {
         size_t n = (size_t)1 << (16 + i);
+        double tail = 4.0 * n < p->write_tail_bytes ? 4.0 * n : p->write_tail_bytes;
         info->ramp_n[i] = (double)n;
         info->ramp_t[i] = fh_cal_cold(&L, 0, n);
-        res[i] = info->ramp_t[i] - p->launch_first_us - 8.0 * n / (p->hbm_gbps * 1e3);
+        res[i] = info->ramp_t[i] - p->launch_first_us - (8.0 * n - tail) / (p->hbm_gbps * 1e3) -
+                 tail / (p->l2_gbps * 1e3);
         if (8.0 * n >= 32e6 && 8.0 * n <= 300e6)
             settled[ns++] = res[i];
     }
@@ -649,6 +654,8 @@ static void fh_print_profile(const FusecProfile *p, const FhCalib *info)
            "code fetch", p->code_us_per_kb, info->code_own[0], "", "", info->code_own[1]);
     printf("  %-16s %9.2f us     a copy kernel's fill and drain, 63%% of it at %.0f MB\n", "ramp", p->ramp_us,
            p->ramp_bytes / 1e6);
+    printf("  %-16s %9.1f MB     cold: a call's last writes still in L2 when it ends: fusec's figure (ncu)\n",
+           "write tail", p->write_tail_bytes / 1e6);
     printf("  %-16s %9.2f L2s    hot: L2 keeps %.2f of a footprint up to 0.25 L2s less, none from here on\n"
            "  %-16s %9s        (a copy kernel; share kept at 0.2, 0.3, ... L2 sizes:", "l2 hot end", p->l2_hot_end,
            p->l2_hot_keep, "", "");

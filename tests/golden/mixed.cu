@@ -646,19 +646,19 @@ static void mixed_reference(int fused, const FusecValue *in, const double *par, 
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost mixed_unfused_cost[] = {
-    {2, 0, 1, 0, 1, 0, 2, 0, 0, 1, 0, 0, 0},
-    {2, 0, 2, 0, 2, 0, 5.8, 0, 0, 1, 0, 0, 0},
-    {2, 3, 2, 0, 1, 0, 6, 0, 0, 1, 0, 5, 0},
-    {0, 2, 4, 0, 0, 0, 2, 0, 0, 1, 0, 2, 0},
-    {2, 0, 2, 0, 2, 1, 29.4, 0, 0, 1, 1, 0, 0},
-    {0, 6, 4, 0, 1, 0, 2, 0, 0, 1, 0, 8, 0},
-    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 0},
-    {0, 4, 4, 0, 2, 0, 5, 0, 0, 1, 1, 4, 0},
-    {0, 4, 0, 2, 0, 0, 4.6, 0, 0, 1, 0, 4, 0},
-    {0, 4, 4, 0, 1, 0, 2.9, 0, 0, 1, 1, 18, 0},
-    {0, 4, 0, 1, 1, 0, 1, 0, 0, 1, 0, 4, 0},
+    {2, 0, 1, 0, 1, 0, 2, 0, 0, 1, 0, 0, 0, 0},
+    {2, 0, 2, 0, 2, 0, 5.8, 0, 0, 1, 0, 0, 0, 0},
+    {2, 3, 2, 0, 1, 0, 6, 0, 0, 1, 0, 5, 0, 0},
+    {0, 2, 4, 0, 0, 0, 2, 0, 0, 1, 0, 2, 0, 0},
+    {2, 0, 2, 0, 2, 1, 29.4, 0, 0, 1, 1, 0, 0, 0},
+    {0, 6, 4, 0, 1, 0, 2, 0, 0, 1, 0, 8, 0, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 0, 0},
+    {0, 4, 4, 0, 2, 0, 5, 0, 0, 1, 1, 4, 0, 0},
+    {0, 4, 0, 2, 0, 0, 4.6, 0, 0, 1, 0, 4, 0, 0},
+    {0, 4, 4, 0, 1, 0, 2.9, 0, 0, 1, 1, 18, 0, 0},
+    {0, 4, 0, 1, 1, 0, 1, 0, 0, 1, 0, 4, 0, 1},
 };
-static const FusecKernelCost mixed_fused_cost[] = {{4, 0, 0, 3, 12, 1, 36.7, 0, 0, 1, 0, 0, 0}};
+static const FusecKernelCost mixed_fused_cost[] = {{4, 0, 0, 3, 12, 1, 36.7, 0, 0, 1, 0, 0, 0, 1}};
 static const FusecTensorArg mixed_in[] = {{"h", FX_F16, FX_F16}, {"g", FX_BF16, FX_BF16}};
 static const FusecTensorArg mixed_out[] = {{"y", FX_F16, FX_BF16}, {"keep", FX_BOOL, FX_BF16}};
 static const FusecParamArg mixed_par[] = {{"scale", FX_F32, 0.125}};
@@ -689,7 +689,7 @@ static const FusecChain mixed_chain = {
     2, 2, 1,
     mixed_in, mixed_out, mixed_par,
     {11, mixed_unfused_cost, 20, 0, 0, 0, 0},
-    {1, mixed_fused_cost, 7, 8, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 8, 0.0, 0},
+    {1, mixed_fused_cost, 7, 8, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 8, 0.0, 0.0},
     69, 7,
     mixed_run,
     mixed_reference,

@@ -439,14 +439,14 @@ static void number_over_tensor_reference(int fused, const FusecValue *in, const 
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost number_over_tensor_unfused_cost[] = {
-    {2, 0, 0, 2, 1, 0, 17.4, 0, 0, 1, 0, 0, 0},
-    {2, 0, 2, 0, 1, 0, 21.5, 0, 0, 1, 0, 0, 0},
-    {2, 0, 2, 0, 1, 0, 21.5, 0, 0, 1, 0, 0, 0},
-    {0, 4, 0, 2, 1, 0, 8.9, 0, 0, 1, 0, 6, 0},
-    {4, 0, 0, 4, 1, 0, 14.6, 0, 0, 1, 0, 0, 0},
-    {4, 0, 0, 4, 1, 0, 14.6, 0, 0, 1, 0, 0, 0},
+    {2, 0, 0, 2, 1, 0, 17.4, 0, 0, 1, 0, 0, 0, 0},
+    {2, 0, 2, 0, 1, 0, 21.5, 0, 0, 1, 0, 0, 0, 0},
+    {2, 0, 2, 0, 1, 0, 21.5, 0, 0, 1, 0, 0, 0, 0},
+    {0, 4, 0, 2, 1, 0, 8.9, 0, 0, 1, 0, 6, 0, 0},
+    {4, 0, 0, 4, 1, 0, 14.6, 0, 0, 1, 0, 0, 0, 0},
+    {4, 0, 0, 4, 1, 0, 14.6, 0, 0, 1, 0, 0, 0, 1},
 };
-static const FusecKernelCost number_over_tensor_fused_cost[] = {{12, 0, 0, 12, 6, 0, 59.7, 0, 0, 1, 0, 0, 0}};
+static const FusecKernelCost number_over_tensor_fused_cost[] = {{12, 0, 0, 12, 6, 0, 59.7, 0, 0, 1, 0, 0, 0, 1}};
 static const FusecTensorArg number_over_tensor_in[] = {{"h", FX_F16, FX_F16, 0x1u}, {"b", FX_BF16, FX_BF16, 0x1u}, {"x", FX_F32, FX_F32, 0x1u}, {"q", FX_I32, FX_I32, 0x1u}};
 static const FusecTensorArg number_over_tensor_out[] = {{"y", FX_F16, FX_F16, 0x1u}, {"z", FX_BF16, FX_BF16, 0x1u}, {"w", FX_F32, FX_F32, 0x1u}, {"v", FX_F32, FX_F32, 0x1u}};
 
@@ -521,7 +521,7 @@ static const FusecChain number_over_tensor_chain = {
     4, 4, 0,
     number_over_tensor_in, number_over_tensor_out, NULL,
     {6, number_over_tensor_unfused_cost, 28, 0, 0, 0, 0},
-    {1, number_over_tensor_fused_cost, 24, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 0},
+    {1, number_over_tensor_fused_cost, 24, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 0.0},
     34, 24,
     NULL,
     number_over_tensor_reference,

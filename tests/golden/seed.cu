@@ -350,12 +350,12 @@ static void seed_reference(int fused, const FusecValue *in, const double *par, F
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost seed_unfused_cost[] = {
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0},
-    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 0},
-    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 0},
-    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 0},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 0, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 0, 0},
+    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 0, 1},
 };
-static const FusecKernelCost seed_fused_cost[] = {{4, 0, 0, 4, 4, 0, 4, 0, 0, 1, 0, 0, 0}};
+static const FusecKernelCost seed_fused_cost[] = {{4, 0, 0, 4, 4, 0, 4, 0, 0, 1, 0, 0, 0, 1}};
 static const FusecTensorArg seed_in[] = {{"x", FX_F32, FX_F32}};
 static const FusecTensorArg seed_out[] = {{"y", FX_F32, FX_F32}};
 
@@ -378,7 +378,7 @@ static const FusecChain seed_chain = {
     1, 1, 0,
     seed_in, seed_out, NULL,
     {4, seed_unfused_cost, 16, 0, 0, 0, 0},
-    {1, seed_fused_cost, 8, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 0},
+    {1, seed_fused_cost, 8, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 0.0},
     32, 8,
     seed_run,
     seed_reference,

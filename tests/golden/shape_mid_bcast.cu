@@ -286,10 +286,10 @@ static void shape_mid_bcast_reference(int fused, const FusecValue *in, const dou
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_mid_bcast_unfused_cost[] = {
-    {4.76837e-06, 0, 0.000244141, 0, 6.10352e-05, 0, 6.104e-05, 0, 0, 1, 0, 0, 6.10352e-05},
-    {4, 0.000244141, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1},
+    {4.76837e-06, 0, 0.000244141, 0, 6.10352e-05, 0, 6.104e-05, 0, 0, 1, 0, 0, 6.10352e-05, 0},
+    {4, 0.000244141, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1, 1},
 };
-static const FusecKernelCost shape_mid_bcast_fused_cost[] = {{4, 0, 0, 4, 2, 0, 2, 0, 0, 1, 0, 0, 0}};
+static const FusecKernelCost shape_mid_bcast_fused_cost[] = {{4, 0, 0, 4, 2, 0, 2, 0, 0, 1, 0, 0, 0, 1}};
 static const FusecTensorArg shape_mid_bcast_in[] = {{"x", FX_F32, FX_F32, 0x7u}, {"a", FX_F32, FX_F32, 0x2u}, {"w", FX_F32, FX_F32, 0x4u}};
 static const FusecTensorArg shape_mid_bcast_out[] = {{"y", FX_F32, FX_F32, 0x7u}};
 
@@ -342,7 +342,7 @@ static const FusecChain shape_mid_bcast_chain = {
     3, 1, 0,
     shape_mid_bcast_in, shape_mid_bcast_out, NULL,
     {2, shape_mid_bcast_unfused_cost, 8.00025, 0, 0, 0, 0},
-    {1, shape_mid_bcast_fused_cost, 8, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 1},
+    {1, shape_mid_bcast_fused_cost, 8, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX},
     8.00049, 8,
     NULL,
     shape_mid_bcast_reference,

@@ -333,11 +333,11 @@ static void shape_names_reference(int fused, const FusecValue *in, const double 
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_names_unfused_cost[] = {
-    {5.33333, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1},
-    {1.2, 0, 0.8, 0, 0.2, 0, 0.4, 0, 0, 1, 0, 0, 0},
-    {0, 4.8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1},
+    {5.33333, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0},
+    {1.2, 0, 0.8, 0, 0.2, 0, 0.4, 0, 0, 1, 0, 0, 0, 0},
+    {0, 4.8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1, 1},
 };
-static const FusecKernelCost shape_names_fused_cost[] = {{6.53333, 0, 0, 4, 3, 0, 4, 0, 0, 1, 0, 0, 0}};
+static const FusecKernelCost shape_names_fused_cost[] = {{6.53333, 0, 0, 4, 3, 0, 4, 0, 0, 1, 0, 0, 0, 1}};
 static const FusecTensorArg shape_names_in[] = {{"dim", FX_F32, FX_F32, 0x2u}, {"u", FX_F32, FX_F32, 0x1u}, {"s", FX_BF16, FX_BF16, 0x1u}, {"x", FX_F32, FX_F32, 0x3u}};
 static const FusecTensorArg shape_names_out[] = {{"y", FX_F32, FX_BF16, 0x3u}};
 
@@ -397,7 +397,7 @@ static const FusecChain shape_names_chain = {
     4, 1, 0,
     shape_names_in, shape_names_out, NULL,
     {3, shape_names_unfused_cost, 15.3333, 0, 0, 0, 0},
-    {1, shape_names_fused_cost, 10.5333, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 1},
+    {1, shape_names_fused_cost, 10.5333, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX},
     20.1333, 10.5333,
     NULL,
     shape_names_reference,

@@ -223,10 +223,16 @@ static void tail_launch(void **state)
     assert_int_equal(fusec_tail_launch(&fused, 4095.5), 0);
     assert_int_equal(fusec_tail_launch(&none, 4095), 0);
     FusecVersion heavy = {1, &k, 8, 8, 4095.0 * 128 * 8, 255.0 * 128 * 4, 0};
+    assert_int_equal(fusec_tail_launch(&fused, 523778), 0);  /* whole chunks of E at half_max: E / 2 */
+    assert_int_equal(fusec_tail_chunk(&fused, 523782), 4);   /* one chunk of E past it: E */
+    FusecVersion two = {1, &k, 8, 2, 1023.0 * 128 * 2, 0, 0}; /* E = 2: E / 2 is one element a thread */
+    assert_int_equal(fusec_tail_launch(&two, 4095), 0);
+    assert_int_equal(fusec_tail_chunk(&two, 1048577), 2);
+    assert_int_equal(fusec_tail_launch(&heavy, 130560 + 7), 0); /* whole chunks at tiny_max: every element */
     assert_int_equal(fusec_tail_launch(&heavy, 130561), 0); /* every element one a thread */
     assert_int_equal(fusec_tail_chunk(&heavy, 130569), 4);
     /* a shaped chain with ROW instances: rows of 6 take chunks of 2 at any size, rows of 8 of 4 */
-    FusecVersion rows = {1, &k, 8, 4, 1023.0 * 128 * 4, 0, 1}, six = rows, eight = rows;
+    FusecVersion rows = {1, &k, 8, 4, 1023.0 * 128 * 4, 0, 2147483647.0}, six = rows, eight = rows;
     fusec_version_rows(&six, 6);
     fusec_version_rows(&eight, 8);
     assert_int_equal(fusec_tail_launch(&six, 6.0 * 1000000), 0);
