@@ -1,7 +1,8 @@
 #!/bin/sh
 # Compiles tests/sass/nan_compare.fuse to machine code and checks that every
 # comparison constant of its fused kernel is still there: ptxas once folded
-# abs(x) > -1.25 and exp2(x) > -4.75 to true, which is wrong for NaN.
+# abs(x) > -1.25 and exp2(x) > -4.75 to true, which is wrong for NaN. Then
+# bench/sass_count.py's count of two examples' fused kernels.
 #   sass.sh FUSEC NVCC NVDISASM WORKDIR
 set -eu
 fusec=$1 nvcc=$2 nvdisasm=$3 work=$4
@@ -20,4 +21,13 @@ for dt in f32 f64 f16 bf16; do
   done
 done
 [ $fails = 0 ] && echo "ok: every comparison kept, in f32, f64, f16 and bf16"
+# bench/sass_count.py on two examples: bias_gelu's fused kernel (E = 16, its ROW instance) runs one
+# MUFU an element (erff's exp2) among about 30 instructions; the seed's a handful, none a MUFU
+root=$(cd "$(dirname "$0")/.." && pwd)
+python3 "$root/bench/sass_count.py" "$fusec" "$root/examples/bias_gelu.fuse" "$root/examples/seed.fuse" \
+  --nvcc "$nvcc" --nvdisasm "$nvdisasm" >"$work/count.txt" || fails=$((fails + 1))
+awk '$1 == "bias_gelu" && $2 == 16 && $3 > 20 && $3 < 40 && $7 == "1.0" { ok++ }
+     $1 == "seed" && $2 == 4 && $3 > 3 && $3 < 12 && $7 == "0.0" { ok++ } END { exit ok != 2 }' "$work/count.txt" ||
+  { echo "FAIL: sass_count.py:"; cat "$work/count.txt"; fails=$((fails + 1)); }
+[ $fails = 0 ] && echo "ok: sass_count.py: one MUFU an element in bias_gelu's fused kernel, none in the seed's"
 [ $fails = 0 ]

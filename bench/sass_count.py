@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""sass_count.py: the machine instructions a fused kernel runs per element, beside the model's issue slots.
+
+    bench/sass_count.py FUSEC CHAIN.fuse... [--nvcc nvcc] [--nvdisasm nvdisasm]
+
+Emits each chain (fusec -w; a `# fusec-args:` first line is honoured), builds
+it for sm_90 as a cubin (nvcc -O3 -cubin -DFUSEC_NO_HARNESS), disassembles it
+(nvdisasm -c) and takes the fused kernel's instance that large n runs: the
+32-bit-index one of whole chunks with the largest E, a shaped chain's ROW
+instance where it has one. One chunk a thread, no loop: its instructions up
+to the first EXIT that is not predicated are the path a thread runs (the fast
+paths inline; the slow paths' subroutines, a division's or an erf's, come
+after it, and loops such as fmodf's count once). Prints per chain E, that
+count over E (SASS an element) and its mix (fp32: FFMA, FADD, FMUL, FSEL,
+... and the half-pair ops; fp64: D*; mufu: MUFU; int: integer and logic ops;
+mem: loads, stores and constant reads; ctl: branches, barriers, calls;
+cvt: conversions), beside the model's fp32 and fp64 issue slots per element
+(fusec --predict --format=json), the units of src/opcost.def. No GPU: a
+static view, for reading a kernel's code beside the model's price (docs/cuda.md
+"What the winners do", docs/model.md); the times are the bench's.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from repredict import shape_args  # noqa: E402  (a source's # fusec-args)
+
+INSN = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)")
+SECTION = re.compile(r"^\.text\.(\S+):$")
+CLASSES = (
+    ("fp64", re.compile(r"^D(FMA|ADD|MUL|SETP|MNMX)$")),
+    ("mufu", re.compile(r"^MUFU$")),
+    ("cvt", re.compile(r"^(F2F|F2I|I2F|F2FP|I2I|FRND)$")),
+    ("fp32", re.compile(r"^(FFMA|FADD|FMUL|FSEL|FSETP|FMNMX|FCHK|HFMA2|HADD2|HMUL2|HSETP2|HMNMX2|FSWZADD)$")),
+    ("mem", re.compile(r"^(LDG|STG|LDC|ULDC|LDS|STS|LDL|STL|LD|ST|ATOM|RED)$")),
+    ("ctl", re.compile(r"^(BRA|EXIT|BSSY|BSYNC|CALL|RET|BREAK|WARPSYNC|BAR|NOP|YIELD|JMP)$")),
+)
+NAMES = ("fp32", "fp64", "mufu", "int", "mem", "ctl", "cvt")
+
+
+def klass(op):
+    for name, rx in CLASSES:
+        if rx.match(op):
+            return name
+    return "int"  # IMAD, IADD3, LOP3, SHF, ISETP, LEA, PRMT, SEL, MOV, S2R, VIADD, ...
+
+
+def kernels(sass):
+    """{mangled name: [(predicated, opcode)]} of every function in nvdisasm -c's output."""
+    out, cur = {}, None
+    for line in sass.splitlines():
+        m = SECTION.match(line.strip())
+        if m:
+            cur = out.setdefault(m.group(1), [])
+            continue
+        m = INSN.match(line)
+        if m and cur is not None:
+            cur.append((bool(m.group(1)), m.group(2)))
+    return out
+
+
+def large_n_instance(prefix, fns):
+    """(name, E) of the fused kernel's whole-chunk, 32-bit instance with the largest E (ROW where there is one)."""
+    best = None
+    pat = re.compile(r"^_Z\d+%s_fused_kernelIjLi(\d+)ELb0E(Lb([01])E)?" % re.escape(prefix))
+    for name in fns:
+        m = pat.match(name)
+        if m:
+            key = (int(m.group(1)), m.group(3) == "1")
+            if best is None or key > best[0]:
+                best = (key, name)
+    return (best[1], best[0][0]) if best else (None, 0)
+
+
+def count(insns):
+    """The mix of a thread's path: every instruction up to the first EXIT that is not predicated."""
+    mix = dict.fromkeys(NAMES, 0)
+    for pred, op in insns:
+        mix[klass(op)] += 1
+        if op == "EXIT" and not pred:
+            break
+    return mix
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("fusec")
+    ap.add_argument("chains", nargs="+")
+    ap.add_argument("--nvcc", default="nvcc")
+    ap.add_argument("--nvdisasm", default="nvdisasm")
+    a = ap.parse_args()
+    print("%-24s %3s %7s %7s  %s   %9s %9s" % ("chain", "E", "SASS/el", "regs", " ".join("%6s" % n for n in NAMES),
+                                               "slots32", "slots64"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for src in a.chains:
+            prefix = "c%d" % a.chains.index(src)
+            cu, cubin = os.path.join(tmp, prefix + ".cu"), os.path.join(tmp, prefix + ".cubin")
+            args = shape_args([], src)
+            subprocess.run([a.fusec, "-w", "--name=" + prefix, src, "-o", cu] + args, check=True)
+            ptx = subprocess.run([a.nvcc, "-O3", "-arch=sm_90", "-cubin", "-DFUSEC_NO_HARNESS", "-Xptxas", "-v", cu,
+                                  "-o", cubin], check=True, capture_output=True, text=True).stderr
+            fns = kernels(subprocess.run([a.nvdisasm, "-c", cubin], check=True, capture_output=True,
+                                         text=True).stdout)
+            name, e = large_n_instance(prefix, fns)
+            if not name:
+                print("%-24s no fused kernel instance found" % os.path.basename(src)[:24])
+                continue
+            regs = re.search(r"entry function '%s'.*?Used (\d+) registers" % re.escape(name), ptx, re.S)
+            mix = count(fns[name])
+            rep = json.loads(subprocess.run([a.fusec, "--predict", "--format=json", "-w", src] + args, check=True,
+                                            capture_output=True, text=True).stdout)["fused"]
+            print("%-24s %3d %7.1f %7s  %s   %9.1f %9.1f" % (
+                os.path.basename(src)[:-5][:24], e, sum(mix.values()) / e, regs.group(1) if regs else "?",
+                " ".join("%6.1f" % (mix[n] / e) for n in NAMES), rep["fp32_slots_per_element"],
+                rep["fp64_slots_per_element"]))
+
+
+if __name__ == "__main__":
+    main()
