@@ -251,6 +251,14 @@ typedef struct FusecTime {
     int regime;
 } FusecTime;
 
+/* Of a cold call's last kernel's writes (bytes), those still in L2 when it
+ * ends: a smooth minimum of them and the profile's write_tail_bytes T,
+ * T (1 - exp(-bytes / T)) (fusec_model_time; docs/model.md, "The write tail"). */
+static inline double fusec_write_tail(const FusecProfile *p, double bytes)
+{
+    return p->write_tail_bytes > 0 ? p->write_tail_bytes * (1 - exp(-bytes / p->write_tail_bytes)) : 0;
+}
+
 /* A kernel whose bytes and instructions both take time runs a little longer
  * than the larger of the two: the smooth maximum (mem^8 + comp^8)^(1/8),
  * 9% over either when they are equal: with the shapes fusec emits, a
@@ -408,9 +416,8 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * w and the tail T, T (1 - exp(-w / T)): where the writes are under
          * the tail the kernel's reads still take their time, and the plain
          * minimum gave too much (docs/model.md, "The write tail") */
-        if (!hot && k->last && p->write_tail_bytes > 0 && n > 0) {
-            double w = k->out_bytes + k->mid_write * (1 - write_hit);
-            double tail = p->write_tail_bytes / n * (1 - exp(-n * w / p->write_tail_bytes));
+        if (!hot && k->last && n > 0) {
+            double tail = fusec_write_tail(p, n * (k->out_bytes + k->mid_write * (1 - write_hit))) / n;
             hbm -= tail;
             l2 += tail;
             t.tail_bytes += m * tail;

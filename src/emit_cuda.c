@@ -965,20 +965,6 @@ static void fused_arrays(const Program *p, int *load, int *nl, int *whole, int *
         store[k] = p->sym[p->outputs[k]].value;
 }
 
-/* Whether a shaped chain's fused call has ROW instances of E / 2 (the
- * launches' row_es: a gathered input, emit_fused_api_shaped's row). */
-static bool row_half(const Program *p, int e)
-{
-    if (!p->shaped || e / 2 <= 1)
-        return false;
-    for (int k = 0; k < p->n_in; k++) {
-        int v = p->sym[p->inputs[k]].value;
-        if (v >= 0 && p->inst[v].live && gathered(p, v))
-            return true;
-    }
-    return false;
-}
-
 /* The value of `#define name N` in runtime file `file` (the one place the
  * launch thresholds are written: the .cu takes them from its copy of the
  * file, --predict from fusec's); a missing one is a bug in fusec. */
@@ -1015,7 +1001,8 @@ void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
     v->chunk = e;
     v->half_max = (half - 1) * threads * e;
     v->tiny_max = tiny && e / 2 > 1 ? (tb - 1) * threads * (e / 2) : 0; /* as emit_flat_launches */
-    v->row_max = row_half(p, e) ? runtime_define(c, "fusec_kernel.cuh", "FX_INDEX32_MAX") : 0;
+    /* a shaped chain with a gathered input has ROW instances, of E / 2 too (emit_flat_launches' row_es) */
+    v->row_max = p->shaped && nw < nl && e / 2 > 1 ? runtime_define(c, "fusec_kernel.cuh", "FX_INDEX32_MAX") : 0;
 }
 
 /* The fused kernel's grid size under which it runs E / 2: a wide kernel's

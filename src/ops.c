@@ -262,6 +262,7 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const In
     if (in->op == O_POW && form >= POW_SQUARE && form <= POW_RSQRT)
         return fp64 ? pow_costs[form].s64 : pow_costs[form].s32;
     bool is_float = fusec_dtype[in->ct].kind == FX_KIND_FLOAT;
+    bool half = in->dtype == FX_F16 || in->dtype == FX_BF16; /* the result's dtype */
     bool by_zero = literal && literal->value == 0; /* value: an integer literal's ival too, a bool's 0 or 1 */
     /* By a literal zero (the PTX of nvcc 13, session 20): nvcc folds the
      * by-zero test of fx_floor_divide_by (//), fx_int_floor_divide (//) and
@@ -280,7 +281,7 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const In
     /* the fused kernel's a / 0 (fx_div; unfused: a times 1 / 0, folded) is an
      * IEEE division whose check (FCHK, DSETP) sends every element down the
      * slow path: about 30 more instructions of its SASS, f32 or f64 */
-    if (by_zero && fused && in->op == O_DIV && !(in->dtype == FX_F16 || in->dtype == FX_BF16))
+    if (by_zero && fused && in->op == O_DIV && !half)
         return (fp64 ? op_slots[O_DIV].s64 : op_slots[O_DIV].s32) + 30;
     if ((in->op == O_REM || in->op == O_FLOORDIV) && is_float) {
         int op = in->op == O_FLOORDIV, by = by_number;
@@ -294,12 +295,12 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const In
     /* a / b by a number: the unfused kernels (eager's form) multiply by its
      * reciprocal, once a thread, and so does the fused kernel where the
      * result is f16 or bf16 (emit_cuda.c's op_expr, fx_div_by) */
-    if (in->op == O_DIV && by_number && (!fused || (!fp64 && (in->dtype == FX_F16 || in->dtype == FX_BF16))))
+    if (in->op == O_DIV && by_number && (!fused || (!fp64 && half)))
         return fp64 ? op_slots[O_MUL].s64 : op_slots[O_MUL].s32;
     const double *row = &op_slots[in->op].s32;
     if (row[0] == 0) /* no measurement: flops, and 25 per transcendental */
         return op_info[in->op].flops + 25.0 * op_info[in->op].trans;
-    bool fast = fused && !fp64 && (in->dtype == FX_F16 || in->dtype == FX_BF16) && row[1] > 0;
+    bool fast = fused && !fp64 && half && row[1] > 0;
     int col = fp64 ? 2 : fast ? 1 : 0;
     if (own && own->slots[in->op][col] > 0) /* the device profile's own measurement */
         return own->slots[in->op][col];

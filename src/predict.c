@@ -135,11 +135,22 @@ enum { WHY_BYTES, WHY_LAUNCHES, WHY_L2, WHY_TAIL, WHY_RAMP, WHY_GATHER, WHY_COMP
 
 static double hbm_us(const FusecProfile *d, double n, double bytes) { return n * bytes / (d->hbm_gbps * 1e3); }
 
+/* What bytes per element save at n by moving at the L2 rate, not HBM's. */
+static double l2_save_us(const FusecProfile *d, double n, double bytes)
+{
+    return hbm_us(d, n, bytes) - n * bytes / (d->l2_gbps * 1e3);
+}
+
+/* The traffic ratio at pt: a shaped chain's changes with the sweep. */
+static double ratio_at(const Chain *c, const Point *pt)
+{
+    return c->prog->shaped ? pt->ub / pt->fb : c->traffic.ratio;
+}
+
 static int why_at(const Chain *c, const Point *pt)
 {
     const FusecProfile *d = &c->opt->device;
-    const Traffic *t = &c->traffic;
-    double ratio = c->prog->shaped ? pt->ub / pt->fb : t->ratio; /* a shaped chain's changes with the sweep */
+    double ratio = ratio_at(c, pt);
     double off = fabs(log(pt->speedup / ratio));
     /* the launches are most of both: a speedup near the ratio there is a coincidence, not the bytes */
     if (pt->u.regime == FUSEC_OVERHEAD || pt->f.regime == FUSEC_OVERHEAD)
@@ -149,9 +160,9 @@ static int why_at(const Chain *c, const Point *pt)
     const FusecTime *v[2] = {&pt->u, &pt->f};
     double term[2][WHY_COMPUTE + 1];
     for (int i = 0; i < 2; i++) {
-        double mid = v[i]->l2_bytes - v[i]->tail_bytes; /* the L2's bytes beside the write tail */
-        double l2save = hbm_us(d, pt->n, mid) - pt->n * mid / (d->l2_gbps * 1e3);
-        double tailsave = hbm_us(d, pt->n, v[i]->tail_bytes) - pt->n * v[i]->tail_bytes / (d->l2_gbps * 1e3);
+        /* the L2's bytes beside the write tail, and the write tail */
+        double l2save = l2_save_us(d, pt->n, v[i]->l2_bytes - v[i]->tail_bytes);
+        double tailsave = l2_save_us(d, pt->n, v[i]->tail_bytes);
         double comp = v[i]->overlap_us + (v[i]->compute_us > v[i]->mem_us ? v[i]->compute_us - v[i]->mem_us : 0);
         term[i][WHY_BYTES] = 0;
         term[i][WHY_LAUNCHES] = v[i]->overhead_us;
@@ -259,9 +270,7 @@ static void explain_bands(FILE *f, const Chain *c)
         }
         case WHY_TAIL: {
             /* the time each call saves: its last kernel's tail at the L2 rate, not HBM's */
-            double su = hbm_us(d, p1.n, p1.u.tail_bytes) - p1.n * p1.u.tail_bytes / (d->l2_gbps * 1e3);
-            double sf = hbm_us(d, p1.n, p1.f.tail_bytes) - p1.n * p1.f.tail_bytes / (d->l2_gbps * 1e3);
-            double ratio = c->prog->shaped ? p1.ub / p1.fb : t->ratio;
+            double su = l2_save_us(d, p1.n, p1.u.tail_bytes), sf = l2_save_us(d, p1.n, p1.f.tail_bytes);
             double tb = p1.n * (p1.u.tail_bytes > p1.f.tail_bytes ? p1.u.tail_bytes : p1.f.tail_bytes);
             char mb[32];
             out_num(mb, sizeof mb, tb >= 1e7 ? round(tb / 1e6) : round(tb / 1e5) / 10);
@@ -271,7 +280,7 @@ static void explain_bands(FILE *f, const Chain *c)
             fprintf(f, "a cold call ends before the last %s MB of its last kernel's writes reach HBM (they wait in "
                        "L2%s), which takes %.1f us off the unfused call and %.1f us off the fused one at %s, a larger "
                        "share of the fused one's time: %s, %s the traffic ratio",
-                    mb, upto, su, sf, b, range, p1.speedup > ratio ? "above" : "below");
+                    mb, upto, su, sf, b, range, p1.speedup > ratio_at(c, &p1) ? "above" : "below");
             break;
         }
         case WHY_RAMP:

@@ -523,7 +523,7 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
     p->write_tail_bytes = FUSEC_WRITE_TAIL_BYTES_H200;
     for (int i = 0; i < FH_CAL_RAMP; i++) {
         size_t n = (size_t)1 << (16 + i);
-        double tail = 4.0 * n < p->write_tail_bytes ? 4.0 * n : p->write_tail_bytes;
+        double tail = fusec_write_tail(p, 4.0 * n);
         info->ramp_n[i] = (double)n;
         info->ramp_t[i] = fh_cal_cold(&L, 0, n);
         res[i] = info->ramp_t[i] - p->launch_first_us - (8.0 * n - tail) / (p->hbm_gbps * 1e3) -
