@@ -62,8 +62,14 @@ OPS = {
     "mish": ("mish({a})", False), "pow": ("pow({a}, 0.7)", True), "div": ("{a} / (x + 3)", True),
     # by a literal zero (golden div_zero): what src/ops.c prices from the PTX, measured
     "div_zero": ("{a} / 0", False), "rem_zero": ("{a} % 0", False), "floordiv_zero": ("{a} // 0", False),
+    # fmod's % and // (src/ops.c's fmod_costs) on random data, whose branches diverge in a warp as the
+    # harness's inputs make them (bench/opcost.cu's smooth per-thread values do not): by a tensor, a number
+    # over x as in golden operators' 2.5 % x and 7 // x, and by a number
+    "rem_over_t": ("2.5 % ({a})", False), "rem_num": ("({a}) % 0.75", False),
+    "floordiv_over_t": ("7 // ({a})", False), "floordiv_num": ("({a}) // 0.75", False),
 }
 BY_ZERO = ("div_zero", "rem_zero", "floordiv_zero")
+FMOD = {"rem_over_t": "2.5 + ({a})", "rem_num": "({a}) + 0.75", "floordiv_over_t": "7 + ({a})", "floordiv_num": "({a}) + 0.75"}
 # integer ops: by a tensor and by a number, each term on x + k. A division by a tensor divides each
 # term by its own (x ^ k) | 1 (odd, so never 0): with one divisor for all terms (x | 1, before session 18)
 # its conversion and reciprocal counted once, and the row understated a lone division.
@@ -91,7 +97,7 @@ def chain_source(op, dt, terms, base=False):
     else:
         tmpl = OPS[op][0]
         if base:
-            tmpl = "{a} + (x + 3)" if op == "div" else "{a} + 0" if op in BY_ZERO else "{a}"
+            tmpl = "{a} + (x + 3)" if op == "div" else "{a} + 0" if op in BY_ZERO else FMOD.get(op, "{a}")
         args = [("x*%.2f" % (0.91 + 0.02 * k), k) for k in range(terms)]
     # each integer term in parentheses: << and >> bind looser than the + that sums the terms
     wrap = "({})" if is_int(dt) else "{}"
@@ -105,7 +111,7 @@ def report_slots(rep, dt):
 
 
 def binary(op, dt):
-    return is_int(dt) or op == "div" or op in BY_ZERO
+    return is_int(dt) or op == "div" or op in BY_ZERO or op in FMOD
 
 
 def build(job):
@@ -212,7 +218,7 @@ def main():
             prof = dict(rows[0]["rep"]["device"])
         ops = prof.setdefault("op_slots", {})
         for op, dt, t, mem, s, pred in out:
-            if s is not None and s > 0 and op in OPS and op not in BY_ZERO and dt in TYPES:  # opcost.def's rows
+            if s is not None and s > 0 and op in OPS and op not in BY_ZERO and op not in FMOD and dt in TYPES:  # opcost.def's rows
                 ops.setdefault(op, {})[dt] = round(s, 2)
         prof["note"] = (prof.get("note", "") + "; op_slots from bench/opcost_fused.py")[:255]
         with open(args.profile_out, "w") as f:

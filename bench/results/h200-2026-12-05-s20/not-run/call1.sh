@@ -12,7 +12,7 @@ for f in examples/*.fuse tests/golden/shape_names.fuse; do echo $f; done | xargs
   'b=/tmp/r/h/$(basename {} .fuse); a=$(sed -n "1s/^# fusec-args: //p" {}); cp {} $b.fuse; '"$F"' -w $a {} -o $b.cu && nvcc -O3 -arch=sm_90 $b.cu -o $b.bin'
 el "built $(ls $R/h/*.bin | wc -l)"
 for b in $R/h/*.bin; do  # the sizes as bench/fidelity.sh gives them (a shaped chain: its dims)
-  args=$(python3 bench/sweep_sizes.py $F ${b%.bin}.fuse 4096,65536,1048576,16777216,268435456)
+  args=$(python3 bench/sweep_sizes.py $F ${b%.bin}.fuse 4096,65536,1048576,4194304,8388608,16777216,268435456)
   timeout 60 $b --seed 7 --reps 15 $args --csv ${b%.bin}.csv > ${b%.bin}.txt 2>&1
   echo "$? $(basename $b)"
 done > $R/status.txt; el "harnesses"; save
