@@ -76,7 +76,6 @@ VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
 #   rN  __launch_bounds__ asks for N blocks per SM (a register cap of 65536 / (N * threads))
 #   tN  N threads per block
 #   sN  FX_SMALL_BLOCKS = N: half the elements per thread below N blocks (s0: never)
-#   wN  FX_WIDE_BLOCKS = N: a heavy kernel's two vectors a thread from N blocks on
 #   yN  FX_TINY_BLOCKS = N: one element a thread for a heavy kernel below N blocks
 #   cub the variant's library built with -DFUSEC_CUB, as the main one is (t128cub:
 #       the fused kernel as it is, from a library of its own with the CUB version)
@@ -107,8 +106,8 @@ def variant_source(src, api, var):
                              lambda mm: mm.group(1) + str(e * k) + mm.group(2) + "%d)" % (e * k), src)
         elif tok[0] == "t" and tok[1:].isdigit():
             src = src.replace("#define FX_THREADS 128", "#define FX_THREADS %d" % int(tok[1:]), 1)
-        elif tok[0] in "swy" and tok[1:].isdigit():
-            macro = {"s": "FX_SMALL_BLOCKS", "w": "FX_WIDE_BLOCKS", "y": "FX_TINY_BLOCKS"}[tok[0]]
+        elif tok[0] in "sy" and tok[1:].isdigit():
+            macro = {"s": "FX_SMALL_BLOCKS", "y": "FX_TINY_BLOCKS"}[tok[0]]
             src, k = re.subn(r"#define %s \d+" % macro, "#define %s %d" % (macro, int(tok[1:])), src, count=1)
             assert k == 1, "fusion_bench: no %s in the .cu" % macro
         elif tok not in ("cub", "own"):

@@ -55,7 +55,6 @@ typedef struct Emitter {
     char *seen;                 /* scratch marks, one per instruction, kept all zero */
     int *elems; /* unfused kernel k -> its elements per thread; [nkernels]: the fused kernel's */
     bool tiny;  /* the fused kernel is compute-heavy: one element a thread for a tiny grid */
-    bool wide;  /* the fused kernel moves two vectors a thread (from FX_WIDE_BLOCKS blocks on) */
     int *vnum;  /* tensor value -> its number n in v<n> (the fused kernel, the reference) */
     char **dim_name; /* a shaped program's dims, as the API's arguments: dim_R */
     /* The .cu's parts, for its table of contents: while counting, f counts
@@ -451,12 +450,14 @@ static void scalar_operand(Emitter *em, char *buf, size_t len, int x, int ct)
 /* ---- the pieces of a kernel --------------------------------------------- */
 
 /* How long a kernel's issue slots (k) take beside its bytes, on the
- * device profile in use (runtime/fusec_model.h's rates). From 0.5 on it
- * moves two vectors a thread while a thread still holds at most 64 bytes
- * (full occupancy), and from 1 on in any case. Measured on the H200 (run
- * 2): two vectors lifted fused bf16 gelu, f32 erf/sin/cos, f16 pow and mish
- * by 4-12%, cost the mixed example 2% (0.74, 112 bytes a thread) and
- * memory-bound chains (seed, two outputs) 15-34%. */
+ * device profile in use (runtime/fusec_model.h's rates): from 1 on the fused
+ * kernel is compute-heavy (one element a thread on a tiny grid). It moves one
+ * vector a thread whatever this share: with one chunk a thread (no grid-stride
+ * loop) two vectors made every heavy kernel tried slower or no faster (call 1
+ * of session 21, on an H100, 2^26, cold: shares 0.58-2.02, one vector 1.3-3.9%
+ * faster on eight chains, gelu_bf16 even; docs/cuda.md), where with the loop
+ * they had lifted bf16 gelu, f32 erf/sin/cos, f16 pow and mish by 4-12% (run 2
+ * of 2026-12-01). */
 static double compute_share(const Chain *c, const FusecKernelCost *k, double bytes)
 {
     const FusecProfile *d = &c->opt->device;
@@ -929,22 +930,14 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 }
 
 /* The fused kernel's elements per thread, loading load[0..nl) and storing
- * store[0..nout), and why; *wide and *tiny from its compute_share. */
+ * store[0..nout), and why; *tiny from its compute_share. */
 static int fused_shape(const Chain *c, const int *load, int nl, const int *store, int nout, const char *which,
-                       char *why, size_t len, bool *wide, bool *tiny)
+                       char *why, size_t len, bool *tiny)
 {
     const Program *p = c->prog;
     const Traffic *t = &c->traffic;
     int e = elems_per_thread(p, load, nl, store, nout, true, false, why, len, which);
-    double heavy = compute_share(c, &t->fcost, t->f_read + t->f_write);
-    int tb = thread_bytes(p, e, load, nl, store, nout, 1);
-    *wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64);
-    if (*wide) {
-        e *= 2;
-        snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
-                 "two vectors a thread keep loads in flight while it computes", which, heavy);
-    }
-    *tiny = heavy >= 1;
+    *tiny = compute_share(c, &t->fcost, t->f_read + t->f_write) >= 1;
     return e;
 }
 
@@ -992,24 +985,17 @@ void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
     int *store = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_out + 1));
     int nl, nw;
     char why[160];
-    bool wide, tiny;
+    bool tiny;
     fused_arrays(p, load, &nl, whole, &nw, store);
-    int e = fused_shape(c, whole, nw, store, p->n_out, "", why, sizeof why, &wide, &tiny);
+    int e = fused_shape(c, whole, nw, store, p->n_out, "", why, sizeof why, &tiny);
     double threads = runtime_define(c, "fusec_kernel.cuh", "FX_THREADS");
-    double half = runtime_define(c, "fusec_kernel.cuh", wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS");
+    double half = runtime_define(c, "fusec_kernel.cuh", "FX_SMALL_BLOCKS");
     double tb = runtime_define(c, "fusec_kernel.cuh", "FX_TINY_BLOCKS");
     v->chunk = e;
     v->half_max = (half - 1) * threads * e;
     v->tiny_max = tiny && e / 2 > 1 ? (tb - 1) * threads * (e / 2) : 0; /* as emit_flat_launches */
     /* a shaped chain with a gathered input has ROW instances, of E / 2 too (emit_flat_launches' row_es) */
     v->row_max = p->shaped && nw < nl && e / 2 > 1 ? runtime_define(c, "fusec_kernel.cuh", "FX_INDEX32_MAX") : 0;
-}
-
-/* The fused kernel's grid size under which it runs E / 2: a wide kernel's
- * threshold is its own (runtime/fusec_kernel.cuh). */
-static const char *half_blocks(const Emitter *em)
-{
-    return em->wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS";
 }
 
 /* The fused kernel's values, v0, v1, ... (Emitter.vnum), each common
@@ -1186,7 +1172,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         snames[k] = em->cname[store[k]];
     char why[160];
     int e = fused_shape(em->c, whole, nw, store, nout, nw < nl ? " of the chain's shape" : "", why, sizeof why,
-                        &em->wide, &em->tiny);
+                        &em->tiny);
     em->elems[t->nkernels] = e;
 
     char fr[32], fw[32];
@@ -1222,9 +1208,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
                " * rest, one element a thread (E = 1: the last n %% E, or all of n if a pointer is\n"
                " * misaligned). */\n",
-            e, why, e / 2 > 0 ? e / 2 : 1, half_blocks(em),
-            em->wide ? "under two waves: more threads in flight beat more bytes a thread"
-                     : "small n: twice the threads, half the serial work each",
+            e, why, e / 2 > 0 ? e / 2 : 1, "FX_SMALL_BLOCKS", "small n: twice the threads, half the serial work each",
             em->tiny ? ",\n * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:\n"
                        " * one element a thread spreads its serial work over more SMs)"
                      : "");
@@ -1233,22 +1217,13 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
      * the chain's shape, as a broadcast input's values are used as soon as they come:
      * layernorm_affine's ROW kernel 32 registers so, 48 counting its f32 [C] inputs, 40 in the
      * row kernel before it, which ran at 93.7% of the copy; bias_gelu's 32 ran at 76.6% (calls
-     * 1-3 of 2026-12-04, docs/cuda.md). At E = 32 (1-byte data, two vectors a thread) a [C]
-     * input's 32 values fill registers on their own: they count, at most as wide as the widest
-     * array (an fp8 chain with an f32 [C] input spilled 162 bytes under 32 registers). With
+     * 1-3 of 2026-12-04, docs/cuda.md). (At E = 32, 1-byte data at two vectors a thread before
+     * session 21, a [C] input's 32 values filled registers on their own: an fp8 chain with an f32
+     * [C] input spilled 162 bytes under 32 registers; E is 16 at most now.) With
      * 64-bit indices (n of 2^31 or more) the count of every load: 3-D and 4-D gathers spilled.
      * "1" (no minimum of blocks an SM) where min_blocks gives none. */
     const char *mb = min_blocks(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true);
-    int widest = 1, row_bytes = thread_bytes(p, e, whole, nw, store, nout, 1);
-    for (int k = 0; k < nw + nout; k++) {
-        int sz = fusec_dtype_size[p->inst[k < nw ? whole[k] : store[k - nw]].dtype];
-        widest = sz > widest ? sz : widest;
-    }
-    for (int k = 0; k < nl; k++)
-        if (gathered(p, load[k])) {
-            int sz = fusec_dtype_size[p->inst[load[k]].dtype];
-            row_bytes += e >= 32 && varies_last(p, &p->inst[load[k]].shape) ? e * (sz < widest ? sz : widest) : 0;
-        }
+    int row_bytes = thread_bytes(p, e, whole, nw, store, nout, 1);
     const char *mb_row = min_blocks(row_bytes, t->fcost.fp64, true);
     bool same = mb == mb_row || (mb && mb_row && strcmp(mb, mb_row) == 0);
     const char *lb = !shaped || same ? launch_bounds(em, mb)
@@ -1535,7 +1510,7 @@ static void emit_flat_launches(Emitter *em, const char *row)
     const char *odd = row_es ? arena_printf(p->arena, " || (%s && cols %% %d != 0 && cols %% %d == 0)", row, e, es)
                                      : "";
     fprintf(f, "    %sif (full > 0 && n <= FX_INDEX32_MAX && %sfx_blocks(full, %d) < %s%s%s) {\n", tiny ? "} else " : "",
-            *odd ? "(" : "", e, half_blocks(em), odd, *odd ? ")" : "");
+            *odd ? "(" : "", e, "FX_SMALL_BLOCKS", odd, *odd ? ")" : "");
     if (es > 1)
         fprintf(f, "        full = n / %d * %d;\n", es, es);
     else
@@ -2207,7 +2182,7 @@ static void emit_harness(Emitter *em)
     /* the fused call's chunks as its launches pick them, from this file's own thresholds */
     int e = t->fused.chunk;
     fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0, 0, 0},\n    {1, %s_fused_cost, %g, %d, (%s - 1.0) * FX_THREADS * %d, %s, %s},\n",
-            t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e, half_blocks(em), e,
+            t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e, "FX_SMALL_BLOCKS", e,
             t->fused.tiny_max > 0 ? arena_printf(p->arena, "(FX_TINY_BLOCKS - 1.0) * FX_THREADS * %d", e / 2) : "0.0",
             t->fused.row_max > 0 ? "(double)FX_INDEX32_MAX" : "0.0");
     if (p->shaped) {

@@ -226,16 +226,21 @@ void op_cost(const Inst *in, int *flops, int *trans)
     *trans = special ? pow_costs[in->form].trans : op_info[in->op].trans;
 }
 
-/* % and // of floats: fmod, whose time grows with the exponent of the
- * quotient, so a divisor from the harness's range ([-4, 4)) costs more than
- * a number; by a tensor and by a number (bench/opcost.cu's rows remainder_t,
- * remainder, floor_divide_t, floor_divide, run 10 of 2026-12-01; f64 times
- * 1.25 as in opcost.def). */
+/* % and // of floats: fmod, a branch for |a| < |b|, the quotient's path
+ * and its off-by-one fixes (its loop only for quotients past 2^23), then
+ * torch's sign and floor fixes. Measured inside fusec's fused kernel on
+ * random data by bench/opcost_fused.py (rows rem_over_t, rem_num,
+ * floordiv_over_t, floordiv_num: 2.5 % x, x % 0.75, 7 // x, x // 0.75, x
+ * uniform in [-3, 3); call 1 of session 21, on an H100): 15-29% over
+ * bench/opcost.cu's rows for f32 (run 10 of 2026-12-01), whose smooth
+ * per-thread values let whole warps take one branch, which the harness's
+ * random inputs never do; golden operators' fused kernel ran 21% over its
+ * prediction at 2^24 and 2^28 with those (call 1 of session 19). */
 static const struct {
     double s32, s64;
 } fmod_costs[2][2] = {
-    {{31.3, 81.2}, {25.2, 81.6}},  /* REM: by a tensor, by a number */
-    {{60.9, 134.7}, {38.9, 89.9}}, /* FLOORDIV */
+    {{38.1, 107.9}, {25.2, 69.1}}, /* REM: by a tensor, by a number */
+    {{75.4, 138.5}, {38.9, 70.6}}, /* FLOORDIV */
 };
 
 /* % and // of integers (fx_int_remainder, fx_int_floor_divide), in fp32
@@ -246,15 +251,15 @@ static const struct {
  * for operands beyond 2^32). Measured inside fusec's fused kernel by
  * bench/opcost_fused.py (rows rem_t, rem_n, floordiv_t, floordiv_n; narrow:
  * the mean of i8 and i16, call 3 of session 18, docs/results.md; i32 and
- * i64: call 15 of 2026-12-03, bench/results/h200-2026-12-03/
- * call-15-opcost-int-fid100, the i64 // rows from before its one-division
- * form, docs/model.md). *, << and >>
+ * i64: call 1 of session 21, on an H100, each term by its own divisor: the
+ * rows of call 15 of 2026-12-03 divided every term by one, and // by a
+ * tensor, 46.6 and 148.9 then, is 75.1 and 317.5 so). *, << and >>
  * stayed memory-bound at 8 applications a chain and cost their flops. */
 static const struct {
     double narrow, i32, i64;
 } idiv_costs[2][2] = {
-    {{15.7, 40.3, 145.3}, {14.2, 11.1, 48.2}}, /* REM: by a tensor or a param, by a literal */
-    {{15.1, 46.6, 148.9}, {13.5, 12.3, 43.5}}, /* FLOORDIV */
+    {{15.7, 39.0, 137.8}, {14.2, 11.1, 47.8}}, /* REM: by a tensor or a param, by a literal */
+    {{15.1, 75.1, 317.5}, {13.5, 12.8, 45.4}}, /* FLOORDIV */
 };
 
 double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const Inst *literal, bool fused, const OpSlots *own)
@@ -269,20 +274,22 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const In
      * fx_int_remainder (%) (the quotient's code is then dead), leaving
      * a * (1 / 0) on floats and a select on integers; f64 fmod tests for a zero divisor
      * first and returns NaN (about 12 instructions with fx_remainder's sign
-     * test); f32 fmodf has no such test: its loop takes 23 bits of the
-     * exponent difference a step, down to 2^-149, about 7 steps of 14
-     * instructions for inputs near 1, beside the 14 of its entry and exit. */
+     * test). f32 fmodf(a, 0) measured 15.4 (bench/opcost_fused.py's rem_zero,
+     * call 1 of session 21, on an H100: its loop does not run; session 20 had
+     * priced the whole loop from the SASS, 112); the rest by zero stayed
+     * memory-bound there. */
     if (by_zero && in->op == O_FLOORDIV && is_float)
         return fp64 ? op_slots[O_MUL].s64 : op_slots[O_MUL].s32;
     if (by_zero && !is_float && (in->op == O_REM || in->op == O_FLOORDIV))
         return 2 * op_slots[O_ADD].s32;
     if (by_zero && in->op == O_REM)
-        return fp64 ? 12 * op_slots[O_ADD].s64 : 14 + 7 * 14;
+        return fp64 ? 12 * op_slots[O_ADD].s64 : 15.4;
     /* the fused kernel's a / 0 (fx_div; unfused: a times 1 / 0, folded) is an
      * IEEE division whose check (FCHK, DSETP) sends every element down the
-     * slow path: about 30 more instructions of its SASS, f32 or f64 */
+     * slow path: about 30 more instructions of its SASS; measured 38 more for
+     * f32 and 35 for f64 (div_zero against div, call 1 of session 21) */
     if (by_zero && fused && in->op == O_DIV && !half)
-        return (fp64 ? op_slots[O_DIV].s64 : op_slots[O_DIV].s32) + 30;
+        return fp64 ? op_slots[O_DIV].s64 + 35 : op_slots[O_DIV].s32 + 38;
     if ((in->op == O_REM || in->op == O_FLOORDIV) && is_float) {
         int op = in->op == O_FLOORDIV, by = by_number;
         return fp64 ? fmod_costs[op][by].s64 : fmod_costs[op][by].s32;
