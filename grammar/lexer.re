@@ -30,6 +30,9 @@ static NORETURN void bad_byte(Lexer *L, const unsigned char *p)
         diag_error(L->diag, off, 1, "character '%c' is not part of the language", *p);
     if (n == 1)
         diag_error(L->diag, off, 1, "control character 0x%02X is not part of the language", *p);
+    if (n == 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) /* invisible where it is quoted */
+        diag_error(L->diag, off, 3, "a UTF-8 byte-order mark (U+FEFF) is not part of the language: save the file "
+                   "without it");
     diag_error(L->diag, off, (size_t)n, "character '%.*s' is not part of the language (only ASCII "
                "outside comments)", n, (const char *)p);
 }

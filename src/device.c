@@ -201,9 +201,22 @@ static int load_file(const char *path, FusecProfile *p, OpSlots *ops, char *err,
         snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
         return -1;
     }
+    unsigned char bom[3];
+    bool has_bom = fread(bom, 1, 3, f) == 3 && memcmp(bom, "\xEF\xBB\xBF", 3) == 0;
+    rewind(f);
     json_error_t je;
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+    json_t *root = has_bom ? NULL : json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
+    if (has_bom) { /* jansson would quote it, where it cannot be seen */
+        snprintf(err, errlen, "%s:1:1: a UTF-8 byte-order mark (U+FEFF) before the JSON: save the file without it",
+                 path);
+        return -1;
+    }
+    if (!root && strstr(je.text, "JSON_ALLOW_NUL")) { /* jansson names its own flag */
+        snprintf(err, errlen, "%s:%d:%d: a NUL character (\\u0000) is not allowed in a string", path, je.line,
+                 je.column > 0 ? je.column : 1);
+        return -1;
+    }
     if (!root) {
         /* jansson quotes the text near the error as it is: a control
          * character there shows as '?'; an empty file is at column 0 */

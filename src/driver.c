@@ -134,11 +134,11 @@ static int resolve_dims(Chain *c, FILE *diag_out)
     }
     /* Without --sizes, the sweep dim takes the sizes that make 2^12 .. 2^28
      * elements (at least 1 each) with the other dims as given. */
+    double other = 1;
+    for (int k = 0; k < p->full.rank; k++)
+        if (p->full.dim[k] != DIM_ONE && p->full.dim[k] != c->sweep)
+            other *= c->dimv[p->full.dim[k]];
     if (c->dims_known && !o->sizes_given) {
-        double other = 1;
-        for (int k = 0; k < p->full.rank; k++)
-            if (p->full.dim[k] != DIM_ONE && p->full.dim[k] != c->sweep)
-                other *= c->dimv[p->full.dim[k]];
         SizeList *sz = arena_alloc(p->arena, sizeof *sz);
         c->sizes = sz;
         sz->n = 0;
@@ -150,9 +150,18 @@ static int resolve_dims(Chain *c, FILE *diag_out)
         if (sz->n == 0)
             sz->v[sz->n++] = 1;
     }
+    /* a chain has at most 2^40 elements, as a flat chain's --sizes (the model's range) */
+    double largest = 0;
+    for (int i = 0; i < c->sizes->n; i++)
+        largest = c->sizes->v[i] > largest ? c->sizes->v[i] : largest;
+    if (c->dims_known && largest * other > ldexp(1, 40)) {
+        fprintf(diag_out, "fusec: --dims, --sizes: %s = %.0f makes %.3g elements; a chain has at most 2^40\n",
+                p->dim[c->sweep].name, largest, largest * other);
+        return 2;
+    }
     /* the totals: at the sweep dim's size in --dims, else the sweep's largest */
     if (!given[c->sweep])
-        c->dimv[c->sweep] = c->sizes->v[c->sizes->n - 1];
+        c->dimv[c->sweep] = largest;
     return 0;
 }
 

@@ -2137,8 +2137,8 @@ static void emit_harness(Emitter *em)
         fprintf(f, "static const FusecParamArg %s_par[] = {", P);
         for (int k = 0; k < p->n_par; k++) {
             const Sym *s = &p->sym[p->params[k]];
-            char v[40];
-            out_num(v, sizeof v, s->pvalue);
+            char v[48];
+            constant(v, sizeof v, s->pvalue, FX_F64); /* a double literal: -0.0, not the int -0 */
             fprintf(f, "%s{\"%s\", %s, %s}", k ? ", " : "", s->name, dt_enum[s->dtype], v);
         }
         fprintf(f, "};\n");

@@ -171,16 +171,16 @@ static void emit_text(FILE *f, const Chain *c)
         print_totals(f, c, false);
     else
         fprintf(f, "  %5s  %-34s %6s %7s %7s %5g %5g\n", "", "total", "", ur, uw, t->u_flops, t->u_trans);
-    fprintf(f, "  %d kernel%s, %s read + %s written = %s per element; %g flops + %g transcendental; %.3g "
+    fprintf(f, "  %d kernel%s, %s read + %s written = %s per element; %g flop%s + %g transcendental; %.3g "
                "flop/B\n",
-            t->nkernels, t->nkernels == 1 ? "" : "s", ur, uw, ub, t->u_flops, t->u_trans,
+            t->nkernels, t->nkernels == 1 ? "" : "s", ur, uw, ub, t->u_flops, t->u_flops == 1 ? "" : "s", t->u_trans,
             (t->u_flops + t->u_trans) / (t->u_read + t->u_write));
     fprintf(f, "\nFused: 1 kernel, each input read once and each output written once\n");
     if (p->shaped)
         print_totals(f, c, true);
-    fprintf(f, "  %d distinct op%s, %s read + %s written = %s per element; %g flops + %g transcendental; %.3g "
+    fprintf(f, "  %d distinct op%s, %s read + %s written = %s per element; %g flop%s + %g transcendental; %.3g "
                "flop/B\n",
-            t->nfused_ops, t->nfused_ops == 1 ? "" : "s", fr, fw, fb, t->f_flops, t->f_trans,
+            t->nfused_ops, t->nfused_ops == 1 ? "" : "s", fr, fw, fb, t->f_flops, t->f_flops == 1 ? "" : "s", t->f_trans,
             (t->f_flops + t->f_trans) / (t->f_read + t->f_write));
     fprintf(f, "\nTraffic ratio: %s / %s = %.2fx, the predicted speedup while memory-bound\n", ub, fb, t->ratio);
 

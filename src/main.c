@@ -48,7 +48,8 @@ static const char usage[] =
     "An option given twice must have the same value both times.\n"
     "\n"
     "Exit status: 0 success (warnings may have been printed), 1 an error in the program\n"
-    "or in reading or writing a file (nothing written), 2 a usage error.\n"
+    "or in reading or writing a file (nothing written), 2 a usage error (a --device\n"
+    "profile that cannot be read or parsed is one: it is part of the command line).\n"
     "\n"
     "Docs: docs/language.md (the language), docs/model.md (the model), docs/harness.md.\n";
 
@@ -160,13 +161,15 @@ static int pick(const char *arg, const char *const *names, int n, const char *wh
     usage_error(msg, arg);
 }
 
-/* The temporary file being written, removed if a signal ends fusec. */
-static char *volatile tmp_path;
+/* The temporary files being written (one a file of a folder backend), removed
+ * if a signal ends fusec. */
+static char *volatile tmp_path[8];
 
 static void on_signal(int sig)
 {
-    if (tmp_path)
-        unlink(tmp_path);
+    for (size_t i = 0; i < ARRAY_LEN(tmp_path); i++)
+        if (tmp_path[i])
+            unlink(tmp_path[i]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -221,11 +224,13 @@ static int write_compiled(FILE *f, void *ctx)
     return fusec_compile(c->opt, c->src, f, stderr);
 }
 
-/* Writes a regular file (or a new one) through a temporary file beside it,
- * renamed into place on success: an error or a signal leaves the old file
- * whole and no temporary behind. The temporary's name stays within
- * NAME_MAX, however long the target's. Messages name the file as shown. */
-static int write_via_rename(const char *shown, const char *path, const struct stat *old, Writer writer, void *ctx)
+/* Writes what writer gives into a temporary file beside path, in tmp_path's
+ * slot: its name (malloc'd), or NULL after a message (no temporary left).
+ * The temporary's name stays within NAME_MAX, however long the target's;
+ * it takes the old file's mode, or the usual one. Messages name the file as
+ * shown. */
+static char *stage_file(const char *shown, const char *path, const struct stat *old, Writer writer, void *ctx,
+                        int slot)
 {
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
@@ -235,18 +240,18 @@ static int write_via_rename(const char *shown, const char *path, const struct st
         baselen = NAME_MAX - (sizeof suffix - 1);
     char *tmp = malloc(dirlen + baselen + sizeof suffix);
     if (!tmp)
-        return 1;
+        return NULL;
     memcpy(tmp, path, dirlen + baselen);
     memcpy(tmp + dirlen + baselen, suffix, sizeof suffix);
     mask_signals(SIG_BLOCK);
     int fd = mkstemp(tmp);
     if (fd >= 0)
-        tmp_path = tmp;
+        tmp_path[slot] = tmp;
     mask_signals(SIG_UNBLOCK);
     if (fd < 0) {
         fprintf(stderr, "fusec: error: cannot write '%s': %s\n", shown, strerror(errno));
         free(tmp);
-        return 1;
+        return NULL;
     }
     FILE *f = fdopen(fd, "w");
     int rc = f ? writer(f, ctx) : 1;
@@ -263,23 +268,43 @@ static int write_via_rename(const char *shown, const char *path, const struct st
         close(fd);
     }
     if (rc == 0) {
-        /* mkstemp makes the file 0600: give it the old file's mode, or the
-         * usual one. */
-        mode_t mask = umask(0);
+        mode_t mask = umask(0); /* mkstemp makes the file 0600 */
         umask(mask);
         chmod(tmp, old ? old->st_mode & 07777 : 0666 & ~mask);
+        return tmp;
     }
     mask_signals(SIG_BLOCK);
-    if (rc == 0 && rename(tmp, path) != 0) {
+    unlink(tmp);
+    tmp_path[slot] = NULL;
+    mask_signals(SIG_UNBLOCK);
+    free(tmp);
+    return NULL;
+}
+
+/* Renames a staged temporary into place (keep), or removes it; frees it. */
+static int commit_file(const char *shown, char *tmp, const char *path, int slot, bool keep)
+{
+    int rc = keep ? 0 : 1;
+    mask_signals(SIG_BLOCK);
+    if (keep && rename(tmp, path) != 0) {
         fprintf(stderr, "fusec: error: cannot write '%s': %s\n", shown, strerror(errno));
         rc = 1;
     }
     if (rc != 0)
         unlink(tmp);
-    tmp_path = NULL;
+    tmp_path[slot] = NULL;
     mask_signals(SIG_UNBLOCK);
     free(tmp);
     return rc;
+}
+
+/* Writes a regular file (or a new one) through a temporary file beside it,
+ * renamed into place on success: an error or a signal leaves the old file
+ * whole and no temporary behind. */
+static int write_via_rename(const char *shown, const char *path, const struct stat *old, Writer writer, void *ctx)
+{
+    char *tmp = stage_file(shown, path, old, writer, ctx, 0);
+    return tmp ? commit_file(shown, tmp, path, 0, true) : 1;
 }
 
 /* Writes through to what is there: a FIFO, a device, a terminal, or the
@@ -413,11 +438,22 @@ static int run_to_dir(const Options *opt, const Source *src)
         if (rc == 0 && stat(path[k], &st) == 0 && is_input(opt, path[k], &st))
             rc = 1;
     }
-    for (int k = 0; k < d.n; k++) {
-        if (rc == 0) {
-            Bytes b = {d.buf[k], d.len[k]};
-            rc = write_via_rename(path[k], path[k], stat(path[k], &st) == 0 ? &st : NULL, write_bytes, &b);
+    for (int k = 0; k < d.n && rc == 0; k++)
+        if (stat(path[k], &st) == 0 && !S_ISREG(st.st_mode)) { /* a rename could not replace it */
+            fprintf(stderr, "fusec: error: cannot write '%s': it is not a regular file\n", path[k]);
+            rc = 1;
         }
+    /* every file staged first, then all renamed: an error writes none of them */
+    char *tmp[ARRAY_LEN(d.name)] = {NULL};
+    for (int k = 0; k < d.n && rc == 0; k++) {
+        Bytes b = {d.buf[k], d.len[k]};
+        if (!(tmp[k] = stage_file(path[k], path[k], stat(path[k], &st) == 0 ? &st : NULL, write_bytes, &b, k)))
+            rc = 1;
+    }
+    int staged = rc == 0;
+    for (int k = 0; k < d.n; k++) {
+        if (tmp[k] && commit_file(path[k], tmp[k], path[k], k, staged) != 0 && staged)
+            rc = 1;
         free(path[k]);
         free(d.name[k]);
         free(d.buf[k]);

@@ -390,15 +390,18 @@ void predict_explain(FILE *f, const Chain *c)
                        "element take longer than its %.1f us launch; ",
                     sx, fb, lf);
         else
-            fprintf(f, "the fused kernel is %s overhead-bound; ", regime_of(c, 1, 1) == FUSEC_OVERHEAD ?
-                    "always (up to n = 2^40)" : "never (not even at n = 1)");
+            fprintf(f, regime_of(c, 1, 1) == FUSEC_OVERHEAD ? "the fused kernel is always (up to %s = 2^40) "
+                    "overhead-bound; " : "the fused kernel is never (not even at %s = 1) overhead-bound; ",
+                    predict_sweep_name(c));
         if (xu > 0)
             fprintf(f, "the unfused chain at about %s. ", sxu);
+        else if (always)
+            fprintf(f, "the unfused chain always is (up to %s = 2^40). ", predict_sweep_name(c));
         else
-            fprintf(f, "the unfused chain %s. ", always ? "always is (up to n = 2^40)" : "never is (not even at n = 1)");
+            fprintf(f, "the unfused chain never is (not even at %s = 1). ", predict_sweep_name(c));
         const char *below = always ? "At every size" : "Below that";
-        if (xu == 0 && !always)
-            fprintf(f, "Launches never rule here: the speedup is the traffic ratio at every size.");
+        if (xu == 0 && !always) /* what moves the speedup off the traffic ratio: the paragraph below */
+            fprintf(f, "Launches never rule here.");
         else if (host == FUSEC_HOST_GRAPH) {
             char terms[200];
             chain_terms(terms, sizeof terms, k, "one node's", d->graph_launch_us, d->graph_second_us,

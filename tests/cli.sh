@@ -237,6 +237,15 @@ grep -q "'lambda' is a Python keyword" "$tmp/e"; check "keyword op name message"
 grep -q "not a folder" "$tmp/e"; check "--emit=torch -o a file message" 0 $?
 "$fusec" --emit=torch "$seed" -o "$tmp/seed_ext"; check "--emit=torch" 0 $?
 [ "$(ls "$tmp/seed_ext" | tr '\n' ' ')" = "seed.cu seed.h seed.py seed_torch.cpp " ]; check "--emit=torch files" 0 $?
+# ... all or nothing: a folder where one of its files cannot be replaced (a directory by that name,
+# the first or the last written) keeps every old file and gets no new one (review of session 21)
+for blocked in seed_torch.cpp seed.py; do
+  rm -rf "$tmp/partial" && mkdir -p "$tmp/partial/$blocked" && echo OLD >"$tmp/partial/seed.cu"
+  "$fusec" --emit=torch "$seed" -o "$tmp/partial" 2>"$tmp/e"; check "--emit=torch, $blocked a folder" 1 $?
+  grep -q "'$tmp/partial/$blocked': it is not a regular file" "$tmp/e"; check "--emit=torch, $blocked a folder: message" 0 $?
+  [ "$(cat "$tmp/partial/seed.cu")" = OLD ] && [ "$(ls "$tmp/partial" | tr '\n' ' ')" = "seed.cu $blocked " ]
+  check "--emit=torch, $blocked a folder: nothing written" 0 $?
+done
 # ... and never over the input: a source named like one of the folder's files
 # (s.py, s.cu, s.h, s_torch.cpp) in the folder itself (hostile round two)
 mkdir -p "$tmp/src_in_dir"
@@ -273,6 +282,10 @@ sed 's/^{/{"op_slots": {"erff": {"f64": 5}},/' "$tmp/dev.json" >"$tmp/dev_bad_op
 grep -q '"erff" is not an op of the cost table' "$tmp/e"; check "op_slots: unknown op named" 0 $?
 sed 's/^{/{"op_slots": {"erf": {"f64": -1}},/' "$tmp/dev.json" >"$tmp/dev_bad_val.json"
 "$fusec" --predict --device="$tmp/dev_bad_val.json" "$seed" 2>/dev/null; check "op_slots: a value out of range" 2 $?
+
+# a param's value in the harness's table is a double literal: -0.0 keeps its sign (C's -0 is the int 0)
+printf 'param s = -0.0\nin x\ny = x / s\n' >"$tmp/negzero.fuse"
+"$fusec" "$tmp/negzero.fuse" | grep -q '_par\[\] = {{"s", FX_F32, -0.0}};'; check "param -0.0 in the harness's table" 0 $?
 
 # by a literal zero the fused kernel runs other code than by a number (src/ops.c, docs/model.md):
 # a float // folds to one multiply, an integer // or % to a select, a float / takes the slow path

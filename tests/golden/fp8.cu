@@ -1424,7 +1424,7 @@ static const FusecKernelCost fp8_unfused_cost[] = {
 static const FusecKernelCost fp8_fused_cost[] = {{13.0012, 0, 0, 16, 10, 1, 35.7, 1, 1, 1, 0, 0, 0, 1}};
 static const FusecTensorArg fp8_in[] = {{"x", FX_BF16, FX_BF16, 0x3u}, {"h", FX_F16, FX_F16, 0x3u}, {"d", FX_F64, FX_F64, 0x3u}, {"s", FX_F32, FX_F32, 0x2u}, {"q", FX_F8E4M3, FX_F8E4M3, 0x3u}, {"r", FX_F8E5M2, FX_F8E5M2, 0x2u}};
 static const FusecTensorArg fp8_out[] = {{"a", FX_F8E4M3, FX_BF16, 0x3u}, {"b", FX_F8E5M2, FX_F16, 0x3u}, {"c", FX_F8E4M3, FX_F64, 0x3u}, {"e", FX_F32, FX_F32, 0x3u}, {"g", FX_F8E5M2, FX_F8E5M2, 0x3u}, {"k", FX_I8, FX_I8, 0x3u}, {"m", FX_BOOL, FX_BOOL, 0x3u}, {"w", FX_F8E4M3, FX_F8E4M3, 0x3u}, {"bh", FX_F8E4M3, FX_F16, 0x3u}, {"qs", FX_F8E4M3, FX_BF16, 0x3u}, {"qt", FX_F8E4M3, FX_F16, 0x3u}, {"qi", FX_F8E4M3, FX_F8E4M3, 0x3u}, {"ws", FX_F8E4M3, FX_F8E4M3, 0x3u}};
-static const FusecParamArg fp8_par[] = {{"inv_scale", FX_F32, 128}};
+static const FusecParamArg fp8_par[] = {{"inv_scale", FX_F32, 128.0}};
 
 /* The chain's shape (the dim at each position, -1 for 1), its dims in the API's order,
  * and each version's bytes and compute as terms in the dims (runtime/fusec_model.h). */

@@ -1180,7 +1180,7 @@ static const FusecKernelCost pow_unfused_cost[] = {
 static const FusecKernelCost pow_fused_cost[] = {{6, 0, 0, 12, 26, 12, 310.5, 0, 0, 1, 0, 0, 0, 1}};
 static const FusecTensorArg pow_in[] = {{"h", FX_F16, FX_F16}, {"x", FX_F32, FX_F32}};
 static const FusecTensorArg pow_out[] = {{"a", FX_F32, FX_F32}, {"b", FX_F32, FX_F32}, {"c", FX_F16, FX_F16}, {"d", FX_F16, FX_F16}};
-static const FusecParamArg pow_par[] = {{"e", FX_F32, 2}};
+static const FusecParamArg pow_par[] = {{"e", FX_F32, 2.0}};
 
 /* Version 0 unfused, 1 fused, 2 the CUB version (with -DFUSEC_CUB). */
 static cudaError_t pow_run(int version, void *const *b, const double *par, size_t n, cudaStream_t s)
