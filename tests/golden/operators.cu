@@ -595,9 +595,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
 
 /* Reads 8 B and writes 5 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 23 distinct ops.
- * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each),
- * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
+ * E elements per thread: 4 (16 bytes of the widest array) on any grid (its issue slots
+ * take 2.80 of its bytes' time: such a kernel ran faster keeping E on small grids
+ * than halving it),
+ * but 1 for a grid of under FX_TINY_BLOCKS (a compute-heavy kernel at tiny n:
  * one element a thread spreads its serial work over more SMs).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
@@ -687,12 +688,9 @@ extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, co
     const operators_fused_args args = {(const float *)x_u, (const __half *)h_u, (const bool *)m_u, (const bool *)k_u, (float *)y_u, (bool *)c_u, (double)s_u};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 2) < FX_TINY_BLOCKS) {
+    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS) {
         full = n; /* one element a thread: every element */
         operators_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS) {
-        full = n / 2 * 2;
-        operators_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     } else if (full > 0 && full <= FX_INDEX32_MAX)
         operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
@@ -1161,7 +1159,7 @@ static const FusecChain operators_chain = {
     4, 2, 1,
     operators_in, operators_out, operators_par,
     {20, operators_unfused_cost, 34, 0, 0, 0, 0},
-    {1, operators_fused_cost, 13, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, (FX_TINY_BLOCKS - 1.0) * FX_THREADS * 2, 0.0},
+    {1, operators_fused_cost, 13, 4, 0.0, (FX_TINY_BLOCKS - 1.0) * FX_THREADS * 4, 0.0},
     177, 13,
     operators_run,
     operators_reference,

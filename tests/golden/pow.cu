@@ -643,9 +643,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
 
 /* Reads 6 B and writes 12 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 24 distinct ops.
- * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
- * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each),
- * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
+ * E elements per thread: 4 (16 bytes of the widest array) on any grid (its issue slots
+ * take 2.41 of its bytes' time: such a kernel ran faster keeping E on small grids
+ * than halving it),
+ * but 1 for a grid of under FX_TINY_BLOCKS (a compute-heavy kernel at tiny n:
  * one element a thread spreads its serial work over more SMs).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
@@ -736,12 +737,9 @@ extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a
     const pow_fused_args args = {(const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u};
     /* whole chunks of 4 by vector accesses, then the rest element by element */
     size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 2) < FX_TINY_BLOCKS) {
+    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS) {
         full = n; /* one element a thread: every element */
         pow_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS) {
-        full = n / 2 * 2;
-        pow_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     } else if (full > 0 && full <= FX_INDEX32_MAX)
         pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
@@ -1212,7 +1210,7 @@ static const FusecChain pow_chain = {
     2, 4, 1,
     pow_in, pow_out, pow_par,
     {18, pow_unfused_cost, 30, 0, 0, 0, 0},
-    {1, pow_fused_cost, 18, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, (FX_TINY_BLOCKS - 1.0) * FX_THREADS * 2, 0.0},
+    {1, pow_fused_cost, 18, 4, 0.0, (FX_TINY_BLOCKS - 1.0) * FX_THREADS * 4, 0.0},
     184, 18,
     pow_run,
     pow_reference,
