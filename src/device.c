@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fusec.h"
 
@@ -273,7 +274,12 @@ int device_load_ops(const char *spec, FusecProfile *out, OpSlots *ops, char *err
             return 0;
         }
     size_t n = strlen(spec);
-    if (n > 5 && strcmp(spec + n - 5, ".json") == 0)
+    struct stat st;
+    if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "cannot read '%s': it is a directory (a profile is a FILE.json)", spec);
+        return -1;
+    }
+    if ((n > 5 && strcmp(spec + n - 5, ".json") == 0) || strchr(spec, '/'))
         return load_file(spec, out, ops, err, errlen);
     const char *names[8];
     for (int i = 0; i < device_nbuiltin; i++)

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -521,6 +522,9 @@ int main(int argc, char **argv)
     opterr = 0;
     /* each option that takes a value, as given (once() refuses a second, different one) */
     const char *given[OPT_SWEEP + 1] = {NULL};
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) /* -werror: not -w, then -e ... */
+        if (strcasecmp(argv[i], "-Werror") == 0 && strcmp(argv[i], "-Werror") != 0)
+            usage_error("unknown option '%s' (did you mean -Werror?)", argv[i]);
     while ((ch = getopt_long(argc, argv, ":o:wW:hV", longopts, NULL)) != -1) {
         if (ch == 'o' || (ch >= OPT_EMIT && ch <= OPT_SWEEP && optarg))
             given[ch] = once(given[ch], optarg, ch, longopts);

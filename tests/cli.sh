@@ -283,6 +283,12 @@ grep -q '"erff" is not an op of the cost table' "$tmp/e"; check "op_slots: unkno
 sed 's/^{/{"op_slots": {"erf": {"f64": -1}},/' "$tmp/dev.json" >"$tmp/dev_bad_val.json"
 "$fusec" --predict --device="$tmp/dev_bad_val.json" "$seed" 2>/dev/null; check "op_slots: a value out of range" 2 $?
 
+# -werror is not -w -e ...; --device=DIR says it is a folder (review of session 21)
+"$fusec" -werror "$seed" 2>"$tmp/e"; check "-werror: a usage error" 2 $?
+grep -q "unknown option '-werror' (did you mean -Werror?)" "$tmp/e"; check "-werror: message" 0 $?
+"$fusec" --predict --device="$tmp" "$seed" 2>"$tmp/e"; check "--device=DIR: a usage error" 2 $?
+grep -q "it is a directory" "$tmp/e"; check "--device=DIR: message" 0 $?
+
 # a param's value in the harness's table is a double literal: -0.0 keeps its sign (C's -0 is the int 0)
 printf 'param s = -0.0\nin x\ny = x / s\n' >"$tmp/negzero.fuse"
 "$fusec" "$tmp/negzero.fuse" | grep -q '_par\[\] = {{"s", FX_F32, -0.0}};'; check "param -0.0 in the harness's table" 0 $?
