@@ -37,6 +37,20 @@ static NORETURN void bad_byte(Lexer *L, const unsigned char *p)
                "outside comments)", n, (const char *)p);
 }
 
+/* What a digit or a '.' starts that is not a number: a lone '.', a method
+ * call's '.', or a malformed number, quoted whole. */
+static NORETURN void bad_number(Lexer *L, const unsigned char *s)
+{
+    if (L->cur - s == 1 && *s == '.')
+        diag_error(L->diag, (size_t)(s - L->start), 1, "character '.' is not part of the language");
+    if (*s == '.' && (s[1] == '_' || ((s[1] | 32) >= 'a' && (s[1] | 32) <= 'z')))
+        diag_error(L->diag, (size_t)(s - L->start), 1,
+                   "'.' is not part of an expression: fusec has no attributes or methods ('.%.*s'); "
+                   "builtins are functions: relu(x)", (int)(L->cur - s - 1), (const char *)s + 1);
+    diag_error(L->diag, (size_t)(s - L->start), (size_t)(L->cur - s), "malformed number '%.*s'",
+               (int)(L->cur - s), (const char *)s);
+}
+
 static Token tok(Lexer *L, int kind, const unsigned char *start)
 {
     Token t = {kind, (uint32_t)(start - L->start), (uint32_t)(L->cur - start)};
@@ -122,16 +136,8 @@ Token lex_next(Lexer *L)
         "out" { return tok(L, TK_OUT, s); }
         "param" { return tok(L, TK_PARAM, s); }
         number { return tok(L, TK_NUMBER, s); }
-        [0-9.] [0-9a-zA-Z_.]* {
-            if (L->cur - s == 1 && *s == '.')
-                diag_error(L->diag, (size_t)(s - L->start), 1, "character '.' is not part of the language");
-            if (*s == '.' && (s[1] == '_' || ((s[1] | 32) >= 'a' && (s[1] | 32) <= 'z')))
-                diag_error(L->diag, (size_t)(s - L->start), 1,
-                           "'.' is not part of an expression: fusec has no attributes or methods ('.%.*s'); "
-                           "builtins are functions: relu(x)", (int)(L->cur - s - 1), (const char *)s + 1);
-            diag_error(L->diag, (size_t)(s - L->start), (size_t)(L->cur - s), "malformed number '%.*s'",
-                       (int)(L->cur - s), (const char *)s);
-        }
+        [0-9.] [0-9a-zA-Z_.]* { bad_number(L, s); }
+        [0-9.] [0-9a-zA-Z_.]* [eE] [+-] [0-9a-zA-Z_.]* { bad_number(L, s); } /* 1e+: quoted with its sign */
         ident {
             if (L->cur - s > LIMIT_IDENT_LEN)
                 diag_error(L->diag, (size_t)(s - L->start), (size_t)(L->cur - s),
