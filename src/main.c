@@ -607,6 +607,10 @@ int main(int argc, char **argv)
         arena_free(a);
         if (bad)
             usage_error("--emit=torch: the op name '%s' is a Python keyword: pick another with --name", name);
+        /* NAME.py imports these: named so, it would import itself */
+        if (strcmp(name, "torch") == 0 || strcmp(name, "os") == 0 || strcmp(name, "subprocess") == 0)
+            usage_error("--emit=torch: the module %s.py would shadow the Python module it imports: pick another "
+                        "name with --name", name);
     }
 
     Source src = {opt.input, NULL, 0};

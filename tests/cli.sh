@@ -231,6 +231,8 @@ check "SIGTERM during the write" 143 $?
 "$fusec" --emit=torch "$seed" -o - 2>/dev/null; check "--emit=torch -o -" 2 $?
 "$fusec" --emit=torch --name=lambda "$seed" -o "$tmp/kw" 2>"$tmp/e"; check "--emit=torch, a keyword as the op name" 2 $?
 grep -q "'lambda' is a Python keyword" "$tmp/e"; check "keyword op name message" 0 $?
+"$fusec" --emit=torch --name=torch "$seed" -o "$tmp/shadow" 2>"$tmp/e"; check "--emit=torch --name=torch" 2 $?
+grep -q "torch.py would shadow the Python module it imports" "$tmp/e"; check "--name=torch message" 0 $?
 "$fusec" --emit=torch "$tmp/bad.fuse" -o "$tmp/bad_ext" 2>/dev/null; check "--emit=torch error exit" 1 $?
 [ ! -e "$tmp/bad_ext" ]; check "--emit=torch error makes no folder" 0 $?
 "$fusec" --emit=torch "$seed" -o "$tmp/seed.cu" 2>"$tmp/e"; check "--emit=torch -o a file" 1 $?
