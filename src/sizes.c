@@ -20,8 +20,9 @@ static const char *count_fault(const char **s)
         return "an empty size";
     p += p[0] == '2' && p[1] == '^' ? 2 : 0;
     size_t digits = strspn(p, "0123456789");
-    if (digits == 0)
-        return NULL;
+    char after = p[digits];
+    if (digits == 0 || (after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z' && !strchr("KMG", after)))
+        return NULL; /* 0x100, 1e6: not a count at all */
     if (strspn(p, "0") >= digits)
         return "a size of 0 (a size is 1 to 2^40)";
     return "a size above 2^40";
@@ -37,6 +38,8 @@ static const char *list_fault(const char *item)
     if (p[0] != '.' || p[1] != '.')
         return NULL;
     p += 2;
+    if (*p == 0 || *p == ',')
+        return "a range without its end (write e.g. 2^20..2^28)";
     const char *q = p;
     if ((why = count_fault(&p)) != NULL || p == q)
         return why;
