@@ -646,6 +646,8 @@ int main(int argc, char **argv)
     } else {
         rc = run_to_file(&opt, &src);
     }
+    if (rc == 2) /* the driver's usage errors (--dims, --sweep, --sizes against the chain) */
+        fprintf(stderr, "(fusec --help lists the options)\n");
     free(text);
     return rc;
 }
