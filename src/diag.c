@@ -91,8 +91,24 @@ static void flush_notes(Diag *d)
     d->nnotes = 0;
 }
 
+/* Prints the held warnings, in source order (a stable sort: equal offsets
+ * keep the order they were found in). */
+void diag_flush_warnings(Diag *d)
+{
+    for (int i = 1; i < d->nheld; i++) /* insertion sort: a few warnings */
+        for (int j = i; j > 0 && d->held[j - 1].off > d->held[j].off; j--) {
+            struct DiagHeld t = d->held[j];
+            d->held[j] = d->held[j - 1];
+            d->held[j - 1] = t;
+        }
+    for (int i = 0; i < d->nheld; i++)
+        fputs(d->held[i].text, d->out);
+    d->nheld = 0;
+}
+
 void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...)
 {
+    diag_flush_warnings(d);
     va_list ap;
     va_start(ap, fmt);
     report(d, "error", off, len, fmt, ap);
@@ -108,15 +124,38 @@ void diag_warning(Diag *d, size_t off, size_t len, const char *fmt, ...)
     d->warnings++;
     if (d->no_warnings)
         return;
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *out = d->out, *m = open_memstream(&buf, &n);
+    if (m) /* rendered now (the notes queued for it go with it), printed by diag_flush_warnings */
+        d->out = m;
     va_list ap;
     va_start(ap, fmt);
     report(d, "warning", off, len, fmt, ap);
     va_end(ap);
     flush_notes(d);
+    d->out = out;
+    if (!m)
+        return;
+    fclose(m);
+    if (d->nheld == d->held_cap) {
+        int cap = d->held_cap ? 2 * d->held_cap : 8;
+        struct DiagHeld *h = arena_alloc(d->arena, sizeof *h * (size_t)cap);
+        if (d->nheld)
+            memcpy(h, d->held, sizeof *h * (size_t)d->nheld);
+        d->held = h;
+        d->held_cap = cap;
+    }
+    char *text = arena_alloc(d->arena, n + 1);
+    memcpy(text, buf, n + 1);
+    free(buf);
+    d->held[d->nheld].off = off;
+    d->held[d->nheld++].text = text;
 }
 
 void diag_check_werror(Diag *d)
 {
+    diag_flush_warnings(d);
     if (d->werror && !d->no_warnings && d->warnings > 0)
         longjmp(*d->bail, 1);
 }
@@ -138,6 +177,7 @@ void diag_note(Diag *d, size_t off, size_t len, const char *fmt, ...)
 
 void diag_internal(Diag *d, const char *fmt, ...)
 {
+    diag_flush_warnings(d);
     va_list ap;
     va_start(ap, fmt);
     fprintf(d->out, "%s: internal error (a bug in fusec, please report it): ", d->src->name);

@@ -69,6 +69,15 @@ typedef struct Diag {
         char msg[320];
     } notes[2]; /* diag_note: printed after the next error or warning */
     int nnotes;
+    /* warnings, each rendered with its notes, held until the front end is
+     * done (or an error comes) and then printed in source order: the passes
+     * find them out of order (a typo's new input in names.c before an unused
+     * input in ir.c) */
+    struct DiagHeld {
+        size_t off;
+        char *text;
+    } *held;
+    int nheld, held_cap;
 } Diag;
 
 /* Lines end at "\n", "\r\n" or a lone "\r": whether text[i] ends one. */
@@ -81,7 +90,8 @@ NORETURN void diag_error(Diag *d, size_t off, size_t len, const char *fmt, ...);
 void diag_warning(Diag *d, size_t off, size_t len, const char *fmt, ...);
 void diag_note(Diag *d, size_t off, size_t len, const char *fmt, ...); /* after the next message */
 /* Under -Werror, fails the compilation (jumps to bail) if a warning was shown. */
-void diag_check_werror(Diag *d);
+void diag_check_werror(Diag *d); /* prints the held warnings first */
+void diag_flush_warnings(Diag *d);
 NORETURN void diag_internal(Diag *d, const char *fmt, ...);
 /* Line and column (1-based) of a source offset: the one way, for messages
  * and backends alike. */
