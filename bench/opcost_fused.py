@@ -114,6 +114,18 @@ def binary(op, dt):
     return is_int(dt) or op == "div" or op in BY_ZERO or op in FMOD
 
 
+def harness_values(torch, n, dt, g, positive):
+    """n values drawn as the harness draws a float input for timing (runtime/harness/inputs.cuh,
+    fh_gen_value, without its special values): 7 in 8 uniform on [-4, 4), 1 in 8 of magnitude
+    2^-12 to 2^-2 and either sign; their magnitudes where the op wants a positive x."""
+    u = torch.rand(n, device="cuda", generator=g, dtype=torch.float64)
+    e = torch.randint(-12, -1, (n,), device="cuda", generator=g).to(torch.float64)
+    f = torch.rand(n, device="cuda", generator=g, dtype=torch.float64)
+    small = torch.ldexp(1 + f, e) * torch.where(u < 0.5, -1.0, 1.0)
+    x = torch.where(torch.rand(n, device="cuda", generator=g) < 0.125, small, u * 8 - 4)
+    return (x.abs() if positive else x).to(dt)
+
+
 def build(job):
     src, cu, so, fusec = job
     subprocess.check_call([fusec, "-w", src, "-o", cu])
@@ -128,6 +140,10 @@ def main():
     ap.add_argument("--device", default="h200", help="fusec's --device: the profile whose units the slots take")
     ap.add_argument("--n", type=int, default=1 << 26)
     ap.add_argument("--terms", type=int, default=8)
+    ap.add_argument("--data", choices=("uniform", "harness"), default="uniform",
+                    help="a float op's x: uniform on [-3, 3) ([0.1, 4) for pow and div), or the values the "
+                         "harness times with (harness_values): what a data-dependent op (fmod's %% and //) costs "
+                         "in the fidelity table's runs")
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--ops", default=",".join(list(OPS) + list(INT_OPS)),
                     help="float ops run in the float types, integer ops (INT_OPS) in the integer ones")
@@ -181,8 +197,11 @@ def main():
             lim = min(1 << (40 if r["type"] == "i64" else 20), info.max)
             x = torch.randint(max(-lim, info.min), lim, (args.n,), dtype=dt, device="cuda", generator=g)
         else:
-            lo, hi = (0.1, 4.0) if OPS[r["op"]][1] else (-3.0, 3.0)
-            x = (torch.rand(args.n, device="cuda", generator=g) * (hi - lo) + lo).to(dt)
+            if args.data == "harness":
+                x = harness_values(torch, args.n, dt, g, OPS[r["op"]][1])
+            else:
+                lo, hi = (0.1, 4.0) if OPS[r["op"]][1] else (-3.0, 3.0)
+                x = (torch.rand(args.n, device="cuda", generator=g) * (hi - lo) + lo).to(dt)
         y = torch.empty_like(x)
         fn = getattr(ctypes.CDLL(r["so"]), r["api"] + "_fused")
         fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
