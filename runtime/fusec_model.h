@@ -79,9 +79,9 @@ typedef struct FusecVersion {
     /* The fused call's launches (src/emit_cuda.c, emit_flat_launches): its
      * kernel takes whole chunks of `chunk` elements a thread (E), or of E / 2
      * where those chunks come to at most half_max elements (a grid of under
-     * FX_SMALL_BLOCKS blocks of E; 0 for a busy kernel, which keeps E), or one
-     * element a thread, every element, where they come to at most tiny_max (a
-     * compute-heavy kernel's grid of under FX_TINY_BLOCKS blocks of E);
+     * FX_SMALL_BLOCKS, or FX_WIDE_BLOCKS, blocks of E), or one element a
+     * thread, every element, where they come to at most tiny_max (a
+     * compute-heavy kernel's grid of under FX_TINY_BLOCKS blocks of E / 2);
      * a second kernel, the tail's, takes the rest. chunk 0: none counted (the
      * unfused kernels take their rest themselves). row_max: a shaped
      * chain's call that takes E / 2 at any n up to row_max (FX_INDEX32_MAX)

@@ -55,8 +55,7 @@ typedef struct Emitter {
     char *seen;                 /* scratch marks, one per instruction, kept all zero */
     int *elems; /* unfused kernel k -> its elements per thread; [nkernels]: the fused kernel's */
     bool tiny;  /* the fused kernel is compute-heavy: one element a thread for a tiny grid */
-    bool busy;  /* its issue slots take half its bytes' time or more: E at every grid, no E / 2 */
-    double share; /* its compute_share */
+    bool wide;  /* the fused kernel moves two vectors a thread (from FX_WIDE_BLOCKS blocks on) */
     int *vnum;  /* tensor value -> its number n in v<n> (the fused kernel, the reference) */
     char **dim_name; /* a shaped program's dims, as the API's arguments: dim_R */
     /* The .cu's parts, for its table of contents: while counting, f counts
@@ -452,18 +451,17 @@ static void scalar_operand(Emitter *em, char *buf, size_t len, int x, int ct)
 /* ---- the pieces of a kernel --------------------------------------------- */
 
 /* How long a kernel's issue slots (k) take beside its bytes, on the
- * device profile in use (runtime/fusec_model.h's rates). The fused kernel
- * moves one vector a thread whatever this share: with one chunk a thread (no
- * grid-stride loop) two vectors made every busy kernel tried slower or no
- * faster (call 1 of session 21, on an H100, 2^26, cold: shares 0.58-2.02, one
- * vector 1.3-3.9% faster on eight chains, gelu_bf16 even; docs/cuda.md), where
- * with the loop they had lifted bf16 gelu, f32 erf/sin/cos, f16 pow and mish
- * by 4-12% (run 2 of 2026-12-01). From 0.5 on (and a thread's bytes at most
- * 32, or from 1 on in any case) it is busy: it keeps its E on small grids,
- * where the others halve it, as it did before (two vectors a thread halved
- * below 4096 blocks: calls Q and R of session 13 measured that one vector
- * there beat two by 4-7% at 2^20); from 1 on it is compute-heavy too: one
- * element a thread on a tiny grid. */
+ * device profile in use (runtime/fusec_model.h's rates). From 0.5 on the
+ * fused kernel moves two vectors a thread while a thread still holds at most
+ * 64 bytes (full occupancy), and from 1 on in any case. Measured on the H200
+ * with one chunk a thread (call 2 of session 22, 2^26, cold, against session
+ * 21's one vector in the same run): two vectors 4-8% faster on the shaped
+ * bias_gelu, gelu_f64, quantize_i8 and mish_f32, 1% on lse_f64, 2% slower on
+ * pow_f16, the rest within 0.5% (on an H100, session 21, one vector had been
+ * 1.3-3.9% faster on eight chains: docs/cuda.md). With the grid-stride loop
+ * before (run 2) they lifted bf16 gelu, f32 erf/sin/cos, f16 pow and mish by
+ * 4-12%, cost the mixed example 2% (0.74, 112 bytes a thread) and
+ * memory-bound chains (seed, two outputs) 15-34%. */
 static double compute_share(const Chain *c, const FusecKernelCost *k, double bytes)
 {
     const FusecProfile *d = &c->opt->device;
@@ -937,21 +935,24 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 }
 
 /* The fused kernel's elements per thread, loading load[0..nl) and storing
- * store[0..nout), and why; *busy, *tiny and *share from its compute_share. */
+ * store[0..nout), and why; *wide and *tiny from its compute_share. */
 static int fused_shape(const Chain *c, const int *load, int nl, const int *store, int nout, const char *which,
-                       char *why, size_t len, bool *busy, bool *tiny, double *share)
+                       char *why, size_t len, bool *wide, bool *tiny)
 {
     const Program *p = c->prog;
     const Traffic *t = &c->traffic;
     int e = elems_per_thread(p, load, nl, store, nout, true, false, why, len, which);
-    *share = compute_share(c, &t->fcost, t->f_read + t->f_write);
-    *busy = *share >= 1 || (*share >= 0.5 && thread_bytes(p, e, load, nl, store, nout, 1) <= 32);
-    *tiny = *share >= 1;
+    double heavy = compute_share(c, &t->fcost, t->f_read + t->f_write);
+    int tb = thread_bytes(p, e, load, nl, store, nout, 1);
+    *wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64);
+    if (*wide) {
+        e *= 2;
+        snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
+                 "two vectors a thread keep loads in flight while it computes", which, heavy);
+    }
+    *tiny = heavy >= 1;
     return e;
 }
-
-/* The fused kernel's elements per thread on a small grid: E / 2, or E for a busy kernel. */
-static int small_grid_elems(int e, bool busy) { return busy ? e : e / 2 > 0 ? e / 2 : 1; }
 
 /* The fused kernel's arrays: its live inputs (load[0..*nl)), those of the
  * chain's whole shape among them (whole[0..*nw)) and its outputs (store[0..n_out)). */
@@ -997,20 +998,24 @@ void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
     int *store = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_out + 1));
     int nl, nw;
     char why[160];
-    bool busy, tiny;
-    double share;
+    bool wide, tiny;
     fused_arrays(p, load, &nl, whole, &nw, store);
-    int e = fused_shape(c, whole, nw, store, p->n_out, "", why, sizeof why, &busy, &tiny, &share);
-    int es = small_grid_elems(e, busy);
+    int e = fused_shape(c, whole, nw, store, p->n_out, "", why, sizeof why, &wide, &tiny);
     double threads = runtime_define(c, "fusec_kernel.cuh", "FX_THREADS");
-    double half = runtime_define(c, "fusec_kernel.cuh", "FX_SMALL_BLOCKS");
+    double half = runtime_define(c, "fusec_kernel.cuh", wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS");
     double tb = runtime_define(c, "fusec_kernel.cuh", "FX_TINY_BLOCKS");
     v->chunk = e;
-    v->half_max = busy ? 0 : (half - 1) * threads * e;
-    v->tiny_max = tiny && es > 1 ? (tb - 1) * threads * es : 0; /* as emit_flat_launches */
+    v->half_max = (half - 1) * threads * e;
+    v->tiny_max = tiny && e / 2 > 1 ? (tb - 1) * threads * (e / 2) : 0; /* as emit_flat_launches */
     /* a shaped chain with a gathered input has ROW instances, of E / 2 too (emit_flat_launches' row_es) */
-    v->row_max = p->shaped && nw < nl && es < e && es > 1 ? runtime_define(c, "fusec_kernel.cuh", "FX_INDEX32_MAX")
-                                                           : 0;
+    v->row_max = p->shaped && nw < nl && e / 2 > 1 ? runtime_define(c, "fusec_kernel.cuh", "FX_INDEX32_MAX") : 0;
+}
+
+/* The fused kernel's grid size under which it runs E / 2: a wide kernel's
+ * threshold is its own (runtime/fusec_kernel.cuh). */
+static const char *half_blocks(const Emitter *em)
+{
+    return em->wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS";
 }
 
 /* The fused kernel's values, v0, v1, ... (Emitter.vnum), each common
@@ -1187,7 +1192,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         snames[k] = em->cname[store[k]];
     char why[160];
     int e = fused_shape(em->c, whole, nw, store, nout, nw < nl ? " of the chain's shape" : "", why, sizeof why,
-                        &em->busy, &em->tiny, &em->share);
+                        &em->wide, &em->tiny);
     em->elems[t->nkernels] = e;
 
     char fr[32], fw[32];
@@ -1217,34 +1222,39 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                    " * %s%d distinct op%s.\n",
                 fr, fw, half ? "," : ".", half ? "and f16 and bf16 values compute in float. " : "", t->nfused_ops,
                 t->nfused_ops == 1 ? "" : "s");
-    if (em->busy)
-        fprintf(f, " * E elements per thread: %d (%s) on any grid (its issue slots\n"
-                   " * take %.2f of its bytes' time: such a kernel ran faster keeping E on small grids\n"
-                   " * than halving it)%s.\n",
-                e, why, em->share,
-                em->tiny ? ",\n * but 1 for a grid of under FX_TINY_BLOCKS (a compute-heavy kernel at tiny n:\n"
-                           " * one element a thread spreads its serial work over more SMs)"
-                         : "");
-    else
-        fprintf(f, " * E elements per thread: %d (%s), or %d for a grid of under\n"
-                   " * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).\n",
-                e, why, e / 2 > 0 ? e / 2 : 1);
-    fprintf(f, " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"
+    fprintf(f, " * E elements per thread: %d (%s), or %d for a grid of under\n"
+               " * %s blocks (%s)%s.\n"
+               " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"
                " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
                " * rest, one element a thread (E = 1: the last n %% E, or all of n if a pointer is\n"
-               " * misaligned). */\n");
+               " * misaligned). */\n",
+            e, why, e / 2 > 0 ? e / 2 : 1, half_blocks(em),
+            em->wide ? "under two waves: more threads in flight beat more bytes a thread"
+                     : "small n: twice the threads, half the serial work each",
+            em->tiny ? ",\n * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:\n"
+                       " * one element a thread spreads its serial work over more SMs)"
+                     : "");
     fused_args_struct(em, load, nl, store, nout, sc, nsc);
     /* Occupancy from the bytes a thread holds: all its loads; in a ROW instance the arrays of
      * the chain's shape, as a broadcast input's values are used as soon as they come:
      * layernorm_affine's ROW kernel 32 registers so, 48 counting its f32 [C] inputs, 40 in the
      * row kernel before it, which ran at 93.7% of the copy; bias_gelu's 32 ran at 76.6% (calls
-     * 1-3 of 2026-12-04, docs/cuda.md). (At E = 32, 1-byte data at two vectors a thread before
-     * session 21, a [C] input's 32 values filled registers on their own: an fp8 chain with an f32
-     * [C] input spilled 162 bytes under 32 registers; E is 16 at most now.) With
+     * 1-3 of 2026-12-04, docs/cuda.md). At E = 32 (1-byte data, two vectors a thread) a [C]
+     * input's 32 values fill registers on their own: they count, at most as wide as the widest
+     * array (an fp8 chain with an f32 [C] input spilled 162 bytes under 32 registers). With
      * 64-bit indices (n of 2^31 or more) the count of every load: 3-D and 4-D gathers spilled.
      * "1" (no minimum of blocks an SM) where min_blocks gives none. */
     const char *mb = min_blocks(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true);
-    int row_bytes = thread_bytes(p, e, whole, nw, store, nout, 1);
+    int widest = 1, row_bytes = thread_bytes(p, e, whole, nw, store, nout, 1);
+    for (int k = 0; k < nw + nout; k++) {
+        int sz = fusec_dtype_size[p->inst[k < nw ? whole[k] : store[k - nw]].dtype];
+        widest = sz > widest ? sz : widest;
+    }
+    for (int k = 0; k < nl; k++)
+        if (gathered(p, load[k])) {
+            int sz = fusec_dtype_size[p->inst[load[k]].dtype];
+            row_bytes += e >= 32 && varies_last(p, &p->inst[load[k]].shape) ? e * (sz < widest ? sz : widest) : 0;
+        }
     const char *mb_row = min_blocks(row_bytes, t->fcost.fp64, true);
     bool same = mb == mb_row || (mb && mb_row && strcmp(mb, mb_row) == 0);
     const char *lb = !shaped || same ? launch_bounds(em, mb)
@@ -1514,9 +1524,9 @@ static void emit_flat_launches(Emitter *em, const char *row)
     const char *P = arena_printf(p->arena, "%s_fused", em->c->prefix);
     const char *rows = p->shaped ? ", false" : "";
     int e = em->elems[t->nkernels]; /* set by emit_fused_kernel */
-    int es = small_grid_elems(e, em->busy);
+    int es = e / 2 > 0 ? e / 2 : 1;
     const char *row_e = row ? arena_printf(p->arena, "%s && cols %% %d == 0", row, e) : NULL;
-    const char *row_es = row && es > 1 && es < e ? arena_printf(p->arena, "%s && cols %% %d == 0", row, es) : NULL;
+    const char *row_es = row && es > 1 ? arena_printf(p->arena, "%s && cols %% %d == 0", row, es) : NULL;
     /* each branch below covers the whole chunks of its own E, so that a smaller E leaves
      * fewer elements (none where n is a multiple of it) to the tail's launch */
     fprintf(f, "    /* whole chunks of %d by vector accesses, then the rest element by element */\n"
@@ -1530,17 +1540,14 @@ static void emit_flat_launches(Emitter *em, const char *row)
     /* a shaped chain whose rows are a multiple of E / 2 but not of E: E / 2 a thread, ROW */
     const char *odd = row_es ? arena_printf(p->arena, " || (%s && cols %% %d != 0 && cols %% %d == 0)", row, e, es)
                                      : "";
-    if (es < e) { /* a small grid: E / 2 */
-        fprintf(f, "    %sif (full > 0 && n <= FX_INDEX32_MAX && %sfx_blocks(full, %d) < FX_SMALL_BLOCKS%s%s) {\n",
-                tiny ? "} else " : "", *odd ? "(" : "", e, odd, *odd ? ")" : "");
-        if (es > 1)
-            fprintf(f, "        full = n / %d * %d;\n", es, es);
-        else
-            fprintf(f, "        full = n;\n");
-        chunk_launch(em, "        ", "unsigned", es, "(unsigned)full", "0u", row_es);
-    }
-    fprintf(f, "    %sif (full > 0 && full <= FX_INDEX32_MAX)%s\n", tiny || es < e ? "} else " : "",
-            p->shaped ? " {" : "");
+    fprintf(f, "    %sif (full > 0 && n <= FX_INDEX32_MAX && %sfx_blocks(full, %d) < %s%s%s) {\n", tiny ? "} else " : "",
+            *odd ? "(" : "", e, half_blocks(em), odd, *odd ? ")" : "");
+    if (es > 1)
+        fprintf(f, "        full = n / %d * %d;\n", es, es);
+    else
+        fprintf(f, "        full = n;\n");
+    chunk_launch(em, "        ", "unsigned", es, "(unsigned)full", "0u", row_es);
+    fprintf(f, "    } else if (full > 0 && full <= FX_INDEX32_MAX)%s\n", p->shaped ? " {" : "");
     chunk_launch(em, "        ", "unsigned", e, "(unsigned)full", "0u", row_e);
     fprintf(f, "    %selse if (full > 0)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
     chunk_launch(em, "        ", "size_t", e, "full", "(size_t)0", row_e);
@@ -2205,11 +2212,9 @@ static void emit_harness(Emitter *em)
             p->n_par ? "_par" : "");
     /* the fused call's chunks as its launches pick them, from this file's own thresholds */
     int e = t->fused.chunk;
-    fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0, 0, 0},\n    {1, %s_fused_cost, %g, %d, %s, %s, %s},\n",
-            t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e,
-            t->fused.half_max > 0 ? arena_printf(p->arena, "(FX_SMALL_BLOCKS - 1.0) * FX_THREADS * %d", e) : "0.0",
-            t->fused.tiny_max > 0 ? arena_printf(p->arena, "(FX_TINY_BLOCKS - 1.0) * FX_THREADS * %d",
-                                                 small_grid_elems(e, em->busy)) : "0.0",
+    fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0, 0, 0},\n    {1, %s_fused_cost, %g, %d, (%s - 1.0) * FX_THREADS * %d, %s, %s},\n",
+            t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e, half_blocks(em), e,
+            t->fused.tiny_max > 0 ? arena_printf(p->arena, "(FX_TINY_BLOCKS - 1.0) * FX_THREADS * %d", e / 2) : "0.0",
             t->fused.row_max > 0 ? "(double)FX_INDEX32_MAX" : "0.0");
     if (p->shaped) {
         fprintf(f, "    %g, %g,\n    NULL,\n    %s_reference,\n    2, /* versions: unfused and fused */\n",

@@ -595,10 +595,9 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
 
 /* Reads 8 B and writes 5 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 23 distinct ops.
- * E elements per thread: 4 (16 bytes of the widest array) on any grid (its issue slots
- * take 2.80 of its bytes' time: such a kernel ran faster keeping E on small grids
- * than halving it),
- * but 1 for a grid of under FX_TINY_BLOCKS (a compute-heavy kernel at tiny n:
+ * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 2.80 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
+ * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
+ * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
  * one element a thread spreads its serial work over more SMs).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
@@ -615,7 +614,7 @@ struct operators_fused_args { /* the kernel's arrays and scalars: one argument *
 };
 
 template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_fused_kernel(const operators_fused_args a, I n, I first)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused_kernel(const operators_fused_args a, I n, I first)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const float *__restrict__ x_u = a.x_u;
@@ -684,17 +683,20 @@ extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, co
         return cudaSuccess;
     if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
         return cudaErrorInvalidValue;
-    const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(h_u, 4, 2) && fx_aligned(m_u, 4, 1) && fx_aligned(k_u, 4, 1) && fx_aligned(y_u, 4, 4) && fx_aligned(c_u, 4, 1);
+    const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(h_u, 8, 2) && fx_aligned(m_u, 8, 1) && fx_aligned(k_u, 8, 1) && fx_aligned(y_u, 4, 4) && fx_aligned(c_u, 8, 1);
     const operators_fused_args args = {(const float *)x_u, (const __half *)h_u, (const bool *)m_u, (const bool *)k_u, (float *)y_u, (bool *)c_u, (double)s_u};
-    /* whole chunks of 4 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 4 * 4 : 0;
+    /* whole chunks of 8 by vector accesses, then the rest element by element */
+    size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS) {
         full = n; /* one element a thread: every element */
         operators_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX)
+    } else if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS) {
+        full = n / 4 * 4;
         operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    } else if (full > 0 && full <= FX_INDEX32_MAX)
+        operators_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
-        operators_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+        operators_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     if (full < n && n <= FX_INDEX32_MAX)
         operators_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
@@ -1159,7 +1161,7 @@ static const FusecChain operators_chain = {
     4, 2, 1,
     operators_in, operators_out, operators_par,
     {20, operators_unfused_cost, 34, 0, 0, 0, 0},
-    {1, operators_fused_cost, 13, 4, 0.0, (FX_TINY_BLOCKS - 1.0) * FX_THREADS * 4, 0.0},
+    {1, operators_fused_cost, 13, 8, (FX_WIDE_BLOCKS - 1.0) * FX_THREADS * 8, (FX_TINY_BLOCKS - 1.0) * FX_THREADS * 4, 0.0},
     177, 13,
     operators_run,
     operators_reference,

@@ -643,10 +643,9 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
 
 /* Reads 6 B and writes 12 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 24 distinct ops.
- * E elements per thread: 4 (16 bytes of the widest array) on any grid (its issue slots
- * take 2.41 of its bytes' time: such a kernel ran faster keeping E on small grids
- * than halving it),
- * but 1 for a grid of under FX_TINY_BLOCKS (a compute-heavy kernel at tiny n:
+ * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 2.41 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
+ * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
+ * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
  * one element a thread spreads its serial work over more SMs).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
@@ -733,17 +732,20 @@ extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a
         return cudaSuccess;
     if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
         return cudaErrorInvalidValue;
-    const bool vec = !fx_scalar_only && fx_aligned(h_u, 4, 2) && fx_aligned(x_u, 4, 4) && fx_aligned(a_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(c_u, 4, 2) && fx_aligned(d_u, 4, 2);
+    const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(x_u, 4, 4) && fx_aligned(a_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(c_u, 8, 2) && fx_aligned(d_u, 8, 2);
     const pow_fused_args args = {(const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u};
-    /* whole chunks of 4 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 4 * 4 : 0;
+    /* whole chunks of 8 by vector accesses, then the rest element by element */
+    size_t full = vec ? n / 8 * 8 : 0;
     if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS) {
         full = n; /* one element a thread: every element */
         pow_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX)
+    } else if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS) {
+        full = n / 4 * 4;
         pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    } else if (full > 0 && full <= FX_INDEX32_MAX)
+        pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
-        pow_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+        pow_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     if (full < n && n <= FX_INDEX32_MAX)
         pow_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
@@ -1210,7 +1212,7 @@ static const FusecChain pow_chain = {
     2, 4, 1,
     pow_in, pow_out, pow_par,
     {18, pow_unfused_cost, 30, 0, 0, 0, 0},
-    {1, pow_fused_cost, 18, 4, 0.0, (FX_TINY_BLOCKS - 1.0) * FX_THREADS * 4, 0.0},
+    {1, pow_fused_cost, 18, 8, (FX_WIDE_BLOCKS - 1.0) * FX_THREADS * 8, (FX_TINY_BLOCKS - 1.0) * FX_THREADS * 4, 0.0},
     184, 18,
     pow_run,
     pow_reference,

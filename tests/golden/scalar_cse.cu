@@ -114,9 +114,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k3_a
 
 /* Reads 4 B and writes 4 B per element; every intermediate stays in registers.
  * 3 distinct ops.
- * E elements per thread: 4 (16 bytes of the widest array) on any grid (its issue slots
- * take 0.71 of its bytes' time: such a kernel ran faster keeping E on small grids
- * than halving it).
+ * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 0.71 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
+ * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
  * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
  * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
@@ -170,12 +169,15 @@ extern "C" cudaError_t scalar_cse_fused(const float *x_u, float *y_u, float s_u,
     const double c4 = ((double)c3 + 1.0);
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const scalar_cse_fused_args args = {(const float *)x_u, (float *)y_u, (double)c2, (double)c1};
-    /* whole chunks of 4 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && full <= FX_INDEX32_MAX)
+    /* whole chunks of 8 by vector accesses, then the rest element by element */
+    size_t full = vec ? n / 8 * 8 : 0;
+    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS) {
+        full = n / 4 * 4;
         scalar_cse_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+    } else if (full > 0 && full <= FX_INDEX32_MAX)
+        scalar_cse_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
     else if (full > 0)
-        scalar_cse_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+        scalar_cse_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
     if (full < n && n <= FX_INDEX32_MAX)
         scalar_cse_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
     else if (full < n)
@@ -376,7 +378,7 @@ static const FusecChain scalar_cse_chain = {
     1, 1, 1,
     scalar_cse_in, scalar_cse_out, scalar_cse_par,
     {3, scalar_cse_unfused_cost, 16, 0, 0, 0, 0},
-    {1, scalar_cse_fused_cost, 8, 4, 0.0, 0.0, 0.0},
+    {1, scalar_cse_fused_cost, 8, 8, (FX_WIDE_BLOCKS - 1.0) * FX_THREADS * 8, 0.0, 0.0},
     28, 8,
     scalar_cse_run,
     scalar_cse_reference,

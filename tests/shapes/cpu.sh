@@ -6,7 +6,7 @@
 # and every dim 40 and the last 3 (rows that are not whole chunks: the fused
 # kernel finds each broadcast element's place), every dim 2 and the last 64,
 # and every dim 40 and the last 8 (its ROW instances: one place a chunk, short
-# rows); built a second time with FX_SMALL_BLOCKS and
+# rows); built a second time with FX_SMALL_BLOCKS, FX_WIDE_BLOCKS and
 # FX_TINY_BLOCKS 1, so that these small grids take the full E (the instances
 # that large n takes on the GPU), at 5,37, 40,8 and 5,12 (E / 2 a thread, ROW,
 # where the last dim is a multiple of E / 2 only), 3,64 and 3,48 (E of 16 and
@@ -45,10 +45,10 @@ for src in "$root"/tests/golden/*.fuse "$root"/examples/*.fuse "$work"/rand/*.fu
       >"$work/$name.log" 2>&1 || { echo "FAIL: $name: build"; tail -5 "$work/$name.log"; fails=$((fails + 1)); continue; }
   check "$name" $sets
   case $sets in 5,37*)
-    "$nvcc" -O1 -DFX_SMALL_BLOCKS=1 -DFX_TINY_BLOCKS=1 -DCHAIN_CPU="\"$work/${name}_cpu.cu\"" \
+    "$nvcc" -O1 -DFX_SMALL_BLOCKS=1 -DFX_WIDE_BLOCKS=1 -DFX_TINY_BLOCKS=1 -DCHAIN_CPU="\"$work/${name}_cpu.cu\"" \
       "$root/tests/shapes/cpu_check.cu" -o "$work/${name}_fullE" >"$work/$name.log" 2>&1 &&
       check "${name}_fullE" 5,37 40,8 5,12 3,64 3,48 || { echo "FAIL: $name: build (full E)"; fails=$((fails + 1)); }
-    "$nvcc" -O1 -DFX_INDEX32_MAX=0 -DFX_SMALL_BLOCKS=1 -DFX_TINY_BLOCKS=1 \
+    "$nvcc" -O1 -DFX_INDEX32_MAX=0 -DFX_SMALL_BLOCKS=1 -DFX_WIDE_BLOCKS=1 -DFX_TINY_BLOCKS=1 \
       -DCHAIN_CPU="\"$work/${name}_cpu.cu\"" "$root/tests/shapes/cpu_check.cu" -o "$work/${name}_i64" >"$work/$name.log" 2>&1 &&
       check "${name}_i64" 5,37 40,8 3,64 || { echo "FAIL: $name: build (64-bit indices)"; fails=$((fails + 1)); } ;;
   esac
