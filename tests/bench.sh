@@ -298,6 +298,18 @@ grep -q '^harness runs: 88, failed or stopped: 0 $' "$work/cx.txt" || fail "fide
 grep -q '^within target: cold 266/425 (<= 10%), graph 240/425 (<= 10%), hot 309/425 (<= 15%)$' "$work/cx.txt" ||
   fail "fidelity.py: call X's rows within target"
 
+# and on session 22's calls 1 and 3 (the examples, three goldens and four bench chains; random
+# programs 0-49): the tables docs/model.md and docs/results.md quote
+for c in 1:21:'cold 108/126 (<= 10%), graph 109/126 (<= 10%), hot 112/126 (<= 15%)' \
+         3:50:'cold 139/230 (<= 10%), graph 136/230 (<= 10%), hot 170/230 (<= 15%)'; do
+  k=${c%%:*}; rest=${c#*:}; runs=${rest%%:*}; within=${rest#*:}
+  d=$root/bench/results/h200-2026-12-05-s22/call-$k
+  kept_table s22c$k "$d/fidelity.tgz" "$d/fidelity.txt" "session 22 call $k"
+  grep -q "^harness runs: $runs, failed or stopped: 0 \$" "$work/s22c$k.txt" ||
+    fail "fidelity.py: session 22 call $k's $runs runs"
+  grep -qF "within target: $within" "$work/s22c$k.txt" || fail "fidelity.py: session 22 call $k's rows within target"
+done
+
 # sweep_sizes.py: a shaped chain's swept-dim sizes for element counts, an unshaped one's counts
 [ "$(python3 bench/sweep_sizes.py "$fusec" examples/layernorm_affine.fuse 4096,65536,268435456)" = \
   "--dims=C=4096 --sweep=R --sizes=1,16,65536" ] || fail "sweep_sizes.py: layernorm_affine's rows"
