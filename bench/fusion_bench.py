@@ -151,6 +151,13 @@ def torch_line(path):
     return None
 
 
+def is_shaped(path):
+    """Whether a .fuse file declares a shape (`in x: bf16[R, C]`): a line that starts with `in`
+    and has a `[` before any comment."""
+    with open(path) as f:
+        return any(line.split("#")[0].lstrip().startswith("in ") and "[" in line.split("#")[0] for line in f)
+
+
 def load_chain(path, fusec, build, variants=(), baseline=None):
     import json
     name = os.path.splitext(os.path.basename(path))[0]
@@ -681,6 +688,9 @@ def main():
     for p in args.chains:
         if torch_line(p) is None:
             log("skipped %s: no '# torch:' line" % p)
+            continue
+        if is_shaped(p):  # its C API takes dims, not n: bench/shaped_bench.py times those
+            log("skipped %s: a shaped chain (bench/shaped_bench.py times shaped chains)" % p)
             continue
         chains.append(load_chain(p, args.fusec, build, [v for v in args.variants.split(",") if v], args.baseline))
     if args.dry_run:

@@ -222,6 +222,8 @@ import fusion_bench as fb
 assert fb.parse_sizes("4096,2^20,1M") == [4096, 1 << 20, 1 << 20]
 assert fb.torch_line(sys.argv[1] + "/bench/chains/gelu_bf16.fuse") == "y = torch.nn.functional.gelu(x)"
 assert fb.fmt_n(1 << 20) == "2^20" and fb.fmt_n(1000003) == "1000003"
+# a shaped example is skipped (its C API takes dims), a flat one is not
+assert fb.is_shaped(sys.argv[1] + "/examples/bias_gelu.fuse") and not fb.is_shaped(sys.argv[1] + "/examples/seed.fuse")
 # the table's CUB columns: cub time, cub/fused, CUB's %copy, its ulps, the worst line
 import io, contextlib
 rows = [("c1", 1 << 20, v, "cold", 0, us) for v, us in
