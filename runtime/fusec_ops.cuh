@@ -96,6 +96,28 @@ FX_OP double fx_div(double a, double b) { return a / b; }
 FX_OP float fx_reciprocal(float x) { return 1.0f / x; }
 FX_OP double fx_reciprocal(double x) { return 1.0 / x; }
 
+/* + - * in the fused kernel: each rounded on its own, as eager's kernels (one
+ * op each) and an f64 chain's float64 reference round them. Written as the
+ * operators, nvcc contracts a multiply and the add after it into one fma,
+ * rounded once: softplus_f64's fused result was 2 ulps off eager's (and the
+ * reference's) where these keep it equal (session 22, call 2). The _rn
+ * intrinsics are never contracted; the host (tests/shapes/cpu.sh) does not
+ * contract without -ffp-contract. */
+#ifdef __CUDA_ARCH__
+#define FX_RN_OPS(T, sfx)                                                                  \
+    FX_OP T fx_add(T a, T b) { return __##sfx##add_rn(a, b); }                              \
+    FX_OP T fx_sub(T a, T b) { return __##sfx##sub_rn(a, b); }                              \
+    FX_OP T fx_mul(T a, T b) { return __##sfx##mul_rn(a, b); }
+#else
+#define FX_RN_OPS(T, sfx)                                                                  \
+    FX_OP T fx_add(T a, T b) { return a + b; }                                              \
+    FX_OP T fx_sub(T a, T b) { return a - b; }                                              \
+    FX_OP T fx_mul(T a, T b) { return a * b; }
+#endif
+FX_RN_OPS(float, f)
+FX_RN_OPS(double, d)
+#undef FX_RN_OPS
+
 /* ---- trigonometric, hyperbolic, error function ---- */
 
 FX_OP float fx_sin(float x) { return sinf(x); }

@@ -415,6 +415,8 @@ static void op_expr(char *buf, size_t len, const Program *p, const Inst *in, int
         snprintf(buf, len, "fx_div(%s, %s)", a[0], a[1]);
     else if (op == O_NEGATE)
         snprintf(buf, len, "(-%s)", a[0]);
+    else if (fused && (op == O_ADD || op == O_SUB || op == O_MUL)) /* each rounded, never an fma */
+        snprintf(buf, len, "fx_%s(%s, %s)", op == O_ADD ? "add" : op == O_SUB ? "sub" : "mul", a[0], a[1]);
     else if (info->name[0] == 0)
         snprintf(buf, len, "(%s %s %s)", a[0], op_name(op), a[1]);
     else if (in->nargs == 1)
@@ -1201,6 +1203,12 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     bool half = false;
     for (int i = 0; i < p->ninst; i++)
         half |= p->inst[i].live && !p->inst[i].scalar && (p->inst[i].dtype == FX_F16 || p->inst[i].dtype == FX_BF16);
+    bool rn = false; /* a float + - * (op_expr: fx_add, fx_sub, fx_mul) */
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        rn |= in->live && !in->scalar && (in->op == O_ADD || in->op == O_SUB || in->op == O_MUL) &&
+              fusec_dtype[in->ct].kind == FX_KIND_FLOAT;
+    }
     fputc('\n', f);
     part(em, "the fused kernel: the whole chain in one kernel");
     fprintf(f, "/* ==== the fused kernel: the whole chain in one kernel ==== */\n\n");
@@ -1222,6 +1230,9 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                    " * %s%d distinct op%s.\n",
                 fr, fw, half ? "," : ".", half ? "and f16 and bf16 values compute in float. " : "", t->nfused_ops,
                 t->nfused_ops == 1 ? "" : "s");
+    if (rn)
+        fprintf(f, " * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels\n"
+                   " * round it (nvcc would contract a * b + c into one fma, rounded once).\n");
     fprintf(f, " * E elements per thread: %d (%s), or %d for a grid of under\n"
                " * %s blocks (%s)%s.\n"
                " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"

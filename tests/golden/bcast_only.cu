@@ -69,6 +69,8 @@ __global__ void __launch_bounds__(FX_THREADS) bcast_only_k1_add(const float *__r
  * last dim a multiple of E, so a thread's E elements lie in one row), its place
  * is found once for the E elements, and one along the last dim ([C]) is a vector
  * load, one constant along it ([R, 1]) one element; without, each element's own.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array of the chain's shape), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -102,7 +104,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fuse
     for (int e = 0; e < E; e++) {
         const float v0 = fx_widen(x_u_v[e]); /* x */
         const float v1 = fx_widen(b_u_v[e]); /* b */
-        const float v2 = (v0 + v1); /* y */
+        const float v2 = fx_add(v0, v1); /* y */
         y_u_v[e] = fx_to_f32(v2);
     }
     fx_store<E>(y_u, i, n, full, y_u_v);

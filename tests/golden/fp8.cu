@@ -766,6 +766,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k29_copy(co
  * last dim a multiple of E, so a thread's E elements lie in one row), its place
  * is found once for the E elements, and one along the last dim ([C]) is a vector
  * load, one constant along it ([R, 1]) one element; without, each element's own.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 2 (16 bytes of the widest array of the chain's shape), or 1 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -853,22 +855,22 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
     for (int e = 0; e < E; e++) {
         const float v0 = fx_widen(x_u_v[e]); /* x */
         const float v1 = fx_widen(fx_to_f32(v0));
-        const float v2 = (v1 * (float)inv_scale_u);
+        const float v2 = fx_mul(v1, (float)inv_scale_u);
         const float v3 = fx_widen(fx_to_f8e4m3(v2)); /* a */
         const float v4 = fx_widen(h_u_v[e]); /* h */
         const float v5 = fx_widen(fx_to_f32(v4));
-        const float v6 = (v5 * 1.6e+04f);
+        const float v6 = fx_mul(v5, 1.6e+04f);
         const float v7 = fx_widen(fx_to_f8e5m2(v6)); /* b */
         const double v8 = fx_widen(d_u_v[e]); /* d */
-        const double v9 = (v8 * 100.0);
+        const double v9 = fx_mul(v8, 100.0);
         const float v10 = fx_widen(fx_to_f8e4m3(v9)); /* c */
         const float v11 = fx_widen(q_u_v[e]); /* q */
         const float v12 = fx_widen(fx_to_f32(v11));
         const float v13 = fx_widen(s_u_v[e]); /* s */
-        const float v14 = (v12 * v13);
+        const float v14 = fx_mul(v12, v13);
         const float v15 = fx_widen(r_u_v[e]); /* r */
         const float v16 = fx_widen(fx_to_f32(v15));
-        const float v17 = (v14 + v16); /* e */
+        const float v17 = fx_add(v14, v16); /* e */
         const float v18 = fx_widen(fx_to_f8e5m2(v11)); /* g */
         const int8_t v19 = fx_widen(fx_to_i8(v11)); /* k */
         const bool v20 = fx_widen(fx_to_bool(v15));
@@ -878,7 +880,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
         const float v24 = fx_clamp(v2, -448.0f, 448.0f);
         const float v25 = fx_widen(fx_to_f8e4m3_satc(v24)); /* qs */
         const float v26 = fx_tanh(v5);
-        const float v27 = (v26 * 4.6e+02f);
+        const float v27 = fx_mul(v26, 4.6e+02f);
         const float v28 = fx_widen(fx_to_f8e4m3(v27)); /* qt */
         const float v29 = fx_widen(fx_to_f8e4m3_satc(v19)); /* qi */
         const float v30 = (v22 ? v11 : 0.3125f); /* ws */

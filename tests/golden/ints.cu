@@ -1717,6 +1717,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k67_add(co
 
 /* Reads 23 B and writes 59 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 67 distinct ops.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 2 (16 bytes of the widest array), or 1 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -1813,9 +1815,9 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kern
         const int32_t v4 = fx_int_mul(v3, 2);
         const int16_t v5 = fx_widen(s_u_v[e]); /* s */
         const int32_t v6 = fx_int_sub(v4, (int32_t)v5); /* twice */
-        const float v7 = (fx_to_f32(v3) * 2.5f);
+        const float v7 = fx_mul(fx_to_f32(v3), 2.5f);
         const float v8 = (fx_to_f32(v3) / 2.0f);
-        const float v9 = (v7 + v8); /* ratio */
+        const float v9 = fx_add(v7, v8); /* ratio */
         const int64_t v10 = fx_widen(w_u_v[e]); /* w */
         const int64_t v11 = fx_int_mul(v10, (int64_t)3LL);
         const int64_t v12 = fx_int_add(v11, (int64_t)9223372036854775807LL); /* wrap */
@@ -1854,8 +1856,8 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kern
         const float v45 = fx_exp(fx_to_f32(v0));
         const int16_t v46 = fx_int_abs(v5);
         const float v47 = fx_sqrt(fx_to_f32(v46));
-        const float v48 = (v45 + v47);
-        const float v49 = (v48 + fx_to_f32(v3)); /* flo */
+        const float v48 = fx_add(v45, v47);
+        const float v49 = fx_add(v48, fx_to_f32(v3)); /* flo */
         const bool v50 = (v3 > (int32_t)v1);
         const bool v51 = (v10 != (int64_t)0LL);
         const bool v52 = (v50 & v51);
@@ -1867,17 +1869,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kern
         const float v58 = fx_clamp(v57, -128.0f, 127.0f);
         const int8_t v59 = fx_widen(fx_to_i8(v58)); /* quant */
         const float v60 = fx_widen(fx_to_f32(v59));
-        const float v61 = (v60 * (float)scale_u);
+        const float v61 = fx_mul(v60, (float)scale_u);
         const float v62 = fx_widen(fx_to_bf16(v10));
-        const float v63 = (v61 + v62);
+        const float v63 = fx_add(v61, v62);
         const float v64 = fx_widen(fx_to_f16(v3));
-        const float v65 = (v63 + v64);
+        const float v65 = fx_add(v63, v64);
         const float v66 = fx_widen(h_u_v[e]); /* h */
-        const float v67 = (v65 + v66); /* back */
+        const float v67 = fx_add(v65, v66); /* back */
         const uint8_t v68 = fx_widen(fx_to_u8(v3));
         const int16_t v69 = fx_widen(fx_to_i16(v10));
         const int16_t v70 = fx_int_add((int16_t)v68, v69);
-        const float v71 = (v55 * 1e+03f);
+        const float v71 = fx_mul(v55, 1e+03f);
         const int64_t v72 = fx_widen(fx_to_i64(v71));
         const int64_t v73 = fx_int_add((int64_t)v70, v72);
         const int64_t v74 = fx_int_add(v73, (int64_t)255LL); /* cut */
@@ -2599,9 +2601,9 @@ struct ints_cub_op {
         const int32_t v4 = fx_int_mul(v3, 2);
         const int16_t v5 = fx_widen(s_u); /* s */
         const int32_t v6 = fx_int_sub(v4, (int32_t)v5); /* twice */
-        const float v7 = (fx_to_f32(v3) * 2.5f);
+        const float v7 = fx_mul(fx_to_f32(v3), 2.5f);
         const float v8 = (fx_to_f32(v3) / 2.0f);
-        const float v9 = (v7 + v8); /* ratio */
+        const float v9 = fx_add(v7, v8); /* ratio */
         const int64_t v10 = fx_widen(w_u); /* w */
         const int64_t v11 = fx_int_mul(v10, (int64_t)3LL);
         const int64_t v12 = fx_int_add(v11, (int64_t)9223372036854775807LL); /* wrap */
@@ -2640,8 +2642,8 @@ struct ints_cub_op {
         const float v45 = fx_exp(fx_to_f32(v0));
         const int16_t v46 = fx_int_abs(v5);
         const float v47 = fx_sqrt(fx_to_f32(v46));
-        const float v48 = (v45 + v47);
-        const float v49 = (v48 + fx_to_f32(v3)); /* flo */
+        const float v48 = fx_add(v45, v47);
+        const float v49 = fx_add(v48, fx_to_f32(v3)); /* flo */
         const bool v50 = (v3 > (int32_t)v1);
         const bool v51 = (v10 != (int64_t)0LL);
         const bool v52 = (v50 & v51);
@@ -2653,17 +2655,17 @@ struct ints_cub_op {
         const float v58 = fx_clamp(v57, -128.0f, 127.0f);
         const int8_t v59 = fx_widen(fx_to_i8(v58)); /* quant */
         const float v60 = fx_widen(fx_to_f32(v59));
-        const float v61 = (v60 * (float)scale_u);
+        const float v61 = fx_mul(v60, (float)scale_u);
         const float v62 = fx_widen(fx_to_bf16(v10));
-        const float v63 = (v61 + v62);
+        const float v63 = fx_add(v61, v62);
         const float v64 = fx_widen(fx_to_f16(v3));
-        const float v65 = (v63 + v64);
+        const float v65 = fx_add(v63, v64);
         const float v66 = fx_widen(h_u); /* h */
-        const float v67 = (v65 + v66); /* back */
+        const float v67 = fx_add(v65, v66); /* back */
         const uint8_t v68 = fx_widen(fx_to_u8(v3));
         const int16_t v69 = fx_widen(fx_to_i16(v10));
         const int16_t v70 = fx_int_add((int16_t)v68, v69);
-        const float v71 = (v55 * 1e+03f);
+        const float v71 = fx_mul(v55, 1e+03f);
         const int64_t v72 = fx_widen(fx_to_i64(v71));
         const int64_t v73 = fx_int_add((int64_t)v70, v72);
         const int64_t v74 = fx_int_add(v73, (int64_t)255LL); /* cut */

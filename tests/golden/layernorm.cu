@@ -175,6 +175,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
  * last dim a multiple of E, so a thread's E elements lie in one row), its place
  * is found once for the E elements, and one along the last dim ([C]) is a vector
  * load, one constant along it ([R, 1]) one element; without, each element's own.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (16 bytes of the widest array of the chain's shape), or 4 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -221,13 +223,13 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
     for (int e = 0; e < E; e++) {
         const float v0 = fx_widen(x_u_v[e]); /* x */
         const float v1 = fx_widen(mean_u_v[e]); /* mean */
-        const float v2 = (v0 - v1);
+        const float v2 = fx_sub(v0, v1);
         const float v3 = fx_widen(rstd_u_v[e]); /* rstd */
-        const float v4 = (v2 * v3);
+        const float v4 = fx_mul(v2, v3);
         const float v5 = fx_widen(weight_u_v[e]); /* weight */
-        const float v6 = (v4 * v5);
+        const float v6 = fx_mul(v4, v5);
         const float v7 = fx_widen(bias_u_v[e]); /* bias */
-        const float v8 = (v6 + v7);
+        const float v8 = fx_add(v6, v7);
         const float v9 = fx_widen(fx_to_bf16(v8)); /* y */
         y_u_v[e] = fx_to_bf16(v8);
     }

@@ -313,6 +313,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11_ge(co
 
 /* Reads 4 B and writes 3 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 11 distinct ops.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (16 bytes of the widest array), or 4 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -355,8 +357,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_ker
         const float v4 = fx_widen(fx_to_f32(v3));
         const float v5 = fx_widen(g_u_v[e]); /* g */
         const float v6 = fx_fast_sigmoid(v5);
-        const float v7 = (v4 * v6);
-        const float v8 = (v7 * (float)scale_u); /* gated */
+        const float v7 = fx_mul(v4, v6);
+        const float v8 = fx_mul(v7, (float)scale_u); /* gated */
         const float v9 = fx_clamp(v8, -4.0f, 4.0f);
         const float v10 = fx_widen(fx_to_f16(v9)); /* y */
         const float v11 = fx_abs(v8);
@@ -565,8 +567,8 @@ struct mixed_cub_op {
         const float v4 = fx_widen(fx_to_f32(v3));
         const float v5 = fx_widen(g_u); /* g */
         const float v6 = fx_fast_sigmoid(v5);
-        const float v7 = (v4 * v6);
-        const float v8 = (v7 * (float)scale_u); /* gated */
+        const float v7 = fx_mul(v4, v6);
+        const float v8 = fx_mul(v7, (float)scale_u); /* gated */
         const float v9 = fx_clamp(v8, -4.0f, 4.0f);
         const float v10 = fx_widen(fx_to_f16(v9)); /* y */
         const float v11 = fx_abs(v8);

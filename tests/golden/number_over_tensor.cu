@@ -195,6 +195,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 /* Over [C], row-major: reads 12*C B and writes 12*C B, each input's own elements
  * once (a broadcast one from the cache); every intermediate stays in registers.
  * 6 distinct ops. No input is broadcast: ROW changes nothing.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -247,7 +249,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) number_over_ten
         const float v2 = fx_widen(b_u_v[e]); /* b */
         const float v3 = fx_fast_div(3.0f, v2);
         const float v4 = fx_fast_div(0.0f, v2);
-        const float v5 = (v3 + v4); /* z */
+        const float v5 = fx_add(v3, v4); /* z */
         const float v6 = fx_widen(x_u_v[e]); /* x */
         const float v7 = (2.5f / v6); /* w */
         const int32_t v8 = fx_widen(q_u_v[e]); /* q */

@@ -595,6 +595,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
 
 /* Reads 8 B and writes 5 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 23 distinct ops.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 2.80 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
  * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
  * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
@@ -643,21 +645,21 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
         const float v0 = fx_widen(x_u_v[e]); /* x */
         const float v1 = (v0 * v0);
         const float v2 = (-v1);
-        const float v3 = (0.5f * v0);
-        const float v4 = (v2 + v3);
-        const float v5 = (v4 + 512.0f);
-        const float v6 = (v5 + 8.0f); /* p */
+        const float v3 = fx_mul(0.5f, v0);
+        const float v4 = fx_add(v2, v3);
+        const float v5 = fx_add(v4, 512.0f);
+        const float v6 = fx_add(v5, 8.0f); /* p */
         const float v7 = fx_remainder(v0, 3.0f);
         const float v8 = fx_widen(h_u_v[e]); /* h */
         const float v9 = fx_remainder(v8, -2.5f);
-        const float v10 = (v7 + v9);
+        const float v10 = fx_add(v7, v9);
         const float v11 = fx_remainder(2.5f, v0);
-        const float v12 = (v10 + v11); /* r */
+        const float v12 = fx_add(v10, v11); /* r */
         const float v13 = fx_floor_divide_by(v0, (float)s_u);
         const float v14 = fx_floor_divide_by(v8, 2.0f);
-        const float v15 = (v13 + v14);
+        const float v15 = fx_add(v13, v14);
         const float v16 = fx_floor_divide(7.0f, v0);
-        const float v17 = (v15 + v16); /* q */
+        const float v17 = fx_add(v15, v16); /* q */
         const bool v18 = fx_widen(m_u_v[e]); /* m */
         const bool v19 = fx_widen(k_u_v[e]); /* k */
         const bool v20 = (!v19);
@@ -666,7 +668,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
         const bool v23 = (v22 ^ v18);
         const bool v24 = (v21 | v23); /* c */
         const float v25 = (v24 ? v6 : v17);
-        const float v26 = (v25 + v12); /* y */
+        const float v26 = fx_add(v25, v12); /* y */
         y_u_v[e] = fx_to_f32(v26);
         c_u_v[e] = fx_to_bool(v24);
     }
@@ -980,21 +982,21 @@ struct operators_cub_op {
         const float v0 = fx_widen(x_u); /* x */
         const float v1 = (v0 * v0);
         const float v2 = (-v1);
-        const float v3 = (0.5f * v0);
-        const float v4 = (v2 + v3);
-        const float v5 = (v4 + 512.0f);
-        const float v6 = (v5 + 8.0f); /* p */
+        const float v3 = fx_mul(0.5f, v0);
+        const float v4 = fx_add(v2, v3);
+        const float v5 = fx_add(v4, 512.0f);
+        const float v6 = fx_add(v5, 8.0f); /* p */
         const float v7 = fx_remainder(v0, 3.0f);
         const float v8 = fx_widen(h_u); /* h */
         const float v9 = fx_remainder(v8, -2.5f);
-        const float v10 = (v7 + v9);
+        const float v10 = fx_add(v7, v9);
         const float v11 = fx_remainder(2.5f, v0);
-        const float v12 = (v10 + v11); /* r */
+        const float v12 = fx_add(v10, v11); /* r */
         const float v13 = fx_floor_divide_by(v0, (float)s_u);
         const float v14 = fx_floor_divide_by(v8, 2.0f);
-        const float v15 = (v13 + v14);
+        const float v15 = fx_add(v13, v14);
         const float v16 = fx_floor_divide(7.0f, v0);
-        const float v17 = (v15 + v16); /* q */
+        const float v17 = fx_add(v15, v16); /* q */
         const bool v18 = fx_widen(m_u); /* m */
         const bool v19 = fx_widen(k_u); /* k */
         const bool v20 = (!v19);
@@ -1003,7 +1005,7 @@ struct operators_cub_op {
         const bool v23 = (v22 ^ v18);
         const bool v24 = (v21 | v23); /* c */
         const float v25 = (v24 ? v6 : v17);
-        const float v26 = (v25 + v12); /* y */
+        const float v26 = fx_add(v25, v12); /* y */
         return cuda::std::make_tuple(fx_to_f32(v26), fx_to_bool(v24));
     }
 };

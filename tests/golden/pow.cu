@@ -643,6 +643,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
 
 /* Reads 6 B and writes 12 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 24 distinct ops.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 2.41 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
  * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
  * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
@@ -689,29 +691,29 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
         const float v0 = fx_widen(x_u_v[e]); /* x */
         const float v1 = (v0 * v0);
         const float v2 = (v0 * v0 * v0);
-        const float v3 = (v1 + v2);
+        const float v3 = fx_add(v1, v2);
         const float v4 = fx_reciprocal(v0);
-        const float v5 = (v3 + v4);
+        const float v5 = fx_add(v3, v4);
         const float v6 = fx_reciprocal(v0 * v0);
-        const float v7 = (v5 + v6); /* a */
+        const float v7 = fx_add(v5, v6); /* a */
         const float v8 = fx_sqrt(v0);
         const float v9 = fx_rsqrt(v0);
-        const float v10 = (v8 + v9);
+        const float v10 = fx_add(v8, v9);
         const float v11 = fx_pow(v0, 2.5f);
-        const float v12 = (v10 + v11);
+        const float v12 = fx_add(v10, v11);
         const float v13 = fx_pow_scalar(v0, (float)e_u);
-        const float v14 = (v12 + v13); /* b */
+        const float v14 = fx_add(v12, v13); /* b */
         const float v15 = fx_widen(h_u_v[e]); /* h */
         const float v16 = (v15 * v15); /* c */
         const float v17 = (v15 * v15 * v15);
         const float v18 = fx_reciprocal(v15 * v15);
-        const float v19 = (v17 + v18);
+        const float v19 = fx_add(v17, v18);
         const float v20 = fx_pow(v15, 2.0004f);
-        const float v21 = (v19 + v20);
+        const float v21 = fx_add(v19, v20);
         const float v22 = fx_pow(v15, 0.3f);
-        const float v23 = (v21 + v22);
+        const float v23 = fx_add(v21, v22);
         const float v24 = fx_pow_scalar(v15, (float)e_u);
-        const float v25 = (v23 + v24); /* d */
+        const float v25 = fx_add(v23, v24); /* d */
         a_u_v[e] = fx_to_f32(v7);
         b_u_v[e] = fx_to_f32(v14);
         c_u_v[e] = fx_to_f16(v16);
@@ -1030,29 +1032,29 @@ struct pow_cub_op {
         const float v0 = fx_widen(x_u); /* x */
         const float v1 = (v0 * v0);
         const float v2 = (v0 * v0 * v0);
-        const float v3 = (v1 + v2);
+        const float v3 = fx_add(v1, v2);
         const float v4 = fx_reciprocal(v0);
-        const float v5 = (v3 + v4);
+        const float v5 = fx_add(v3, v4);
         const float v6 = fx_reciprocal(v0 * v0);
-        const float v7 = (v5 + v6); /* a */
+        const float v7 = fx_add(v5, v6); /* a */
         const float v8 = fx_sqrt(v0);
         const float v9 = fx_rsqrt(v0);
-        const float v10 = (v8 + v9);
+        const float v10 = fx_add(v8, v9);
         const float v11 = fx_pow(v0, 2.5f);
-        const float v12 = (v10 + v11);
+        const float v12 = fx_add(v10, v11);
         const float v13 = fx_pow_scalar(v0, (float)e_u);
-        const float v14 = (v12 + v13); /* b */
+        const float v14 = fx_add(v12, v13); /* b */
         const float v15 = fx_widen(h_u); /* h */
         const float v16 = (v15 * v15); /* c */
         const float v17 = (v15 * v15 * v15);
         const float v18 = fx_reciprocal(v15 * v15);
-        const float v19 = (v17 + v18);
+        const float v19 = fx_add(v17, v18);
         const float v20 = fx_pow(v15, 2.0004f);
-        const float v21 = (v19 + v20);
+        const float v21 = fx_add(v19, v20);
         const float v22 = fx_pow(v15, 0.3f);
-        const float v23 = (v21 + v22);
+        const float v23 = fx_add(v21, v22);
         const float v24 = fx_pow_scalar(v15, (float)e_u);
-        const float v25 = (v23 + v24); /* d */
+        const float v25 = fx_add(v23, v24); /* d */
         return cuda::std::make_tuple(fx_to_f32(v7), fx_to_f32(v14), fx_to_f16(v16), fx_to_f16(v25));
     }
 };

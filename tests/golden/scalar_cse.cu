@@ -114,6 +114,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k3_a
 
 /* Reads 4 B and writes 4 B per element; every intermediate stays in registers.
  * 3 distinct ops.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 0.71 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
  * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -145,9 +147,9 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_fuse
 #pragma unroll
     for (int e = 0; e < E; e++) {
         const float v0 = fx_widen(x_u_v[e]); /* x */
-        const float v1 = ((float)c2 * v0);
+        const float v1 = fx_mul((float)c2, v0);
         const float v2 = fx_floor_divide_by(v0, (float)c1);
-        const float v3 = (v1 + v2); /* y */
+        const float v3 = fx_add(v1, v2); /* y */
         y_u_v[e] = fx_to_f32(v3);
     }
     fx_store<E>(y_u, i, n, full, y_u_v);
@@ -277,9 +279,9 @@ struct scalar_cse_cub_op {
     __device__ float operator()(float x_u) const
     {
         const float v0 = fx_widen(x_u); /* x */
-        const float v1 = ((float)c2 * v0);
+        const float v1 = fx_mul((float)c2, v0);
         const float v2 = fx_floor_divide_by(v0, (float)c1);
-        const float v3 = (v1 + v2); /* y */
+        const float v3 = fx_add(v1, v2); /* y */
         return fx_to_f32(v3);
     }
 };

@@ -218,6 +218,8 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7_wher
 
 /* Reads 5 B and writes 8 B per element; every intermediate stays in registers.
  * 7 distinct ops.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -258,11 +260,11 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_k
         const bool v0 = fx_widen(m_u_v[e]); /* m */
         const bool v1 = (fx_to_f32(v0) == 0.5f);
         const float v2 = fx_widen(x_u_v[e]); /* x */
-        const float v3 = (v2 * 2.0f);
+        const float v3 = fx_mul(v2, 2.0f);
         const float v4 = (v1 ? v2 : v3); /* y */
         const bool v5 = (v2 == (float)s_u);
-        const float v6 = (v2 * (float)c0);
-        const float v7 = (v2 * 0.099975586f);
+        const float v6 = fx_mul(v2, (float)c0);
+        const float v7 = fx_mul(v2, 0.099975586f);
         const float v8 = (v5 ? v6 : v7); /* z */
         y_u_v[e] = fx_to_f32(v4);
         z_u_v[e] = fx_to_f32(v8);
@@ -427,11 +429,11 @@ struct scalars_cub_op {
         const bool v0 = fx_widen(m_u); /* m */
         const bool v1 = (fx_to_f32(v0) == 0.5f);
         const float v2 = fx_widen(x_u); /* x */
-        const float v3 = (v2 * 2.0f);
+        const float v3 = fx_mul(v2, 2.0f);
         const float v4 = (v1 ? v2 : v3); /* y */
         const bool v5 = (v2 == (float)s_u);
-        const float v6 = (v2 * (float)c0);
-        const float v7 = (v2 * 0.099975586f);
+        const float v6 = fx_mul(v2, (float)c0);
+        const float v7 = fx_mul(v2, 0.099975586f);
         const float v8 = (v5 ? v6 : v7); /* z */
         return cuda::std::make_tuple(fx_to_f32(v4), fx_to_f32(v8));
     }

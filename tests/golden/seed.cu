@@ -132,6 +132,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k4_mul(con
 
 /* Reads 4 B and writes 4 B per element; every intermediate stays in registers.
  * 4 distinct ops.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -159,10 +161,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_fused_kern
 #pragma unroll
     for (int e = 0; e < E; e++) {
         const float v0 = fx_widen(x_u_v[e]); /* x */
-        const float v1 = (v0 * 2.0f);
-        const float v2 = (v1 + 1.0f);
+        const float v1 = fx_mul(v0, 2.0f);
+        const float v2 = fx_add(v1, 1.0f);
         const float v3 = fx_relu(v2);
-        const float v4 = (v3 * 0.5f); /* y */
+        const float v4 = fx_mul(v3, 0.5f); /* y */
         y_u_v[e] = fx_to_f32(v4);
     }
     fx_store<E>(y_u, i, n, full, y_u_v);
@@ -289,10 +291,10 @@ struct seed_cub_op {
     __device__ float operator()(float x_u) const
     {
         const float v0 = fx_widen(x_u); /* x */
-        const float v1 = (v0 * 2.0f);
-        const float v2 = (v1 + 1.0f);
+        const float v1 = fx_mul(v0, 2.0f);
+        const float v2 = fx_add(v1, 1.0f);
         const float v3 = fx_relu(v2);
-        const float v4 = (v3 * 0.5f); /* y */
+        const float v4 = fx_mul(v3, 0.5f); /* y */
         return fx_to_f32(v4);
     }
 };

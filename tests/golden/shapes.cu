@@ -200,6 +200,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k6_relu(
  * last dim a multiple of E, so a thread's E elements lie in one row), its place
  * is found once for the E elements, and one along the last dim ([C]) is a vector
  * load, one constant along it ([R, 1]) one element; without, each element's own.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array of the chain's shape), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -247,14 +249,14 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
 #pragma unroll
     for (int e = 0; e < E; e++) {
         const float v0 = fx_widen(b_u_v[e]); /* b */
-        const float v1 = (v0 * 2.0f); /* b2 */
+        const float v1 = fx_mul(v0, 2.0f); /* b2 */
         const float v2 = fx_widen(x_u_v[e]); /* x */
         const float v3 = fx_widen(s_u_v[e]); /* s */
-        const float v4 = (v2 * v3);
-        const float v5 = (v1 * (float)k_u);
-        const float v6 = (v4 + v5);
+        const float v4 = fx_mul(v2, v3);
+        const float v5 = fx_mul(v1, (float)k_u);
+        const float v6 = fx_add(v4, v5);
         const float v7 = fx_widen(r_u_v[e]); /* r */
-        const float v8 = (v6 - v7); /* y */
+        const float v8 = fx_sub(v6, v7); /* y */
         const float v9 = fx_relu(v8); /* z */
         y_u_v[e] = fx_to_f32(v8);
         z_u_v[e] = fx_to_f32(v9);

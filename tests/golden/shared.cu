@@ -135,6 +135,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_k4_add(c
 
 /* Reads 4 B and writes 4 B per element; every intermediate stays in registers.
  * 3 distinct ops.
+ * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
+ * round it (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
@@ -163,8 +165,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_fused_ke
     for (int e = 0; e < E; e++) {
         const float v0 = fx_widen(x_u_v[e]); /* x */
         const float v1 = fx_exp(v0);
-        const float v2 = (v1 * 7.0f);
-        const float v3 = (v1 + v2); /* y */
+        const float v2 = fx_mul(v1, 7.0f);
+        const float v3 = fx_add(v1, v2); /* y */
         y_u_v[e] = fx_to_f32(v3);
     }
     fx_store<E>(y_u, i, n, full, y_u_v);
@@ -294,8 +296,8 @@ struct shared_cub_op {
     {
         const float v0 = fx_widen(x_u); /* x */
         const float v1 = fx_exp(v0);
-        const float v2 = (v1 * 7.0f);
-        const float v3 = (v1 + v2); /* y */
+        const float v2 = fx_mul(v1, 7.0f);
+        const float v3 = fx_add(v1, v2); /* y */
         return fx_to_f32(v3);
     }
 };
