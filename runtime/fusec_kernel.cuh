@@ -412,7 +412,7 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
 /* A compute-heavy fused kernel moves two vectors a thread only when that
  * grid has at least this many blocks (about 31 an SM on an H200: two waves at full
  * occupancy); below it, one vector a thread and twice the threads. At
- * 2^20 elements one vector was 7-9% faster on f32 and f64 transcendental
+ * 2^20 elements one vector was 3.6-6.8% faster on f32 and f64 transcendental
  * chains (docs/cuda.md, "Kernel shape"). */
 #ifndef FX_WIDE_BLOCKS /* tests/shapes/cpu.sh sets it to 1: every grid takes the full E */
 #define FX_WIDE_BLOCKS 4096

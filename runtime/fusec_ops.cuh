@@ -101,8 +101,9 @@ FX_OP double fx_reciprocal(double x) { return 1.0 / x; }
  * operators, nvcc contracts a multiply and the add after it into one fma,
  * rounded once: softplus_f64's fused result was 2 ulps off eager's (and the
  * reference's) where these keep it equal (session 22, call 2). The _rn
- * intrinsics are never contracted; the host (tests/shapes/cpu.sh) does not
- * contract without -ffp-contract. */
+ * intrinsics are never contracted. On the host (tests/shapes/cpu.sh, the
+ * harness's reference) the operators: g++ contracts them only where the
+ * target has an fma, which x86-64's baseline has not. */
 #ifdef __CUDA_ARCH__
 #define FX_RN_OPS(T, sfx)                                                                  \
     FX_OP T fx_add(T a, T b) { return __##sfx##add_rn(a, b); }                              \
@@ -337,7 +338,7 @@ template <typename T> FX_OP T fx_floor_divide(T a, T b) { return fx_floor_divide
  * divisor a CPU scalar): a times b's reciprocal, both in the compute type,
  * which differs from a / b in the last bit of some elements (x / 3.7f and
  * x * (1 / 3.7f)). The unfused kernels' form; the fused kernel divides. */
-template <typename T> FX_OP T fx_div_by(T a, T b) { return a * (T(1) / b); }
+template <typename T> FX_OP T fx_div_by(T a, T b) { return fx_mul(a, T(1) / b); }
 /* A number over a tensor, a / b with a a number or a param, as eager runs it:
  * Tensor.__rtruediv__ is b.reciprocal() * a, two kernels, the reciprocal
  * rounded to its dtype S (b's, or f32 for an integer b) between them. The

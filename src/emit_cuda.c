@@ -264,11 +264,13 @@ static void pow_expr(char *buf, size_t len, const Inst *in, char a[3][640], bool
     char xx[1400];
     if (half)
         snprintf(xx, sizeof xx, "fx_widen(fx_to_%s(%s * %s))", fusec_dtype_name[in->dtype], x, x);
+    else if (fused) /* each product rounded, never contracted with an add after it (op_expr's fx_mul) */
+        snprintf(xx, sizeof xx, "fx_mul(%s, %s)", x, x);
     else
         snprintf(xx, sizeof xx, "%s * %s", x, x);
     switch ((PowForm)(fused ? in->form : in->uform)) {
-    case POW_SQUARE: snprintf(buf, len, "(%s * %s)", x, x); return;
-    case POW_CUBE: snprintf(buf, len, "(%s * %s)", xx, x); return;
+    case POW_SQUARE: snprintf(buf, len, fused ? "%s" : "(%s)", xx); return;
+    case POW_CUBE: snprintf(buf, len, fused ? "fx_mul(%s, %s)" : "(%s * %s)", xx, x); return;
     case POW_RECIPROCAL: snprintf(buf, len, "fx_reciprocal(%s)", x); return;
     case POW_RECIP_SQUARE: snprintf(buf, len, "fx_reciprocal(%s)", xx); return;
     case POW_SQRT: snprintf(buf, len, "fx_sqrt(%s)", x); return;
@@ -496,7 +498,8 @@ typedef struct Arrays {
  * kernels at 2^26 against eager's, CUPTI; eager / fusec with 4 and with 2):
  * erf (0.79 of its bytes' time) 1.108 and 1.035, gelu (0.86) 1.054 and
  * 0.978, tanh (0.97) 1.041 and 0.962, log1p (1.45) 0.990 and 0.940, softplus
- * (2.1) 1.147 and 1.123; sigmoid (0.70) 0.791 and 1.026, so it takes 2, as
+ * (2.1) 1.147 and 1.123; sigmoid (0.70) 0.791 and 1.026, so it takes 2 (and
+ * with it f64 silu and expm1, between 0.5 and 0.75, not measured), as
  * exp (0.38: 1.048) and the memory-bound ops (abs, neg, max: 1.05-1.06) do
  * (0.87-0.92 with 4 in calls 2 and 3 of 2026-12-03). */
 static int elems_per_thread(const Program *p, const int *a, int na, const int *b, int nb, bool fused, bool heavy64,
@@ -886,10 +889,12 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     int nsc = kernel_scalars(em, &kr->inst, 1, false, sc, em->seen);
 
     kernel_comment(em, k, text);
-    char why[80];
-    /* an unfused op whose issue slots take at least three quarters of its bytes' time */
-    bool heavy = compute_share(em->c, &kr->cost, kr->read_bytes + kr->write_bytes) >= 0.75;
-    em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, heavy, why, sizeof why, "");
+    char why[120];
+    /* an unfused op whose issue slots take at least half its bytes' time (heavy), and three
+     * quarters of it (an f64 op's 4 elements a thread: elems_per_thread) */
+    double share = compute_share(em->c, &kr->cost, kr->read_bytes + kr->write_bytes);
+    bool heavy = share >= 0.5;
+    em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, share >= 0.75, why, sizeof why, "");
     /* f64, an integer op whose issue slots take at least half its bytes'
      * time, and an integer // or % by a tensor or a param (a division each
      * element: under 32 registers an i64 (-4) // x spilled 16 bytes, an i8
@@ -999,7 +1004,7 @@ void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
     int *whole = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_in + 1));
     int *store = arena_alloc(p->arena, sizeof(int) * (size_t)(p->n_out + 1));
     int nl, nw;
-    char why[160];
+    char why[224];
     bool wide, tiny;
     fused_arrays(p, load, &nl, whole, &nw, store);
     int e = fused_shape(c, whole, nw, store, p->n_out, "", why, sizeof why, &wide, &tiny);
@@ -1192,7 +1197,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         lnames[k] = em->cname[load[k]];
     for (int k = 0; k < nout; k++)
         snames[k] = em->cname[store[k]];
-    char why[160];
+    char why[224];
     int e = fused_shape(em->c, whole, nw, store, nout, nw < nl ? " of the chain's shape" : "", why, sizeof why,
                         &em->wide, &em->tiny);
     em->elems[t->nkernels] = e;
@@ -1232,7 +1237,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                 t->nfused_ops == 1 ? "" : "s");
     if (rn)
         fprintf(f, " * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels\n"
-                   " * round it (nvcc would contract a * b + c into one fma, rounded once).\n");
+                   " * round them (nvcc would contract a * b + c into one fma, rounded once).\n");
     fprintf(f, " * E elements per thread: %d (%s), or %d for a grid of under\n"
                " * %s blocks (%s)%s.\n"
                " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"

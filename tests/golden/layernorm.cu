@@ -176,7 +176,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
  * is found once for the E elements, and one along the last dim ([C]) is a vector
  * load, one constant along it ([R, 1]) one element; without, each element's own.
  * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
- * round it (nvcc would contract a * b + c into one fma, rounded once).
+ * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (16 bytes of the widest array of the chain's shape), or 4 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses

@@ -314,7 +314,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11_ge(co
 /* Reads 4 B and writes 3 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 11 distinct ops.
  * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
- * round it (nvcc would contract a * b + c into one fma, rounded once).
+ * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (16 bytes of the widest array), or 4 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses

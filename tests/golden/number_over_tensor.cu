@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
  * once (a broadcast one from the cache); every intermediate stays in registers.
  * 6 distinct ops. No input is broadcast: ROW changes nothing.
  * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
- * round it (nvcc would contract a * b + c into one fma, rounded once).
+ * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses

@@ -596,7 +596,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
 /* Reads 8 B and writes 5 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 23 distinct ops.
  * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
- * round it (nvcc would contract a * b + c into one fma, rounded once).
+ * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 2.80 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
  * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
  * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
@@ -643,7 +643,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
 #pragma unroll
     for (int e = 0; e < E; e++) {
         const float v0 = fx_widen(x_u_v[e]); /* x */
-        const float v1 = (v0 * v0);
+        const float v1 = fx_mul(v0, v0);
         const float v2 = (-v1);
         const float v3 = fx_mul(0.5f, v0);
         const float v4 = fx_add(v2, v3);
@@ -980,7 +980,7 @@ struct operators_cub_op {
     __device__ cuda::std::tuple<float, bool> operator()(float x_u, __half h_u, bool m_u, bool k_u) const
     {
         const float v0 = fx_widen(x_u); /* x */
-        const float v1 = (v0 * v0);
+        const float v1 = fx_mul(v0, v0);
         const float v2 = (-v1);
         const float v3 = fx_mul(0.5f, v0);
         const float v4 = fx_add(v2, v3);

@@ -396,7 +396,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k14_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k15_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(x0) * fx_widen(x0))); };
+    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(fx_to_f16(fx_widen(x0) * fx_widen(x0))))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
     if (i >= n)
@@ -494,7 +494,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k18_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k19_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(x0) * fx_widen(x0))); };
+    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(fx_to_f16(fx_widen(x0) * fx_widen(x0))))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
     if (i >= n)
@@ -644,7 +644,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
 /* Reads 6 B and writes 12 B per element; every intermediate stays in registers,
  * and f16 and bf16 values compute in float. 24 distinct ops.
  * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
- * round it (nvcc would contract a * b + c into one fma, rounded once).
+ * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 2.41 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
  * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
  * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
@@ -689,12 +689,12 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
 #pragma unroll
     for (int e = 0; e < E; e++) {
         const float v0 = fx_widen(x_u_v[e]); /* x */
-        const float v1 = (v0 * v0);
-        const float v2 = (v0 * v0 * v0);
+        const float v1 = fx_mul(v0, v0);
+        const float v2 = fx_mul(fx_mul(v0, v0), v0);
         const float v3 = fx_add(v1, v2);
         const float v4 = fx_reciprocal(v0);
         const float v5 = fx_add(v3, v4);
-        const float v6 = fx_reciprocal(v0 * v0);
+        const float v6 = fx_reciprocal(fx_mul(v0, v0));
         const float v7 = fx_add(v5, v6); /* a */
         const float v8 = fx_sqrt(v0);
         const float v9 = fx_rsqrt(v0);
@@ -704,9 +704,9 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
         const float v13 = fx_pow_scalar(v0, (float)e_u);
         const float v14 = fx_add(v12, v13); /* b */
         const float v15 = fx_widen(h_u_v[e]); /* h */
-        const float v16 = (v15 * v15); /* c */
-        const float v17 = (v15 * v15 * v15);
-        const float v18 = fx_reciprocal(v15 * v15);
+        const float v16 = fx_mul(v15, v15); /* c */
+        const float v17 = fx_mul(fx_mul(v15, v15), v15);
+        const float v18 = fx_reciprocal(fx_mul(v15, v15));
         const float v19 = fx_add(v17, v18);
         const float v20 = fx_pow(v15, 2.0004f);
         const float v21 = fx_add(v19, v20);
@@ -1030,12 +1030,12 @@ struct pow_cub_op {
     __device__ cuda::std::tuple<float, float, __half, __half> operator()(__half h_u, float x_u) const
     {
         const float v0 = fx_widen(x_u); /* x */
-        const float v1 = (v0 * v0);
-        const float v2 = (v0 * v0 * v0);
+        const float v1 = fx_mul(v0, v0);
+        const float v2 = fx_mul(fx_mul(v0, v0), v0);
         const float v3 = fx_add(v1, v2);
         const float v4 = fx_reciprocal(v0);
         const float v5 = fx_add(v3, v4);
-        const float v6 = fx_reciprocal(v0 * v0);
+        const float v6 = fx_reciprocal(fx_mul(v0, v0));
         const float v7 = fx_add(v5, v6); /* a */
         const float v8 = fx_sqrt(v0);
         const float v9 = fx_rsqrt(v0);
@@ -1045,9 +1045,9 @@ struct pow_cub_op {
         const float v13 = fx_pow_scalar(v0, (float)e_u);
         const float v14 = fx_add(v12, v13); /* b */
         const float v15 = fx_widen(h_u); /* h */
-        const float v16 = (v15 * v15); /* c */
-        const float v17 = (v15 * v15 * v15);
-        const float v18 = fx_reciprocal(v15 * v15);
+        const float v16 = fx_mul(v15, v15); /* c */
+        const float v17 = fx_mul(fx_mul(v15, v15), v15);
+        const float v18 = fx_reciprocal(fx_mul(v15, v15));
         const float v19 = fx_add(v17, v18);
         const float v20 = fx_pow(v15, 2.0004f);
         const float v21 = fx_add(v19, v20);

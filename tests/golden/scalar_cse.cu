@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k3_a
 /* Reads 4 B and writes 4 B per element; every intermediate stays in registers.
  * 3 distinct ops.
  * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
- * round it (nvcc would contract a * b + c into one fma, rounded once).
+ * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 0.71 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
  * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread).
  * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
