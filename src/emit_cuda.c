@@ -269,7 +269,7 @@ static void pow_expr(char *buf, size_t len, const Inst *in, char a[3][640], bool
     else
         snprintf(xx, sizeof xx, "%s * %s", x, x);
     switch ((PowForm)(fused ? in->form : in->uform)) {
-    case POW_SQUARE: snprintf(buf, len, fused ? "%s" : "(%s)", xx); return;
+    case POW_SQUARE: snprintf(buf, len, fused ? "%s" : "(%s * %s)", fused ? xx : x, x); return;
     case POW_CUBE: snprintf(buf, len, fused ? "fx_mul(%s, %s)" : "(%s * %s)", xx, x); return;
     case POW_RECIPROCAL: snprintf(buf, len, "fx_reciprocal(%s)", x); return;
     case POW_RECIP_SQUARE: snprintf(buf, len, "fx_reciprocal(%s)", xx); return;
@@ -1205,14 +1205,13 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     char fr[32], fw[32];
     out_num(fr, sizeof fr, t->f_read);
     out_num(fw, sizeof fw, t->f_write);
-    bool half = false;
-    for (int i = 0; i < p->ninst; i++)
-        half |= p->inst[i].live && !p->inst[i].scalar && (p->inst[i].dtype == FX_F16 || p->inst[i].dtype == FX_BF16);
-    bool rn = false; /* a float + - * (op_expr: fx_add, fx_sub, fx_mul) */
+    bool half = false, rn = false; /* rn: a float + - * (op_expr: fx_add, fx_sub, fx_mul) */
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
-        rn |= in->live && !in->scalar && (in->op == O_ADD || in->op == O_SUB || in->op == O_MUL) &&
-              fusec_dtype[in->ct].kind == FX_KIND_FLOAT;
+        if (!in->live || in->scalar)
+            continue;
+        half |= in->dtype == FX_F16 || in->dtype == FX_BF16;
+        rn |= (in->op == O_ADD || in->op == O_SUB || in->op == O_MUL) && fusec_dtype[in->ct].kind == FX_KIND_FLOAT;
     }
     fputc('\n', f);
     part(em, "the fused kernel: the whole chain in one kernel");

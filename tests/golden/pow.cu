@@ -396,7 +396,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k14_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k15_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(fx_to_f16(fx_widen(x0) * fx_widen(x0))))); };
+    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
     if (i >= n)
@@ -494,7 +494,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k18_add(con
 template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k19_pow(const __half *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
-    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(fx_to_f16(fx_widen(x0) * fx_widen(x0))))); };
+    const auto op = [=](__half x0) { return fx_to_f16((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
     const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
     if (i >= n)
