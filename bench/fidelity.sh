@@ -15,6 +15,9 @@
 # run one at a time (they time the GPU); each step has a limit of LIMIT
 # seconds (default 120).
 # ONLY="name ..." keeps only those chains (golden_seed, rand_rand_4242_0003, ...).
+# RESUME=1 (with PHASE=run and the same OUT): skips the chains that have a CSV
+# in OUT already and keeps OUT's folder, so that a sweep too long for one
+# command goes on in the next one on the same machine.
 # EXTRA="bench/chains/*.fuse" adds other chains, named bench_NAME.
 # PHASE=build builds into FID_WORK (a folder) and stops; PHASE=run runs what
 # is built there (so that other, untimed GPU work can share the build phase).
@@ -45,10 +48,13 @@ ls "$work"/src/*.fuse | xargs -P "${JOBS:-16}" -I{} sh -c '
   "'"$fusec"'" -w $args "$f" -o "$b.cu" 2>"$b.err" && nvcc -O3 -arch=sm_90 "$b.cu" -o "$b.bin" 2>>"$b.err" ||
     echo "BUILD FAILED $f"'
 fi
+[ "${RESUME:-0}" = 1 ] || rm -f "$out/fidelity/status.txt"
 cp "$work"/src/*.fuse "$out/fidelity/src/" # beside the CSVs (bench/repredict.py reads them), in either phase
 [ "$phase" = build ] && exit 0
 for b in "$work"/src/*.bin; do
   name=$(basename "${b%.bin}")
+  case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac # ONLY in the run phase too
+  [ "${RESUME:-0}" = 1 ] && [ -f "$out/fidelity/$name.csv" ] && continue
   # the sizes (a shaped chain: its --dims, and the sizes of its swept dim that make SIZES elements)
   args=$(python3 bench/sweep_sizes.py "$fusec" "${b%.bin}.fuse" \
     "${SIZES:-4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456}")
@@ -61,8 +67,8 @@ for b in "$work"/src/*.bin; do
   else
     echo "$? $name (verification)"
   fi
-done >"$out/fidelity/status.txt"
+done >>"$out/fidelity/status.txt"
 # each harness's printout (its calibration, the model's table, the timings) beside its CSV
 mkdir -p "$out/fidelity/logs" && cp "$work"/*.log "$out/fidelity/logs/" 2>/dev/null
 python3 bench/fidelity.py "$out/fidelity" | tee "$out/fidelity.txt"
-tar -C "$out" -czf "$out/fidelity.tgz" fidelity && rm -rf "$out/fidelity"
+tar -C "$out" -czf "$out/fidelity.tgz" fidelity && { [ "${RESUME:-0}" = 1 ] || rm -rf "$out/fidelity"; }

@@ -676,6 +676,8 @@ def main():
                     help="the versions' order in each cold rep (default shuffle: a new random order each rep)")
     ap.add_argument("--baseline", metavar="FUSEC", default=None,
                     help="another fusec build: its fused kernel timed too, as fused@base (an A/B of two builds)")
+    ap.add_argument("--no-cub", action="store_true",
+                    help="build each chain's library without FUSEC_CUB (no CUB column): an A/B of the library's contents")
     ap.add_argument("--dry-run", action="store_true", help="compile the chains with fusec and stop")
     args = ap.parse_args()
     sizes = parse_sizes(args.sizes)
@@ -693,6 +695,8 @@ def main():
             log("skipped %s: a shaped chain (bench/shaped_bench.py times shaped chains)" % p)
             continue
         chains.append(load_chain(p, args.fusec, build, [v for v in args.variants.split(",") if v], args.baseline))
+        if args.no_cub:
+            chains[-1]["has_cub"] = False
     if args.dry_run:
         for c in chains:
             print("%s: %s" % (c["name"], c["torch"]))
