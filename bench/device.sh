@@ -197,7 +197,7 @@ for phase in "$@"; do
       fi
       limited ncu --csv --page raw --print-units base --cache-control all --clock-control none \
         --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-        -k regex:'_k[0-9]+|_fused_kernel' "$work/$n" --no-verify --sizes $size $dims --modes cold --reps 1 --warmup 0 \
+        -k regex:'_k[0-9]+|_fused_kernel' "$work/$n" --no-verify --sizes $size $dims --modes cold --reps 1 --warmup 0 --passes 1 \
         >"$res/$n.ncu.csv" 2>"$res/$n.ncu.err"
       echo "== $n"
       case $n in  # the model's bytes of the same build (build_example's flags)

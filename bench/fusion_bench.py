@@ -11,7 +11,9 @@ same chain written as a PyTorch user would), this script
     version's bytes (the ceiling), torch eager (one kernel per op), torch.compile
     (Inductor, static shapes, compiled per size), fusec fused and fusec unfused
     (and fusec's CUB version, P_cub: the fused chain through cub::DeviceTransform,
-    built with -DFUSEC_CUB where the .cu has that section);
+    built with -DFUSEC_CUB where the .cu has that section, in a library of its own:
+    compiled into the chain's library, it cost the fused kernel 0-8% at 2^12 on the
+    H200, session 23 call 4);
   * checks accuracy against a float64 evaluation (the torch line run on inputs
     upcast to float64), in ulps of the output dtype, on random inputs with special
     values (0, -0, +-inf, NaN, huge, tiny) planted at the start.
@@ -77,10 +79,11 @@ VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
 #   tN  N threads per block
 #   sN  FX_SMALL_BLOCKS = N: half the elements per thread below N blocks (s0: never)
 #   yN  FX_TINY_BLOCKS = N: one element a thread for a heavy kernel below N blocks
-#   cub the variant's library built with -DFUSEC_CUB, as the main one is (t128cub:
-#       the fused kernel as it is, from a library of its own with the CUB version)
-#   own the variant writes output tensors of its own, allocated after the others
-#       (else it shares CUB's)
+#   cub the variant's library built with -DFUSEC_CUB (t128cub: the fused kernel as it is,
+#       in a library with the CUB version compiled in: on sm_90 that reserves 1 KiB of
+#       shared memory in every kernel of the module, which cost the fused kernel 0-8% at
+#       2^12, session 23 call 4; so the chain's own library is built without it and CUB's
+#       column comes from a library of its own)
 def variant_parts(var):
     """A variant's name split into its parts: "x2r8" -> ["x2", "r8"]."""
     return re.findall(r"[a-z]+\d*", var)
@@ -96,11 +99,11 @@ def variant_source(src, api, var):
             assert k == 1, "fusion_bench: no fused kernel declaration in the .cu"
         elif tok[0] == "x" and tok[1:].isdigit():
             k = int(tok[1:])
-            m = re.search(r"const size_t full = vec \? n / (\d+) \* \d+ : 0;", src)
+            m = re.search(r"size_t full = vec \? n / (\d+) \* \d+ : 0;", src)
             if not m:
                 raise SystemExit("fusion_bench: variant %s: no 1-D fused launch in the .cu (a shaped chain?)" % var)
             e = int(m.group(1))
-            src = src.replace(m.group(0), "const size_t full = vec ? n / %d * %d : 0;" % (e * k, e * k), 1)
+            src = src.replace(m.group(0), "size_t full = vec ? n / %d * %d : 0;" % (e * k, e * k), 1)
             for it in ("unsigned", "size_t"):
                 src = re.sub(r"(%s<%s, )%d(, false><<<fx_blocks\(full, )%d\)" % (kname, it, e, e),
                              lambda mm: mm.group(1) + str(e * k) + mm.group(2) + "%d)" % (e * k), src)
@@ -110,7 +113,7 @@ def variant_source(src, api, var):
             macro = {"s": "FX_SMALL_BLOCKS", "y": "FX_TINY_BLOCKS"}[tok[0]]
             src, k = re.subn(r"#define %s \d+" % macro, "#define %s %d" % (macro, int(tok[1:])), src, count=1)
             assert k == 1, "fusion_bench: no %s in the .cu" % macro
-        elif tok not in ("cub", "own"):
+        elif tok != "cub":
             raise SystemExit("fusion_bench: unknown variant part '%s' in '%s'" % (tok, var))
     return src
 
@@ -179,17 +182,20 @@ def load_chain(path, fusec, build, variants=(), baseline=None):
                     "has_cub": has_cub and "cub" in variant_parts(v)}
     return {"variants": vars_, "name": name, "path": path, "api": rep["name"], "torch": torch_line(path), "cu": cu,
             "so": os.path.join(build, "lib%s.so" % name), "has_cub": has_cub,
+            "cub_so": os.path.join(build, "lib%s+cub.so" % name),
             "inputs": rep["inputs"], "outputs": rep["outputs"], "params": rep["params"],
             "fused_bpe": rep["fused"]["bytes_per_element"] if "bytes_per_element" in rep["fused"]
             else None, "report": rep}
 
 
 def nvcc_build(c, arch):
-    cmd = ["nvcc", "-O3", "-arch=" + arch, "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared",
-           c["cu"], "-o", c["so"]]
-    if c["has_cub"]:
-        cmd.insert(1, "-DFUSEC_CUB")
-    subprocess.check_call(cmd)
+    """The chain's library as a user builds it (no FUSEC_CUB), and CUB's version in a
+    library of its own (a variant: as its parts say)."""
+    cmd = ["nvcc", "-O3", "-arch=" + arch, "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared", c["cu"], "-o"]
+    variant = "cub_so" not in c
+    subprocess.check_call(cmd[:1] + (["-DFUSEC_CUB"] if variant and c["has_cub"] else []) + cmd[1:] + [c["so"]])
+    if not variant and c["has_cub"]:
+        subprocess.check_call(cmd[:1] + ["-DFUSEC_CUB"] + cmd[1:] + [c["cub_so"]])
     return c
 
 
@@ -202,6 +208,10 @@ def bind(c):
         c["fused@" + v] = fn
     lib = ctypes.CDLL(c["so"])
     for ver in ("fused", "unfused", "cub"):
+        if ver == "cub":
+            if not c["has_cub"]:
+                continue
+            lib = ctypes.CDLL(c["cub_so"])
         sym = "%s_%s" % (c["api"], ver)
         if not hasattr(lib, sym):
             continue
@@ -269,13 +279,19 @@ def torch_fn(c):
     return env["chain"]
 
 
-def fusec_call(c, ver, ins, outs):
+def fusec_call(c, ver, ins):
+    """A call of a fusec version that allocates its outputs as a torch op does (torch.empty,
+    from the caching allocator, freed when the caller drops them), as eager's and Inductor's
+    calls do: each version's outputs come from the same pool. Until session 23 each had
+    buffers of its own, and the same fused kernel timed 2-5% slower at 2^12-2^16 into
+    buffers that no other version wrote than into CUB's, on an H100 (call 6)."""
     fn = c[ver]
     par = [p["value"] for p in c["params"]]
     n = ins[0].numel()
     stream = torch.cuda.current_stream().cuda_stream
 
     def call():
+        outs = alloc_outputs(c, n)
         rc = fn(*[t.data_ptr() for t in ins], *[t.data_ptr() for t in outs], *par, n, stream)
         if rc != 0:
             raise RuntimeError("%s_%s returned CUDA error %d" % (c["api"], ver, rc))
@@ -436,9 +452,6 @@ def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
         ins = make_inputs(c, n, args.seed)
         need = bytes_fused(c, n)
         try:
-            outs_f = alloc_outputs(c, n)
-            outs_u = alloc_outputs(c, n)
-            outs_c = alloc_outputs(c, n)
             src = torch.empty(need // 2, dtype=torch.uint8, device="cuda").fill_(7)
             dst = torch.empty_like(src)
         except torch.OutOfMemoryError:
@@ -454,14 +467,13 @@ def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
             "copy": lambda: dst.copy_(src),
             "eager": lambda: eager(*ins),
             "compile": lambda: compiled(*ins),
-            "fused": fusec_call(c, "fused", ins, outs_f),
-            "unfused": fusec_call(c, "unfused", ins, outs_u),
+            "fused": fusec_call(c, "fused", ins),
+            "unfused": fusec_call(c, "unfused", ins),
         }
         if "cub" in c:
-            calls["cub"] = fusec_call(c, "cub", ins, outs_c)
+            calls["cub"] = fusec_call(c, "cub", ins)
         for v in c["variants"]:
-            own = alloc_outputs(c, n) if "own" in variant_parts(v) else outs_c
-            calls["fused@" + v] = fusec_call(c, "fused@" + v, ins, own)
+            calls["fused@" + v] = fusec_call(c, "fused@" + v, ins)
         # every fusec version writes what the fused kernel writes
         ref_out = [o.clone() for o in calls["fused"]()]
         # (fused@base is another build of fusec: its results may differ in the last bit)
@@ -496,7 +508,7 @@ def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
                 for v, us in hot.items():
                     rows.append((c["name"], n, v, "hot", p, us))
         log("  n=%d done (compile %.1f s)" % (n, compile_s))
-        del ins, outs_f, outs_u, outs_c, src, dst, calls, compiled
+        del ins, src, dst, calls, compiled
     # accuracy at one size, every version on the same inputs with special values
     n = 1 << 20
     ins_probe = make_inputs(c, n, args.seed + 1, special=True)
@@ -505,11 +517,11 @@ def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
     fns = {
         "eager": lambda ins: eager(*ins),
         "compile": lambda ins: compiled(*ins),
-        "fused": lambda ins: fusec_call(c, "fused", ins, alloc_outputs(c, n))(),
-        "unfused": lambda ins: fusec_call(c, "unfused", ins, alloc_outputs(c, n))(),
+        "fused": lambda ins: fusec_call(c, "fused", ins)(),
+        "unfused": lambda ins: fusec_call(c, "unfused", ins)(),
     }
     if "cub" in c:
-        fns["cub"] = lambda ins: fusec_call(c, "cub", ins, alloc_outputs(c, n))()
+        fns["cub"] = lambda ins: fusec_call(c, "cub", ins)()
     del ins_probe
     if args.kernels:
         kt = kernel_times(c, parse_sizes(args.kernels)[0], args.seed)
@@ -525,9 +537,8 @@ def kernel_times(c, n, seed):
     CUPTI (torch.profiler): (name, us) in launch order, the median over 10 calls."""
     from torch.profiler import profile, ProfilerActivity
     ins = make_inputs(c, n, seed)
-    outs = alloc_outputs(c, n)
     res = {}
-    for ver, f in (("eager", lambda: c["eager"](*ins)), ("unfused", fusec_call(c, "unfused", ins, outs))):
+    for ver, f in (("eager", lambda: c["eager"](*ins)), ("unfused", fusec_call(c, "unfused", ins))):
         for _ in range(3):
             f()
         torch.cuda.synchronize()
@@ -677,7 +688,7 @@ def main():
     ap.add_argument("--baseline", metavar="FUSEC", default=None,
                     help="another fusec build: its fused kernel timed too, as fused@base (an A/B of two builds)")
     ap.add_argument("--no-cub", action="store_true",
-                    help="build each chain's library without FUSEC_CUB (no CUB column): an A/B of the library's contents")
+                    help="no CUB column (CUB's version is built and timed from a library of its own otherwise)")
     ap.add_argument("--dry-run", action="store_true", help="compile the chains with fusec and stop")
     args = ap.parse_args()
     sizes = parse_sizes(args.sizes)

@@ -4,7 +4,7 @@
     ncu --csv --page raw --cache-control all --clock-control none \\
         --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \\
         -k regex:'_k[0-9]+|_fused_kernel' ./chain --no-verify --sizes 2^28 --modes cold \\
-        --reps 1 --warmup 0 >chain.ncu.csv
+        --reps 1 --warmup 0 --passes 1 >chain.ncu.csv
     bench/kernels.py PROFILE.json chain.ncu.csv... [--predict chain.json] [--n 2^28]
 
 The harness times the unfused chain as a whole; the CUDA-backend issue asks that

@@ -215,7 +215,8 @@ grep -q '^harness runs: 100, failed or stopped: 0 $' "$work/c16.txt" || fail "fi
 [ "$(ls "$work"/c16/fidelity/rand_*.csv | wc -l)" = 100 ] || fail "fidelity: call 16 has 100 programs' CSVs"
 
 # fusion_bench.py: sizes, the variants' source edits, ulps (pure parts, no torch)
-python3 - "$root" <<'PY' || fail "fusion_bench.py: pure parts"
+"$fusec" -w examples/seed.fuse -o "$work/seed_fb.cu" || fail "fusion_bench.py: seed's .cu"
+python3 - "$root" "$work/seed_fb.cu" <<'PY' || fail "fusion_bench.py: pure parts"
 import sys
 sys.path.insert(0, sys.argv[1] + "/bench")
 import fusion_bench as fb
@@ -243,6 +244,20 @@ acc_head = [l for l in lines if l.startswith("chain ") and "out" in l][0].split(
 acc_row = dict(zip(acc_head, [l for l in lines if l.startswith("c1 ") and " y " in l][0].split()))
 assert acc_row["cub"] == "2" and acc_row["compile"] == "-", acc_row
 assert "worst fused vs CUB (cub us / fused us): c1@2^20 1.136" in lines, lines[-2:]
+# the chain's library as a user builds it, without FUSEC_CUB; CUB's version from a library of
+# its own (compiled in, it slows the fused kernel at small n: docs/cuda.md); a variant as its parts say
+calls = []
+fb.subprocess.check_call = lambda cmd: calls.append(cmd)
+fb.nvcc_build({"cu": "c.cu", "so": "libc.so", "cub_so": "libc+cub.so", "has_cub": True}, "sm_90")
+assert len(calls) == 2 and "-DFUSEC_CUB" not in calls[0] and calls[0][-1] == "libc.so", calls
+assert "-DFUSEC_CUB" in calls[1] and calls[1][-1] == "libc+cub.so", calls
+calls.clear()
+fb.nvcc_build({"cu": "v.cu", "so": "libv.so", "has_cub": True}, "sm_90")
+assert len(calls) == 1 and "-DFUSEC_CUB" in calls[0], calls
+# x2 doubles the large-n launch's elements a thread in the .cu fusec emits today
+src = open(sys.argv[2]).read()
+v = fb.variant_source(src, "seed", "x2")
+assert "size_t full = vec ? n / 8 * 8 : 0;" in v and "seed_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8)" in v
 PY
 
 # opcost_fused.py --dry-run: undoing its chain's extra multiplies and adds from
@@ -311,6 +326,15 @@ for c in 1:21:'cold 108/126 (<= 10%), graph 109/126 (<= 10%), hot 112/126 (<= 15
     fail "fidelity.py: session 22 call $k's $runs runs"
   grep -qF "within target: $within" "$work/s22c$k.txt" || fail "fidelity.py: session 22 call $k's rows within target"
 done
+
+# and on session 23's one run of every example, golden chain and 100 random programs (an H100,
+# calls 1-2): the table docs/model.md and docs/results.md quote
+d=$root/bench/results/2026-12-05-s23/call-2
+kept_table s23 "$d/fidelity.tgz" "$d/fidelity.txt" "session 23 calls 1-2"
+grep -q '^harness runs: 137, failed or stopped: 0 $' "$work/s23.txt" || fail "fidelity.py: session 23's 137 runs"
+grep -qF 'within target: cold 503/728 (<= 10%), graph 401/728 (<= 10%), hot 567/728 (<= 15%)' "$work/s23.txt" ||
+  fail "fidelity.py: session 23's rows within target"
+[ "$(ls "$work"/s23/fidelity/rand_*.csv | wc -l)" = 100 ] || fail "fidelity: session 23 has 100 programs' CSVs"
 
 # sweep_sizes.py: a shaped chain's swept-dim sizes for element counts, an unshaped one's counts
 [ "$(python3 bench/sweep_sizes.py "$fusec" examples/layernorm_affine.fuse 4096,65536,268435456)" = \

@@ -10,7 +10,7 @@ typedef struct FhOptions {
     int nsizes;
     int modes[FH_NMODES]; /* in the order given */
     int nmodes;
-    int reps, warmup;
+    int reps, warmup, passes;
     const char *csv, *json, *calibrate;
     int verify_only, no_verify;
     unsigned long long seed;
@@ -49,6 +49,10 @@ static void fh_usage(FILE *f, const char *prog)
             "                              back to back, an event between them times each one\n"
             "  --reps N           timed calls per version, size and mode; the median is reported (30)\n"
             "  --warmup N         untimed calls before them (5)\n"
+            "  --passes N         times each size N times over (all its modes and versions in turn,\n"
+            "                     then again) and keeps each version's lowest median (2): a slow spell\n"
+            "                     of the machine's (another process, a clock change) spoils one pass,\n"
+            "                     not the row\n"
             "  --verify-only      verify at every size and time nothing; exit status 0 pass, 1 fail\n"
             "  --no-verify        time without verifying first (not recommended)\n"
             "  --rtol X           relative tolerance for every output: |got - ref| <= atol + rtol |ref|\n"
@@ -148,7 +152,7 @@ static int fh_parse_tol(const char *s, double *out)
 /* Options that take a value. ORDER: the cases of fh_parse_options. */
 static const char *const fh_valued_opts[] = {"--sizes", "--modes", "--reps",   "--warmup", "--csv",
                                              "--json",  "--calibrate", "--seed", "--device", "--rtol",
-                                             "--atol",  "--dims",  "--sweep"};
+                                             "--atol",  "--dims",  "--sweep", "--passes"};
 static const char *const fh_flag_opts[] = {"--help", "--verify-only", "--no-verify"};
 
 /* Returns -1 to go on, 0 after --help, 2 on a usage error. */
@@ -160,6 +164,7 @@ static int fh_parse_options(FhOptions *o, int argc, char **argv)
     fh_parse_modes(o, "cold,hot,graph");
     o->reps = 30;
     o->warmup = 5;
+    o->passes = 2;
     o->rtol = o->atol = -1;
     o->seed = (unsigned long long)time(NULL) ^ ((unsigned long long)clock() << 8);
     for (i = 1; i < argc; i++) {
@@ -217,7 +222,8 @@ static int fh_parse_options(FhOptions *o, int argc, char **argv)
         case 9: ok = fh_parse_tol(v, &o->rtol); break;
         case 10: ok = fh_parse_tol(v, &o->atol); break;
         case 11: o->dims = v; break;
-        default: o->sweep = v; break;
+        case 12: o->sweep = v; break;
+        default: ok = fh_parse_int(v, 1, 100, &o->passes); break;
         }
         if (!ok) {
             fprintf(stderr, "fusec harness: bad value for %s: '%s'%s (try --help)\n", name, v,

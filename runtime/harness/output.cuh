@@ -80,8 +80,8 @@ static void fh_write_json(FILE *f, const FhOutput *out)
     fh_json_str(f, d->driver);
     fprintf(f, ", \"driver_cuda\": \"%d.%d\", \"runtime\": \"%d.%d\"},\n", d->driver_api / 1000,
             d->driver_api % 1000 / 10, d->runtime_api / 1000, d->runtime_api % 1000 / 10);
-    fprintf(f, "  \"seed\": %llu,\n  \"reps\": %d,\n  \"warmup\": %d,\n  \"modes\": [", R->o.seed, R->o.reps,
-            R->o.warmup);
+    fprintf(f, "  \"seed\": %llu,\n  \"reps\": %d,\n  \"warmup\": %d,\n  \"passes\": %d,\n  \"modes\": [", R->o.seed,
+            R->o.reps, R->o.warmup, R->o.passes);
     for (m = 0; m < R->o.nmodes; m++)
         fprintf(f, "%s\"%s\"", m ? ", " : "", fh_mode_name[R->o.modes[m]]);
     fputs("],\n  \"versions\": [", f);
@@ -172,9 +172,9 @@ static void fh_write_csv(FILE *f, const FhOutput *out)
     fh_csv_str(f, d->name);
     fprintf(f, "\n# sm,%d.%d\n# sms,%d\n# l2_bytes,%zu\n# memory_bytes,%zu\n# driver,%s\n", d->cc_major,
             d->cc_minor, d->sms, d->l2_bytes, d->mem_total, d->driver);
-    fprintf(f, "# driver_cuda,%d.%d\n# runtime,%d.%d\n# seed,%llu\n# reps,%d\n# warmup,%d\n", d->driver_api / 1000,
-            d->driver_api % 1000 / 10, d->runtime_api / 1000, d->runtime_api % 1000 / 10, R->o.seed, R->o.reps,
-            R->o.warmup);
+    fprintf(f, "# driver_cuda,%d.%d\n# runtime,%d.%d\n# seed,%llu\n# reps,%d\n# warmup,%d\n# passes,%d\n",
+            d->driver_api / 1000, d->driver_api % 1000 / 10, d->runtime_api / 1000, d->runtime_api % 1000 / 10,
+            R->o.seed, R->o.reps, R->o.warmup, R->o.passes);
     fputs("# hot_timing,calls back to back; an event between consecutive calls; median\n", f);
     if (R->calibrated) {
         fputs("# profile_name,", f);
