@@ -363,7 +363,7 @@ void predict_explain(FILE *f, const Chain *c)
     } else {
         double lu = fusec_launch_floor(d, k, host, 0), lf = fusec_launch_floor(d, 1, host, 0);
         /* what a call costs at n = 1: its launches and each kernel's least work (the fused kernel's
-         * chain of issue slots in one thread, fusec_compute_us), which the speedup tends to; a
+         * drain, fusec_drain_us), which the speedup tends to; a
          * shaped chain's n = 1 of its sweep dim may leave the fused call a tail kernel too */
         Point one = predict_at(c, 1);
         char tw[200];
