@@ -15,6 +15,8 @@
 # run one at a time (they time the GPU); each step has a limit of LIMIT
 # seconds (default 120).
 # ONLY="name ..." keeps only those chains (golden_seed, rand_rand_4242_0003, ...).
+# Each harness times each size twice over (its --passes 2, since session 23):
+# twice the time of a run before that; LIMIT may need raising for long chains.
 # RESUME=1 (with PHASE=run and the same OUT): skips the chains that have a CSV
 # in OUT already and keeps OUT's folder, so that a sweep too long for one
 # command goes on in the next one on the same machine.
@@ -49,6 +51,13 @@ ls "$work"/src/*.fuse | xargs -P "${JOBS:-16}" -I{} sh -c '
     echo "BUILD FAILED $f"'
 fi
 [ "${RESUME:-0}" = 1 ] || rm -f "$out/fidelity/status.txt"
+if [ "${RESUME:-0}" = 1 ] && [ -f "$out/fidelity/status.txt" ]; then
+  # a chain without a CSV runs again: its old line goes
+  while read -r rc name rest; do
+    [ -f "$out/fidelity/$name.csv" ] && echo "$rc $name${rest:+ $rest}"
+  done <"$out/fidelity/status.txt" >"$out/fidelity/status.new"
+  mv "$out/fidelity/status.new" "$out/fidelity/status.txt"
+fi
 cp "$work"/src/*.fuse "$out/fidelity/src/" # beside the CSVs (bench/repredict.py reads them), in either phase
 [ "$phase" = build ] && exit 0
 for b in "$work"/src/*.bin; do

@@ -11,9 +11,9 @@ same chain written as a PyTorch user would), this script
     version's bytes (the ceiling), torch eager (one kernel per op), torch.compile
     (Inductor, static shapes, compiled per size), fusec fused and fusec unfused
     (and fusec's CUB version, P_cub: the fused chain through cub::DeviceTransform,
-    built with -DFUSEC_CUB where the .cu has that section, in a library of its own:
-    compiled into the chain's library, it cost the fused kernel 0-8% at 2^12 on the
-    H200, session 23 call 4);
+    built with -DFUSEC_CUB where the .cu has that section, in a library of its own, so
+    that the chain's library is the one a user builds: CUB compiled in reserves 1 KiB
+    of shared memory in every kernel of the module, docs/cuda.md);
   * checks accuracy against a float64 evaluation (the torch line run on inputs
     upcast to float64), in ulps of the output dtype, on random inputs with special
     values (0, -0, +-inf, NaN, huge, tiny) planted at the start.
@@ -81,9 +81,8 @@ VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
 #   yN  FX_TINY_BLOCKS = N: one element a thread for a heavy kernel below N blocks
 #   cub the variant's library built with -DFUSEC_CUB (t128cub: the fused kernel as it is,
 #       in a library with the CUB version compiled in: on sm_90 that reserves 1 KiB of
-#       shared memory in every kernel of the module, which cost the fused kernel 0-8% at
-#       2^12, session 23 call 4; so the chain's own library is built without it and CUB's
-#       column comes from a library of its own)
+#       shared memory in every kernel of the module, docs/cuda.md; the chain's own
+#       library is built without it and CUB's column comes from a library of its own)
 def variant_parts(var):
     """A variant's name split into its parts: "x2r8" -> ["x2", "r8"]."""
     return re.findall(r"[a-z]+\d*", var)
@@ -282,9 +281,9 @@ def torch_fn(c):
 def fusec_call(c, ver, ins):
     """A call of a fusec version that allocates its outputs as a torch op does (torch.empty,
     from the caching allocator, freed when the caller drops them), as eager's and Inductor's
-    calls do: each version's outputs come from the same pool. Until session 23 each had
-    buffers of its own, and the same fused kernel timed 2-5% slower at 2^12-2^16 into
-    buffers that no other version wrote than into CUB's, on an H100 (call 6)."""
+    calls do: each version's outputs come from the same pool (until session 23 each had
+    buffers of its own; that did not explain the fused column's 2-5% at 2^12 against the
+    same kernel from another library, which stayed: calls 6-7 of session 23)."""
     fn = c[ver]
     par = [p["value"] for p in c["params"]]
     n = ins[0].numel()
@@ -715,7 +714,7 @@ def main():
     jobs = chains + [v for c in chains for v in c["variants"].values()]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
         list(ex.map(lambda c: nvcc_build(c, args.arch), jobs))
-    log("built %d libraries" % len(chains))
+    log("built %d chains' libraries and %d variants'" % (len(chains), len(jobs) - len(chains)))
     import torch as t
     torch = t
     for k, v in DTYPES.items():

@@ -375,8 +375,8 @@ void predict_explain(FILE *f, const Chain *c)
             snprintf(code, sizeof code, " and %.2f us fetching the later kernels' code", one.u.overhead_us - lu);
         char least[200] = "";
         if (one.f.us - lft >= 0.1)
-            snprintf(least, sizeof least, ", and the fused kernel's %.0f issue slots take %.1f us in one thread's "
-                     "chain", t->fcost.slots32 + t->fcost.slots64, one.f.us - lft);
+            snprintf(least, sizeof least, ", and the fused kernel's drain (its last elements' chain of %.0f issue "
+                     "slots) adds %.1f us", t->fcost.slots32 + t->fcost.slots64, one.f.us - lft);
         fprintf(f, "On %s, at %.0f GB/s, ", d->name, d->hbm_gbps);
         /* A crossover of 0: the version is never overhead-bound in
          * [1, 2^40], or always is. */

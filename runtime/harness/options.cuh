@@ -223,7 +223,8 @@ static int fh_parse_options(FhOptions *o, int argc, char **argv)
         case 10: ok = fh_parse_tol(v, &o->atol); break;
         case 11: o->dims = v; break;
         case 12: o->sweep = v; break;
-        default: ok = fh_parse_int(v, 1, 100, &o->passes); break;
+        case 13: ok = fh_parse_int(v, 1, 100, &o->passes); break;
+        default: return fh_usage_error("an option the harness has no case for:", a);
         }
         if (!ok) {
             fprintf(stderr, "fusec harness: bad value for %s: '%s'%s (try --help)\n", name, v,

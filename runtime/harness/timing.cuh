@@ -182,13 +182,12 @@ static FhRow fh_make_row(const FhRun *R, size_t n, int mode, const FhTimes *t)
 static void fh_print_row_header(const FhRun *R)
 {
     int cub = R->c->versions > 2;
-    printf("\ntiming: us per call, median of %d calls after %d warm-up calls, CUDA events, the lower of %d "
-           "passes;\n"
+    printf("\ntiming: us per call, median of %d calls after %d warm-up calls, CUDA events%s;\n"
            "predicted: fusec's model with the calibrated profile; error: measured speedup / predicted - 1;\n"
            "GB/s: the bytes each version must move / its time; %%copy: of the calibrated copy bandwidth;\n"
            "regime (fused): overhead under 2 launch costs per kernel, memory at 50%% of copy or more, else "
            "compute\n",
-           R->o.reps, R->o.warmup, R->o.passes);
+           R->o.reps, R->o.warmup, R->o.passes > 1 ? ", the lowest of the passes' medians (--passes)" : "");
     if (cub)
         printf("cub: the fused chain through cub::DeviceTransform (-DFUSEC_CUB), timed the same way;\n"
                "vs cub: its time / the fused time (1 or more: the fused kernel is as fast or faster)\n");
@@ -223,10 +222,11 @@ static void fh_time_size(FhRun *R, size_t n)
     for (v = 0; v < nv; v++)
         fh_run_checked(R, v, b, n);
     /* --passes: every mode and version in turn, then again; each keeps its
-     * lowest median. In session 23's fidelity run (137 harnesses, one pass) six
-     * harnesses' first size ran 1.5-5.6x slower hot or in a graph than the next
-     * size, both versions at once, and cold rows beside them did not: a spell of
-     * the machine's, not of the chain's (bench/results/2026-12-05-s23). */
+     * lowest median. In session 23's fidelity run (137 harnesses, one pass)
+     * seven harnesses' first size ran 1.5-5.6x slower than their next size in
+     * one mode or more, one version or both (div_zero's and a random program's
+     * unfused call cold, others hot or in a graph), rows beside them not: a
+     * spell of the machine's, not of the chain's (bench/results/2026-12-05-s23). */
     FhTimes t[FH_NMODES][FH_MAX_VERSIONS];
     int p;
     for (p = 0; p < R->o.passes; p++)

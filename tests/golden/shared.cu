@@ -11,7 +11,7 @@
  * Harness:  nvcc -O3 -arch=sm_90 shared.cu -o shared && ./shared --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c shared.cu   (API: fusec --emit=header)
  * CUB:      add -DFUSEC_CUB to either for a third version, shared_cub (cub::DeviceTransform;
- *           it slows the other kernels of its build at small n: docs/cuda.md)
+ *           it reserves shared memory in every kernel of its build: docs/cuda.md)
  *
  * Contents (line: part):
  *   N: runtime/fusec_kernel.cuh (storage types, conversions, vector loads and stores)
@@ -288,8 +288,8 @@ extern "C" cudaError_t shared_unfused(const float *x_u, float *y_u, size_t n, cu
  * and stores one element at a time. A baseline: the best hand-written library
  * transform, which the harness times with the same method as the other versions.
  * Compiled in, those bulk copies make nvcc reserve 1 KiB of shared memory in every
- * kernel of the module, the fused and unfused ones too: that cost the fused kernel
- * 0-8% at 4096 elements on the H200 (docs/cuda.md). Time the fused kernel from a
+ * kernel of the module, the fused and unfused ones too (in one H200 run the fused
+ * kernel was 3% slower at 4096 elements so: docs/cuda.md). Time the fused kernel from a
  * build without -DFUSEC_CUB, as bench/fusion_bench.py does. */
 #include <cub/device/device_transform.cuh>
 

@@ -1,4 +1,4 @@
-# Session 23 call 3: why the fused column at 2^12 is 3-6% slower than fused@base in call 1 (and in session
+# Session 23 call 4: why the fused column at 2^12 is 3-6% slower than fused@base in call 1 (and in session
 # 22's call 2), where both run one vector a thread. fused@base here is the same build (.dev/bin/fusec_cur)
 # built as a library of its own, without FUSEC_CUB; the fused column is the chain's library: with CUB
 # compiled in (fb_cub) and without (fb_nocub, --no-cub). Same chains, 2^12 and 2^16, cold.
