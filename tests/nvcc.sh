@@ -22,6 +22,16 @@ done
 spills=
 [ ! -f "$work/$name.sm_90.ptxas" ] || spills=$(awk -f "$(dirname "$0")/../bench/spills.awk" "$work/$name.sm_90.ptxas")
 [ -z "$spills" ] || { echo "FAIL: $name: kernels that spill (ptxas -v, sm_90): $spills" >&2; exit 1; }
+# The harness parses its options before it looks for a GPU (none here): --help
+# exits 0 and lists them, a bad value or an unknown option exits 2.
+h=$work/$name.sm_90
+if [ -x "$h" ]; then
+  "$h" --help | grep -q -- '--passes N' || { echo "FAIL: $name: the harness's --help lists no --passes" >&2; exit 1; }
+  for bad in "--passes 0" "--passes=x" "--reps 0" "--no-such-option"; do
+    st=0; "$h" $bad >/dev/null 2>&1 || st=$?
+    [ $st = 2 ] || { echo "FAIL: $name: the harness's exit status for $bad is $st, not 2" >&2; exit 1; }
+  done
+fi
 if [ "${NVCC_CUB:-1}" = 1 ] && grep -q '^#ifdef FUSEC_CUB$' "$work/$name.cu"; then
   "$nvcc" -O3 -arch=sm_90 -Werror all-warnings -DFUSEC_CUB "$work/$name.cu" -o "$work/$name.cub"
   "$nvcc" -O3 -arch=sm_90 -Werror all-warnings -DFUSEC_CUB -DFUSEC_NO_HARNESS -c "$work/$name.cu" -o "$work/$name.cub.o"
