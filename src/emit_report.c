@@ -41,7 +41,12 @@ static void value_name(const Names *nm, int i, char *buf, size_t len)
         snprintf(buf, len, "(scalar)");
 }
 
-static const char *mode_text = "cold: L2 flushed before each call";
+/* --mode's words: the harness's cold and hot modes (docs/harness.md). */
+static const char *mode_text(int hot)
+{
+    return hot ? "hot: calls back to back on the same buffers, what fits stays in L2"
+               : "cold: L2 flushed before each call";
+}
 
 static const char *host_text(int host)
 {
@@ -184,7 +189,7 @@ static void emit_text(FILE *f, const Chain *c)
             (t->f_flops + t->f_trans) / (t->f_read + t->f_write));
     fprintf(f, "\nTraffic ratio: %s / %s = %.2fx, the predicted speedup while memory-bound\n", ub, fb, t->ratio);
 
-    fprintf(f, "\nPredicted sweep (%s; %s)\n", fusec_host_name[c->opt->host], mode_text);
+    fprintf(f, "\nPredicted sweep (%s; %s)\n", fusec_host_name[c->opt->host], mode_text(c->opt->hot));
     fprintf(f, "  %9s %12s %12s %9s  %-8s  %-8s\n", predict_sweep_name(c), "unfused us", "fused us", "speedup",
             "unfused", "fused");
     for (int i = 0; i < c->sizes->n; i++) {
@@ -344,8 +349,8 @@ static void emit_json(FILE *f, const Chain *c)
     json_str(f, c->src->name);
     fprintf(f, ",\n  \"name\": ");
     json_str(f, c->prefix);
-    fprintf(f, ",\n  \"dtype\": \"%s\",\n  \"host\": \"%s\",\n  \"mode\": \"cold\",\n",
-            fusec_dtype_name[c->opt->dtype], fusec_host_name[c->opt->host]);
+    fprintf(f, ",\n  \"dtype\": \"%s\",\n  \"host\": \"%s\",\n  \"mode\": \"%s\",\n",
+            fusec_dtype_name[c->opt->dtype], fusec_host_name[c->opt->host], fusec_mode_name[c->opt->hot]);
     fprintf(f, "  \"device\": {\"name\": ");
     json_str(f, d->name);
     fprintf(f, ", \"note\": ");
@@ -461,7 +466,7 @@ static void emit_csv(FILE *f, const Chain *c)
 {
     const Traffic *t = &c->traffic;
     fprintf(f, "%s,unfused_us,fused_us,speedup,regime,unfused_regime,fused_regime,unfused_gbps,fused_gbps,"
-               "traffic_ratio,unfused_kernels,unfused_bytes_per_element,fused_bytes_per_element,host,device\n",
+               "traffic_ratio,unfused_kernels,unfused_bytes_per_element,fused_bytes_per_element,host,mode,device\n",
             predict_sweep_name(c));
     for (int i = 0; i < c->sizes->n; i++) {
         Point pt = predict_at(c, c->sizes->v[i]);
@@ -482,7 +487,7 @@ static void emit_csv(FILE *f, const Chain *c)
         json_num(f, c->prog->shaped ? pt.ub : t->u_read + t->u_write);
         fputc(',', f);
         json_num(f, c->prog->shaped ? pt.fb : t->f_read + t->f_write);
-        fprintf(f, ",%s,\"", fusec_host_name[c->opt->host]);
+        fprintf(f, ",%s,%s,\"", fusec_host_name[c->opt->host], fusec_mode_name[c->opt->hot]);
         for (const char *d = c->opt->device.name; *d; d++) /* CSV quoting: "" inside */
             fputs(*d == '"' ? "\"\"" : (char[]){*d, 0}, f);
         fprintf(f, "\"\n");

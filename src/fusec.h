@@ -455,6 +455,7 @@ typedef struct Options {
     Emit emit;
     int dtype;
     int host;            /* FUSEC_HOST_C ... */
+    int hot;             /* --mode: 0 cold, 1 hot (fusec_mode_name) */
     const char *name;    /* C prefix, or NULL for the file's stem */
     FusecProfile device;
     SizeList sizes;

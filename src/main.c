@@ -37,6 +37,8 @@ static const char usage[] =
     "                       file written by a harness's --calibrate\n"
     "  --host=HOST          c (default: plain launches), graph (CUDA graph replay),\n"
     "                       pytorch (unfused = eager, fused = torch.compile)\n"
+    "  --mode=MODE          cold (default: L2 flushed before each call) or hot (calls back to\n"
+    "                       back on the same buffers: what fits stays in L2), as the harness times\n"
     "  --sizes=LIST         sizes to predict, e.g. 4096,1M,2^20..2^28 (default 2^12..2^28)\n"
     "  --dims=D=N,...       a shaped chain: the sizes of its dims, e.g. --dims=C=1024 (every\n"
     "                       dim but the swept one; the swept one's sets the report's totals)\n"
@@ -495,7 +497,7 @@ int main(int argc, char **argv)
     static const char *const emits[] = {"cuda", "header", "report", "json", "csv", "dot", "torch"};
     static const char *const formats[] = {"text", "json", "csv"};
     enum { OPT_EMIT = 256, OPT_PREDICT, OPT_FORMAT, OPT_DTYPE, OPT_DEVICE, OPT_HOST, OPT_SIZES, OPT_NAME, OPT_HELP, OPT_VERSION,
-           OPT_DIMS, OPT_SWEEP };
+           OPT_DIMS, OPT_SWEEP, OPT_MODE };
     static const struct option longopts[] = {
         {"emit", required_argument, 0, OPT_EMIT},     {"predict", no_argument, 0, OPT_PREDICT},
         {"format", required_argument, 0, OPT_FORMAT}, {"dtype", required_argument, 0, OPT_DTYPE},
@@ -503,7 +505,7 @@ int main(int argc, char **argv)
         {"sizes", required_argument, 0, OPT_SIZES},   {"name", required_argument, 0, OPT_NAME},
         {"help", no_argument, 0, OPT_HELP},           {"version", no_argument, 0, OPT_VERSION},
         {"dims", required_argument, 0, OPT_DIMS},     {"sweep", required_argument, 0, OPT_SWEEP},
-        {0, 0, 0, 0},
+        {"mode", required_argument, 0, OPT_MODE},     {0, 0, 0, 0},
     };
     stdout_closed = false;
     if (!standard_fds_valid())
@@ -521,12 +523,12 @@ int main(int argc, char **argv)
     int ch;
     opterr = 0;
     /* each option that takes a value, as given (once() refuses a second, different one) */
-    const char *given[OPT_SWEEP + 1] = {NULL};
+    const char *given[OPT_MODE + 1] = {NULL};
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) /* -werror: not -w, then -e ... */
         if (strcasecmp(argv[i], "-Werror") == 0 && strcmp(argv[i], "-Werror") != 0)
             usage_error("unknown option '%s' (did you mean -Werror?)", argv[i]);
     while ((ch = getopt_long(argc, argv, ":o:wW:hV", longopts, NULL)) != -1) {
-        if (ch == 'o' || (ch >= OPT_EMIT && ch <= OPT_SWEEP && optarg))
+        if (ch == 'o' || (ch >= OPT_EMIT && ch <= OPT_MODE && optarg))
             given[ch] = once(given[ch], optarg, ch, longopts);
         switch (ch) {
         case 'o':
@@ -556,6 +558,7 @@ int main(int argc, char **argv)
                 usage_error("--device: %s", err);
             break;
         case OPT_HOST: opt.host = pick(optarg, fusec_host_name, FUSEC_NHOSTS, "--host"); break;
+        case OPT_MODE: opt.hot = pick(optarg, fusec_mode_name, 2, "--mode"); break;
         case OPT_SIZES:
             opt.sizes_given = true;
             if (sizes_parse(optarg, &opt.sizes, err, sizeof err) < 0)

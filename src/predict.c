@@ -39,8 +39,8 @@ Point predict_at(const Chain *c, double n)
     }
     pt.ub = version_bytes(&u);
     pt.fb = version_bytes(&f);
-    pt.u = fusec_model_time(d, &u, pt.elems, c->opt->host, 0, 0);
-    pt.f = fusec_model_time(d, &f, pt.elems, c->opt->host, 1, 0);
+    pt.u = fusec_model_time(d, &u, pt.elems, c->opt->host, 0, c->opt->hot);
+    pt.f = fusec_model_time(d, &f, pt.elems, c->opt->host, 1, c->opt->hot);
     pt.speedup = pt.u.us / pt.f.us;
     pt.tail_chunk = fusec_tail_chunk(&f, pt.elems);
     return pt;
@@ -50,7 +50,8 @@ static int regime_of(const Chain *c, double n, int fused)
 {
     const Traffic *t = &c->traffic;
     if (!c->prog->shaped)
-        return fusec_model_time(&c->opt->device, fused ? &t->fused : &t->unfused, n, c->opt->host, fused, 0).regime;
+        return fusec_model_time(&c->opt->device, fused ? &t->fused : &t->unfused, n, c->opt->host, fused,
+                                c->opt->hot).regime;
     Point pt = predict_at(c, n);
     return fused ? pt.f.regime : pt.u.regime;
 }
@@ -258,6 +259,16 @@ static void explain_bands(FILE *f, const Chain *c)
             fprintf(f, "the host's dispatch rules: %s", range);
             break;
         case WHY_L2: {
+            if (c->opt->hot) { /* back to back: what fits of the whole footprint stays from one call to the next */
+                char uf[32], ff[32];
+                out_num(uf, sizeof uf, round(100 * p1.u.l2_bytes / (t->u_read + t->u_write)));
+                out_num(ff, sizeof ff, round(100 * p1.f.l2_bytes / (t->f_read + t->f_write)));
+                fprintf(f, "back to back, what fits of the calls' bytes stays in the %s MiB L2 from one call to the "
+                           "next and is served at %.0f GB/s instead of HBM's %.0f (%s%% of the unfused bytes, %s%% "
+                           "of the fused ones at %s): %s, %s the traffic ratio",
+                        l2, d->l2_gbps, d->hbm_gbps, uf, ff, b, range, p1.speedup > ratio_at(c, &p1) ? "above" : "below");
+                break;
+            }
             bool reuse = false; /* a kernel writes into a slot an earlier intermediate held */
             for (int k = 0; k < t->nkernels; k++)
                 reuse |= t->ucost[k].reuse != 0;
@@ -361,13 +372,14 @@ void predict_explain(FILE *f, const Chain *c)
                        "traffic ratio.",
                     sx, eager, d->compiled_call_us, eager / d->compiled_call_us);
     } else {
-        double lu = fusec_launch_floor(d, k, host, 0), lf = fusec_launch_floor(d, 1, host, 0);
+        int hot = c->opt->hot;
+        double lu = fusec_launch_floor(d, k, host, hot), lf = fusec_launch_floor(d, 1, host, hot);
         /* what a call costs at n = 1: its launches and each kernel's least work (the fused kernel's
          * drain, fusec_drain_us), which the speedup tends to; a
          * shaped chain's n = 1 of its sweep dim may leave the fused call a tail kernel too */
         Point one = predict_at(c, 1);
         char tw[200];
-        double lft = fusec_launch_floor(d, 1 + (one.tail_chunk != 0), host, 0);
+        double lft = fusec_launch_floor(d, 1 + (one.tail_chunk != 0), host, hot);
         tail_words(&one, tw, sizeof tw);
         /* and the fetch of the queued kernels' code (fusec_code_us), in the overhead beside the launches */
         char code[120] = "";
@@ -409,6 +421,14 @@ void predict_explain(FILE *f, const Chain *c)
             fprintf(f, "%s, the graph's overhead rules: a replay of %d dependent node%s costs %.1f us "
                        "(%s)%s against %.1f us for one%s%s, so the speedup tends to %.1f / %.1f = %.2fx.",
                     below, k, plural(k), lu, terms, code, lft, tw, least, one.u.us, one.f.us, one.speedup);
+        } else if (hot) {
+            /* back to back: each kernel queued behind the last call's, and the host's issue time when it is
+             * the slower (fusec_launch_floor) */
+            fprintf(f, "%s, launches rule: back to back, a call costs the larger of the host's issue time (%.2f us "
+                       "a call and %.2f us a launch) and the GPU's (%.2f us a queued kernel): %.1f us for the %d "
+                       "kernel%s, %.1f us for one%s%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
+                    below, d->host_call_us, d->host_launch_us, d->launch_next_us, lu, k, plural(k), lft, tw, least,
+                    one.u.us, one.f.us, one.speedup, k > 1 ? " rather than the traffic ratio" : "");
         } else {
             char terms[200];
             chain_terms(terms, sizeof terms, k, "the first kernel's", d->launch_first_us, d->launch_second_us,

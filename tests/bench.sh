@@ -284,11 +284,17 @@ grep -q "^24  *1  .*  5.1%   25/30 " "$work/wt.txt" || fail "write_tail.py: a 24
 
 # repredict.py on call 10's kept fidelity run (its folder: the tarball inside is read): its
 # recorded column is the run's own table (fidelity.txt: cold 13.4% below 2^22, 15 of 43 within
-# 10%; 4.9% above; a shaped chain's rows banded by elements), every kept cold row is predicted
+# 10%; 4.9% above; a shaped chain's rows banded by elements), every kept row is predicted
 # again, and the model of the intermediates' writes at HBM does better on them
 c10=bench/results/h200-2026-12-03/call-10-fidelity
 python3 bench/repredict.py "$fusec" "$c10" >"$work/rp.txt" || fail "repredict.py exit status"
-grep -q "^72 rows" "$work/rp.txt" || fail "repredict.py: call 10's 72 cold rows"
+grep -q "^216 rows" "$work/rp.txt" || fail "repredict.py: call 10's 72 rows in each of its 3 modes"
+# its hot and graph rows too (fusec --predict --mode=hot, and --host=graph): the recorded column
+# is the run's table (hot 11.7% / 2.6%, 51 of 72 within 15%; graph 10.2% / 2.3%, 45 of 72 within 10%)
+grep -q "^hot    n < 2^22    11.7%   25/43  " "$work/rp.txt" && grep -q "^hot    n >= 2^22    2.6%   26/29  " "$work/rp.txt" ||
+  fail "repredict.py: call 10's recorded hot rows"
+grep -q "^graph  n < 2^22    10.2%   21/43  " "$work/rp.txt" && grep -q "^graph  n >= 2^22    2.3%   24/29  " "$work/rp.txt" ||
+  fail "repredict.py: call 10's recorded graph rows"
 grep -q "^cold   n < 2^22    13.4%   15/43  " "$work/rp.txt" || fail "repredict.py: call 10's recorded cold rows"
 grep -q "^cold   n >= 2^22    4.9%   21/29  " "$work/rp.txt" || fail "repredict.py: call 10's recorded cold rows, n >= 2^22"
 awk '$1 == "cold" && $3 == "<" { exit !($8 + 0 < $5 + 0) }' "$work/rp.txt" ||

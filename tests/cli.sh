@@ -72,6 +72,8 @@ usage "-o twice" "-o given twice, as '$tmp/a.cu' and '$tmp/b.cu': give it once" 
 usage "--emit twice" "--emit given twice, as 'cuda' and 'header': give it once" --emit=cuda --emit header "$seed"
 usage "--dtype twice" "--dtype given twice, as 'f16' and 'f32': give it once" --dtype=f16 --dtype=f32 "$seed"
 usage "--name twice" "--name given twice, as 'a' and 'b': give it once" --name=a --name=b "$seed"
+usage "--mode twice" "--mode given twice, as 'hot' and 'cold': give it once" --predict --mode=hot --mode=cold "$seed"
+usage "an unknown --mode" "unknown --mode 'warm'" --predict --mode=warm "$seed"
 "$fusec" --dtype=f16 --dtype f16 -o - -o - "$seed" >/dev/null; check "an option twice with the same value" 0 $?
 # -- ends the options: a file named like an option is a file
 cp "$seed" "$tmp/-x.fuse"
@@ -380,6 +382,25 @@ printf 'y = pow(x, 2.5)\n' >"$tmp/p25.fuse"
 [ -n "$(slots "$tmp/p2.fuse")" ] && [ "$(slots "$tmp/pe2.fuse")" = "$(slots "$tmp/p2.fuse")" ] &&
     [ "$(slots "$tmp/pe25.fuse")" = "$(slots "$tmp/p25.fuse")" ] && [ "$(slots "$tmp/pe2.fuse")" != "$(slots "$tmp/pe25.fuse")" ]
 check "pow by a param: costed at its declared value's form" 0 $?
+
+# --mode=hot: the harness's hot mode (calls back to back, what fits stays in L2): the seed's
+# fused call at 2^20 (8 MB, within the L2) costs the host's issue time, not its bytes, and at 2^28
+# (2 GB) about what a cold one does; the report, JSON and CSV say which mode they predict
+json_us() { "$fusec" --predict --format=json --sizes="$1" $2 "$seed" |
+  python3 -c "import json, sys; s = json.load(sys.stdin); print(s['mode'], '%.3f' % s['sweep'][0]['fused_us'])"; }
+h20=$(json_us 2^20 --mode=hot) c20=$(json_us 2^20 --mode=cold) h28=$(json_us 2^28 --mode=hot) c28=$(json_us 2^28 "")
+python3 - "$h20" "$c20" "$h28" "$c28" <<'PY'; check "--mode=hot: the host's issue time at 2^20, the bytes at 2^28" 0 $?
+import sys
+(m1, h20), (m2, c20), (m3, h28), (m4, c28) = (a.split() for a in sys.argv[1:])
+assert (m1, m2, m3, m4) == ("hot", "cold", "hot", "cold"), sys.argv
+h20, c20, h28, c28 = map(float, (h20, c20, h28, c28))
+assert h20 > c20 and abs(h28 / c28 - 1) < 0.01, sys.argv  # 6.3 (1.84 + 4.49 us of host) against 5.1; 511 against 510
+PY
+"$fusec" --predict --mode=hot "$seed" | grep -q '^Predicted sweep (c; hot: calls back to back'; check "--mode=hot in the report" 0 $?
+"$fusec" --predict --mode=hot "$seed" | grep -q 'launches rule: back to back, a call costs the larger of the host'
+check "--mode=hot: the launch words are the hot ones" 0 $?
+"$fusec" --predict --format=csv --mode=hot --sizes=4096 "$seed" | tail -1 | grep -q ',c,hot,"h200"$'
+check "--mode=hot in the CSV" 0 $?
 
 # determinism: byte-identical output, run after run
 for f in "$root"/examples/*.fuse; do
