@@ -233,8 +233,6 @@ typedef struct FusecProfile {
  * graph replay, or PyTorch (unfused = eager, fused = torch.compile). */
 enum { FUSEC_HOST_C, FUSEC_HOST_GRAPH, FUSEC_HOST_PYTORCH, FUSEC_NHOSTS };
 static const char *const fusec_host_name[FUSEC_NHOSTS] = {"c", "graph", "pytorch"};
-/* --mode and the harness's modes but graph: fusec_model_time's hot argument, 0 or 1. */
-static const char *const fusec_mode_name[2] = {"cold", "hot"};
 
 enum { FUSEC_OVERHEAD, FUSEC_MEMORY, FUSEC_COMPUTE };
 static const char *const fusec_regime_name[3] = {"overhead", "memory", "compute"};

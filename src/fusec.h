@@ -449,13 +449,17 @@ void sizes_default(SizeList *out);
 /* ---- driver.c: the whole compilation ---------------------------------- */
 typedef enum Emit { E_CUDA, E_HEADER, E_REPORT, E_JSON, E_CSV, E_DOT, E_TORCH } Emit;
 
+/* --mode's names, as the harness names its cold and hot modes (here, not in
+ * runtime/fusec_model.h: the emitted harness has names of its own, fh_mode_name). */
+static const char *const fusec_mode_name[2] = {"cold", "hot"};
+
 typedef struct Options {
     const char *input;  /* path, or "-" */
     const char *output; /* path, "-", or NULL */
     Emit emit;
     int dtype;
     int host;            /* FUSEC_HOST_C ... */
-    int hot;             /* --mode: 0 cold, 1 hot (fusec_mode_name) */
+    int hot;             /* --mode: 0 cold, 1 hot (fusec_mode_name): fusec_model_time's hot */
     const char *name;    /* C prefix, or NULL for the file's stem */
     FusecProfile device;
     SizeList sizes;
