@@ -466,13 +466,16 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         t.overhead_us += fusec_code_us(p, code_kb, nk);
     double gpu_us = t.overhead_us + work;
     t.us = gpu_us;
+    int host_bound = 0;
     if (host == FUSEC_HOST_C && hot) {
         /* back to back, the host may be slower than the GPU: a call costs the
-         * larger of the host's issue time and the GPU's */
+         * larger of the host's issue time and the GPU's; while it is the
+         * host's, the call is overhead-bound, whatever its work */
         double h = p->host_call_us + nk * p->host_launch_us;
         if (h > gpu_us) {
             t.overhead_us += h - gpu_us;
             t.us = h;
+            host_bound = 1;
         }
     }
     if (host == FUSEC_HOST_PYTORCH) {
@@ -482,7 +485,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         t.overhead_us = h;
         t.us = h > gpu_us ? h : gpu_us;
     }
-    if (t.overhead_us >= t.mem_us && t.overhead_us >= t.compute_us)
+    if (host_bound || (t.overhead_us >= t.mem_us && t.overhead_us >= t.compute_us))
         t.regime = FUSEC_OVERHEAD;
     else
         t.regime = t.compute_us > t.mem_us ? FUSEC_COMPUTE : FUSEC_MEMORY;

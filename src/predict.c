@@ -251,22 +251,29 @@ static void explain_bands(FILE *f, const Chain *c)
             break;
         case WHY_LAUNCHES: {
             char tw[200];
+            double lu = p1.u.overhead_us, lf = p1.f.overhead_us;
+            if (c->opt->hot && c->opt->host == FUSEC_HOST_C) { /* the calls' floors, as the paragraph above has them */
+                lu = fusec_launch_floor(d, t->nkernels, FUSEC_HOST_C, 1);
+                lf = fusec_launch_floor(d, 1 + (p1.tail_chunk != 0), FUSEC_HOST_C, 1);
+            }
             fprintf(f, "launches rule: %s (the unfused call's %.1f us of launches against %.1f us at %s%s)", range,
-                    p1.u.overhead_us, p1.f.overhead_us, b, tail_words(&p1, tw, sizeof tw));
+                    lu, lf, b, tail_words(&p1, tw, sizeof tw));
             break;
         }
         case WHY_HOST:
             fprintf(f, "the host's dispatch rules: %s", range);
             break;
         case WHY_L2: {
-            if (c->opt->hot) { /* back to back: what fits of the whole footprint stays from one call to the next */
+            if (c->opt->hot) { /* back to back: what fits stays, within a call and from one call to the next */
                 char uf[32], ff[32];
-                out_num(uf, sizeof uf, round(100 * p1.u.l2_bytes / (t->u_read + t->u_write)));
-                out_num(ff, sizeof ff, round(100 * p1.f.l2_bytes / (t->f_read + t->f_write)));
-                fprintf(f, "back to back, what fits of the calls' bytes stays in the %s MiB L2 from one call to the "
-                           "next and is served at %.0f GB/s instead of HBM's %.0f (%s%% of the unfused bytes, %s%% "
-                           "of the fused ones at %s): %s, %s the traffic ratio",
-                        l2, d->l2_gbps, d->hbm_gbps, uf, ff, b, range, p1.speedup > ratio_at(c, &p1) ? "above" : "below");
+                out_num(uf, sizeof uf, round(100 * p1.u.l2_bytes / p1.ub));
+                out_num(ff, sizeof ff, round(100 * p1.f.l2_bytes / p1.fb));
+                double r = ratio_at(c, &p1);
+                fprintf(f, "back to back, what fits of the bytes stays in the %s MiB L2, within a call and from one "
+                           "call to the next, and is served at %.0f GB/s instead of HBM's %.0f (%s%% of the unfused "
+                           "bytes, %s%% of the fused ones at %s): %s, %s the traffic ratio",
+                        l2, d->l2_gbps, d->hbm_gbps, uf, ff, b, range,
+                        lo > r ? "above" : hi < r ? "below" : "on both sides of");
                 break;
             }
             bool reuse = false; /* a kernel writes into a slot an earlier intermediate held */
@@ -393,14 +400,21 @@ void predict_explain(FILE *f, const Chain *c)
         /* A crossover of 0: the version is never overhead-bound in
          * [1, 2^40], or always is. */
         bool always = xu == 0 && regime_of(c, 1, 0) == FUSEC_OVERHEAD;
+        /* hot from C, a call's floor is the host's issue time where that is the slower */
+        bool host_floor = hot && host == FUSEC_HOST_C && d->host_call_us + d->host_launch_us > d->launch_next_us;
+        char tail[160];
+        if (host_floor)
+            snprintf(tail, sizeof tail, "and its queued launch take longer than the host's %.1f us to issue it", lf);
+        else
+            snprintf(tail, sizeof tail, "take longer than its %.1f us launch", lf);
         if (xf > 0 && regime_of(c, xf * 1.01, 1) == FUSEC_COMPUTE)
             fprintf(f, "the fused kernel leaves the overhead-bound regime at about %s, where its %.0f issue "
-                       "slots per element take longer than its %.1f us launch (compute-bound from there); ",
-                    sx, t->fcost.slots32 + t->fcost.slots64, lf);
+                       "slots per element %s (compute-bound from there); ",
+                    sx, t->fcost.slots32 + t->fcost.slots64, tail);
         else if (xf > 0)
             fprintf(f, "the fused kernel leaves the overhead-bound regime at about %s, where its %s B per "
-                       "element take longer than its %.1f us launch; ",
-                    sx, fb, lf);
+                       "element %s; ",
+                    sx, fb, tail);
         else
             fprintf(f, regime_of(c, 1, 1) == FUSEC_OVERHEAD ? "the fused kernel is always (up to %s = 2^40) "
                     "overhead-bound; " : "the fused kernel is never (not even at %s = 1) overhead-bound; ",
@@ -424,10 +438,15 @@ void predict_explain(FILE *f, const Chain *c)
         } else if (hot) {
             /* back to back: each kernel queued behind the last call's, and the host's issue time when it is
              * the slower (fusec_launch_floor) */
+            char calls[64];
+            if (k > 1)
+                snprintf(calls, sizeof calls, "the %d kernels", k);
+            else
+                snprintf(calls, sizeof calls, "the unfused one");
             fprintf(f, "%s, launches rule: back to back, a call costs the larger of the host's issue time (%.2f us "
-                       "a call and %.2f us a launch) and the GPU's (%.2f us a queued kernel): %.1f us for the %d "
-                       "kernel%s, %.1f us for one%s%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
-                    below, d->host_call_us, d->host_launch_us, d->launch_next_us, lu, k, plural(k), lft, tw, least,
+                       "a call and %.2f us a launch) and the GPU's (%.2f us a queued kernel): %.1f us for %s, "
+                       "%.1f us for the fused one%s%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
+                    below, d->host_call_us, d->host_launch_us, d->launch_next_us, lu, calls, lft, tw, least,
                     one.u.us, one.f.us, one.speedup, k > 1 ? " rather than the traffic ratio" : "");
         } else {
             char terms[200];

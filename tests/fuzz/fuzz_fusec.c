@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.emit = emits[sel % 7];
     opt.dtype = FX_F16 + (int)(sel / 7 % 4);
     opt.host = (int)(sel / 28 % FUSEC_NHOSTS);
+    opt.hot = (int)(sel / 84 % 2);
     opt.no_warnings = (sel & 0x80) != 0;
     opt.werror = (sel & 0x40) != 0;
     opt.device = device_builtin[0];
