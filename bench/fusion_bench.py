@@ -190,11 +190,16 @@ def load_chain(path, fusec, build, variants=(), baseline=None):
 def nvcc_build(c, arch):
     """The chain's library as a user builds it (no FUSEC_CUB), and CUB's version in a
     library of its own (a variant: as its parts say)."""
-    cmd = ["nvcc", "-O3", "-arch=" + arch, "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared", c["cu"], "-o"]
-    variant = "cub_so" not in c
-    subprocess.check_call(cmd[:1] + (["-DFUSEC_CUB"] if variant and c["has_cub"] else []) + cmd[1:] + [c["so"]])
-    if not variant and c["has_cub"]:
-        subprocess.check_call(cmd[:1] + ["-DFUSEC_CUB"] + cmd[1:] + [c["cub_so"]])
+    def build(cub, so):
+        subprocess.check_call(["nvcc"] + (["-DFUSEC_CUB"] if cub else []) +
+                              ["-O3", "-arch=" + arch, "-DFUSEC_NO_HARNESS", "-Xcompiler", "-fPIC", "-shared",
+                               c["cu"], "-o", so])
+    if "cub_so" in c:  # a chain
+        build(False, c["so"])
+        if c["has_cub"]:
+            build(True, c["cub_so"])
+    else:  # a variant
+        build(c["has_cub"], c["so"])
     return c
 
 

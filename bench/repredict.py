@@ -30,13 +30,12 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hot_share import harness_runs  # noqa: E402  (the harness CSVs and their profiles)
-from fidelity import row_elements  # noqa: E402  (a shaped CSV's elements per step of n)
+from fidelity import TARGET, row_elements  # noqa: E402  (issue 12's targets; a shaped CSV's elements per step of n)
 
 BANDS = (("n < 2^22", 0, 1 << 22), ("n >= 2^22", 1 << 22, 1 << 62))
 # each of the harness's modes as fusec --predict's --host and --mode: its graph
 # rows are replays back to back (L2 kept between them), as its hot rows are calls
 MODES = (("cold", "c", "cold"), ("hot", "c", "hot"), ("graph", "graph", "hot"))
-TARGET = {"cold": 10.0, "graph": 10.0, "hot": 15.0}  # issue 12's, as bench/fidelity.py has them
 
 
 def header(text, key):

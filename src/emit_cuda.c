@@ -941,6 +941,10 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     fprintf(f, ");\n    fx_store<E>(r, i, n, true, r_v);\n}\n");
 }
 
+/* The fused kernel's grid size under which it runs E / 2: a wide kernel's
+ * threshold is its own (runtime/fusec_kernel.cuh). */
+static const char *half_blocks(bool wide) { return wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS"; }
+
 /* The fused kernel's elements per thread, loading load[0..nl) and storing
  * store[0..nout), and why; *wide and *tiny from its compute_share. */
 static int fused_shape(const Chain *c, const int *load, int nl, const int *store, int nout, const char *which,
@@ -1009,7 +1013,7 @@ void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
     fused_arrays(p, load, &nl, whole, &nw, store);
     int e = fused_shape(c, whole, nw, store, p->n_out, "", why, sizeof why, &wide, &tiny);
     double threads = runtime_define(c, "fusec_kernel.cuh", "FX_THREADS");
-    double half = runtime_define(c, "fusec_kernel.cuh", wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS");
+    double half = runtime_define(c, "fusec_kernel.cuh", half_blocks(wide));
     double tb = runtime_define(c, "fusec_kernel.cuh", "FX_TINY_BLOCKS");
     v->chunk = e;
     v->half_max = (half - 1) * threads * e;
@@ -1018,12 +1022,6 @@ void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
     v->row_max = p->shaped && nw < nl && e / 2 > 1 ? runtime_define(c, "fusec_kernel.cuh", "FX_INDEX32_MAX") : 0;
 }
 
-/* The fused kernel's grid size under which it runs E / 2: a wide kernel's
- * threshold is its own (runtime/fusec_kernel.cuh). */
-static const char *half_blocks(const Emitter *em)
-{
-    return em->wide ? "FX_WIDE_BLOCKS" : "FX_SMALL_BLOCKS";
-}
 
 /* The fused kernel's values, v0, v1, ... (Emitter.vnum), each common
  * subexpression once, one line each after indent. An input is its C name
@@ -1243,7 +1241,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
                " * rest, one element a thread (E = 1: the last n %% E, or all of n if a pointer is\n"
                " * misaligned). */\n",
-            e, why, e / 2 > 0 ? e / 2 : 1, half_blocks(em),
+            e, why, e / 2 > 0 ? e / 2 : 1, half_blocks(em->wide),
             em->wide ? "under two waves: more threads in flight beat more bytes a thread"
                      : "small n: twice the threads, half the serial work each",
             em->tiny ? ",\n * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:\n"
@@ -1556,7 +1554,7 @@ static void emit_flat_launches(Emitter *em, const char *row)
     const char *odd = row_es ? arena_printf(p->arena, " || (%s && cols %% %d != 0 && cols %% %d == 0)", row, e, es)
                                      : "";
     fprintf(f, "    %sif (full > 0 && n <= FX_INDEX32_MAX && %sfx_blocks(full, %d) < %s%s%s) {\n", tiny ? "} else " : "",
-            *odd ? "(" : "", e, half_blocks(em), odd, *odd ? ")" : "");
+            *odd ? "(" : "", e, half_blocks(em->wide), odd, *odd ? ")" : "");
     if (es > 1)
         fprintf(f, "        full = n / %d * %d;\n", es, es);
     else
@@ -2232,7 +2230,7 @@ static void emit_harness(Emitter *em)
     /* the fused call's chunks as its launches pick them, from this file's own thresholds */
     int e = t->fused.chunk;
     fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0, 0, 0},\n    {1, %s_fused_cost, %g, %d, (%s - 1.0) * FX_THREADS * %d, %s, %s},\n",
-            t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e, half_blocks(em), e,
+            t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e, half_blocks(em->wide), e,
             t->fused.tiny_max > 0 ? arena_printf(p->arena, "(FX_TINY_BLOCKS - 1.0) * FX_THREADS * %d", e / 2) : "0.0",
             t->fused.row_max > 0 ? "(double)FX_INDEX32_MAX" : "0.0");
     if (p->shaped) {

@@ -558,7 +558,7 @@ int main(int argc, char **argv)
                 usage_error("--device: %s", err);
             break;
         case OPT_HOST: opt.host = pick(optarg, fusec_host_name, FUSEC_NHOSTS, "--host"); break;
-        case OPT_MODE: opt.hot = pick(optarg, fusec_mode_name, 2, "--mode"); break;
+        case OPT_MODE: opt.hot = pick(optarg, fusec_mode_name, ARRAY_LEN(fusec_mode_name), "--mode"); break;
         case OPT_SIZES:
             opt.sizes_given = true;
             if (sizes_parse(optarg, &opt.sizes, err, sizeof err) < 0)
