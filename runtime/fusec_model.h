@@ -198,6 +198,7 @@ static inline double fusec_footprint(const FusecKernelCost *kernels, int nk, dou
     X(launch_far_us, "%.3f", 0.0, 1e4, FUSEC_OLDER, "cold: what each kernel past the 32nd adds, no work, us")                 \
     X(host_call_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "hot: host time of a call besides its launches (the timing event), us") \
     X(host_launch_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "hot: host time of each kernel launch, back to back, us")             \
+    X(hot_call_us, "%.3f", 0.0, 1e4, 0.0, "hot: GPU time of a call besides its kernels (the event between calls), queued, us") \
     X(graph_launch_us, "%.3f", 0.0, 1e4, FUSEC_REQUIRED, "graph: a replay of one node, back to back, us")                     \
     X(graph_second_us, "%.3f", 0.0, 1e4, FUSEC_OLDER, "graph: what a second dependent node adds, us")                          \
     X(graph_third_us, "%.3f", 0.0, 1e4, FUSEC_OLDER, "graph: what a third dependent node adds, us")                            \
@@ -369,7 +370,7 @@ static inline double fusec_launch_floor(const FusecProfile *p, int k, int host, 
         return fusec_graph_launches(p, k);
     if (!hot)
         return fusec_cold_launches(p, k);
-    double gpu = k * p->launch_next_us, h = p->host_call_us + k * p->host_launch_us;
+    double gpu = p->hot_call_us + k * p->launch_next_us, h = p->host_call_us + k * p->host_launch_us;
     return host == FUSEC_HOST_C && h > gpu ? h : gpu;
 }
 
@@ -459,10 +460,20 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
     if (host == FUSEC_HOST_GRAPH)
         t.overhead_us = fusec_graph_launches(p, nk);
     else if (hot)
-        t.overhead_us = nk * p->launch_next_us; /* every kernel queued behind the last call's */
+        /* every kernel queued behind the last call's, and the call's own
+         * cost on the GPU: the event between calls (hot_call_us; session
+         * 24's runs: a one-kernel call at 2^12-2^18, where the GPU was
+         * slower than the host, took 3.4 us besides its work, launch_next_us
+         * 2.1) */
+        t.overhead_us = p->hot_call_us + nk * p->launch_next_us;
     else
         t.overhead_us = fusec_cold_launches(p, nk);
-    if (!hot)
+    /* a graph replay fetches its kernels' code as a cold call does, back to
+     * back or not: without this term the unfused calls of session 23's 137
+     * chains (H100) ran 5% over the model at 2^12 in graphs, 12% at 2^16;
+     * with it the graph rows below 2^22 within 10% went from 240 to 259 of
+     * 441 there, and up on four of five kept H200 runs (docs/model.md) */
+    if (!hot || host == FUSEC_HOST_GRAPH)
         t.overhead_us += fusec_code_us(p, code_kb, nk);
     double gpu_us = t.overhead_us + work;
     t.us = gpu_us;

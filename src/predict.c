@@ -252,12 +252,15 @@ static void explain_bands(FILE *f, const Chain *c)
         case WHY_LAUNCHES: {
             char tw[200];
             double lu = p1.u.overhead_us, lf = p1.f.overhead_us;
-            if (c->opt->hot && c->opt->host == FUSEC_HOST_C) { /* the calls' floors, as the paragraph above has them */
+            /* they rule where a version is overhead-bound at the band's start;
+             * past that they still move the speedup (a memory-bound band's launches) */
+            bool rule = p0.u.regime == FUSEC_OVERHEAD || p0.f.regime == FUSEC_OVERHEAD;
+            if (rule && c->opt->hot && c->opt->host == FUSEC_HOST_C) { /* the calls' floors, as above */
                 lu = fusec_launch_floor(d, t->nkernels, FUSEC_HOST_C, 1);
                 lf = fusec_launch_floor(d, 1 + (p1.tail_chunk != 0), FUSEC_HOST_C, 1);
             }
-            fprintf(f, "launches rule: %s (the unfused call's %.1f us of launches against %.1f us at %s%s)", range,
-                    lu, lf, b, tail_words(&p1, tw, sizeof tw));
+            fprintf(f, "launches %s: %s (the unfused call's %.1f us of launches against %.1f us at %s%s)",
+                    rule ? "rule" : "move it off the traffic ratio", range, lu, lf, b, tail_words(&p1, tw, sizeof tw));
             break;
         }
         case WHY_HOST:
@@ -401,7 +404,7 @@ void predict_explain(FILE *f, const Chain *c)
          * [1, 2^40], or always is. */
         bool always = xu == 0 && regime_of(c, 1, 0) == FUSEC_OVERHEAD;
         /* hot from C, a call's floor is the host's issue time where that is the slower */
-        bool host_floor = hot && host == FUSEC_HOST_C && d->host_call_us + d->host_launch_us > d->launch_next_us;
+        bool host_floor = hot && host == FUSEC_HOST_C && d->host_call_us + d->host_launch_us > d->hot_call_us + d->launch_next_us;
         char tail[160];
         if (host_floor)
             snprintf(tail, sizeof tail, "and its queued launch take longer than the host's %.1f us to issue it", lf);
@@ -444,9 +447,9 @@ void predict_explain(FILE *f, const Chain *c)
             else
                 snprintf(calls, sizeof calls, "the unfused one");
             fprintf(f, "%s, launches rule: back to back, a call costs the larger of the host's issue time (%.2f us "
-                       "a call and %.2f us a launch) and the GPU's (%.2f us a queued kernel): %.1f us for %s, "
+                       "a call and %.2f us a launch) and the GPU's (%.2f us a call and %.2f us a queued kernel): %.1f us for %s, "
                        "%.1f us for the fused one%s%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
-                    below, d->host_call_us, d->host_launch_us, d->launch_next_us, lu, calls, lft, tw, least,
+                    below, d->host_call_us, d->host_launch_us, d->hot_call_us, d->launch_next_us, lu, calls, lft, tw, least,
                     one.u.us, one.f.us, one.speedup, k > 1 ? " rather than the traffic ratio" : "");
         } else {
             char terms[200];

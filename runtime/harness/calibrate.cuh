@@ -77,6 +77,7 @@ static void fh_rate_work(const void *ctx, cudaStream_t s)
 typedef struct FhCalib {
     size_t copy_bytes, l2_copy_bytes; /* per buffer */
     double cold[FH_CAL_K], hot[FH_CAL_K], graph[FH_CAL_K]; /* chains of 1..FH_CAL_K tiny kernels, us */
+    double queued[FH_CAL_K]; /* the same back to back as `hot`, all queued behind a spin: the GPU's time a call */
     double cold_far[2], graph_far[2]; /* chains of FUSEC_CHAIN_FAR and FH_CAL_FAR of them, us */
     double ramp_n[FH_CAL_RAMP], ramp_t[FH_CAL_RAMP];        /* one copy kernel cold: floats, us */
     double hot_f[FH_CAL_HOT], hot_s[FH_CAL_HOT];            /* footprint in L2 sizes, share kept hot */
@@ -297,10 +298,14 @@ static double fh_cal_cold(const FhLaunchCal *L, int k, size_t n)
 }
 
 /* Median per-call time of 32 calls back to back, an event between calls:
- * k chained kernels a call, or one replay of graph ge. */
-static double fh_cal_b2b(const FhLaunchCal *L, int k, cudaGraphExec_t ge)
+ * k chained kernels a call, or one replay of graph ge. queued: every call
+ * queued behind a spin of a million cycles first (about 0.5 ms), so that the
+ * GPU never waits for the host and the time is the GPU's own per call. */
+static double fh_cal_b2b(const FhLaunchCal *L, int k, cudaGraphExec_t ge, int queued)
 {
     double t[32];
+    if (queued)
+        fh_spin_kernel<<<1, 1, 0, L->s>>>(1000000);
     FH_CHECK(cudaEventRecord(L->ev[0], L->s));
     for (int r = -8; r < 32; r++) { /* 8 untimed calls first */
         if (ge)
@@ -380,7 +385,7 @@ static double fh_cal_graph(const FhLaunchCal *L, int k)
     fh_cal_chain(L, k);
     FH_CHECK(cudaStreamEndCapture(L->s, &g));
     FH_CHECK(cudaGraphInstantiate(&ge, g, 0));
-    double us = fh_cal_b2b(L, k, ge);
+    double us = fh_cal_b2b(L, k, ge, 0);
     FH_CHECK(cudaGraphExecDestroy(ge));
     FH_CHECK(cudaGraphDestroy(g));
     return us;
@@ -457,11 +462,12 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
      * milliseconds, and one pass per k put that drift into the line's slope
      * (host_call_us came out 0.5 to 3.1 us across the harnesses of one call,
      * call 10 of 2026-12-03) */
-    double ks[FH_CAL_K], r[3][FH_CAL_K][FH_CAL_ROUNDS];
+    double ks[FH_CAL_K], r[4][FH_CAL_K][FH_CAL_ROUNDS];
     for (int i = 0; i < FH_CAL_ROUNDS; i++)
         for (int k = 1; k <= FH_CAL_K; k++) {
             r[0][k - 1][i] = fh_cal_cold(&L, k, 0);
-            r[1][k - 1][i] = fh_cal_b2b(&L, k, NULL);
+            r[1][k - 1][i] = fh_cal_b2b(&L, k, NULL, 0);
+            r[3][k - 1][i] = fh_cal_b2b(&L, k, NULL, 1);
             r[2][k - 1][i] = fh_cal_graph(&L, k);
         }
     for (int k = 1; k <= FH_CAL_K; k++) {
@@ -469,6 +475,7 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
         info->cold[k - 1] = fh_median(r[0][k - 1], FH_CAL_ROUNDS);
         info->hot[k - 1] = fh_median(r[1][k - 1], FH_CAL_ROUNDS);
         info->graph[k - 1] = fh_median(r[2][k - 1], FH_CAL_ROUNDS);
+        info->queued[k - 1] = fh_median(r[3][k - 1], FH_CAL_ROUNDS);
     }
     double a, b;
     /* cold and graph: the first kernel, the second, and a line through k =
@@ -501,6 +508,10 @@ static void fh_calibrate_launches(const FhDevice *d, cudaStream_t s, FusecProfil
     fh_line_through(ks, info->hot, FH_CAL_K, &a, &b);
     p->host_call_us = a > 0 ? a : 0;
     p->host_launch_us = b;
+    /* the GPU's side of a hot call: the same calls queued (the host ahead),
+     * one kernel's call less the queued kernel's own launch_next_us is the
+     * call's cost, the event between calls (session 24, docs/model.md) */
+    p->hot_call_us = info->queued[0] > p->launch_next_us ? info->queued[0] - p->launch_next_us : 0;
     /* code fetch: cold chains of FH_CAL_K kernels, each its own function or
      * one function k times (its code fetched once), with and without 12 KiB
      * more code each; what the distinct chain's kernels add over the same
@@ -645,6 +656,9 @@ static void fh_print_profile(const FusecProfile *p, const FhCalib *info)
            p->launch_far_us, FUSEC_CHAIN_FAR, FUSEC_CHAIN_FAR, FH_CAL_FAR, info->cold_far[0], info->cold_far[1]);
     printf("  %-16s %9.2f us     hot: host time a call + %.2f us a launch\n", "host", p->host_call_us,
            p->host_launch_us);
+    printf("  %-16s %9.2f us     hot: the GPU's time a call besides its kernels, queued (calls of 1 and %d\n"
+           "  %-16s %9s        tiny kernels: %.2f and %.2f us)\n",
+           "hot call", p->hot_call_us, FH_CAL_K, "", "", info->queued[0], info->queued[FH_CAL_K - 1]);
     printf("  %-16s %9.2f us     graph: one node's replay + %.2f us a second node, %.2f a third, %.2f each later,\n"
            "  %-16s %9s        %.2f each past the %dth (graphs of %d and %d nodes: %.1f and %.1f us)\n",
            "graph", p->graph_launch_us, p->graph_second_us, p->graph_third_us, p->graph_node_us, "", "",
@@ -670,10 +684,10 @@ static void fh_print_profile(const FusecProfile *p, const FhCalib *info)
     printf("  %-16s %9.2f ns     fp32: one FMA that waits for the last (one warp, one chain)\n", "fma latency",
            p->fma_latency_ns);
     printf("  %-16s %9.2f ns     fp64: the same\n", "dfma latency", p->dfma_latency_ns);
-    printf("  chains of k tiny kernels, us:  k  cold    hot   graph\n");
+    printf("  chains of k tiny kernels, us:  k  cold    hot   graph queued\n");
     for (int k = 0; k < FH_CAL_K; k++)
-        printf("                                %2d %6.2f %6.2f %6.2f\n", k + 1, info->cold[k], info->hot[k],
-               info->graph[k]);
+        printf("                                %2d %6.2f %6.2f %6.2f %6.2f\n", k + 1, info->cold[k], info->hot[k],
+               info->graph[k], info->queued[k]);
     printf("  (not measurable here, fusec's defaults: PyTorch eager op %.1f us, compiled call %.1f us)\n",
            p->eager_op_us, p->compiled_call_us);
 }

@@ -186,10 +186,10 @@ static void fh_write_csv(FILE *f, const FhOutput *out)
         FUSEC_PROFILE_FIELDS(FH_PROFILE_CSV)
 #undef FH_PROFILE_CSV
         /* the launch terms' raw points, so that a kept run can be refit */
-        fputs("# calibration_chains,k,cold_us,hot_us,graph_us\n", f);
+        fputs("# calibration_chains,k,cold_us,hot_us,graph_us,queued_us\n", f);
         for (i = 0; i < FH_CAL_K; i++)
-            fprintf(f, "# calibration_chains,%d,%.3f,%.3f,%.3f\n", i + 1, R->calib.cold[i], R->calib.hot[i],
-                    R->calib.graph[i]);
+            fprintf(f, "# calibration_chains,%d,%.3f,%.3f,%.3f,%.3f\n", i + 1, R->calib.cold[i], R->calib.hot[i],
+                    R->calib.graph[i], R->calib.queued[i]);
     }
     fprintf(f, "# verification,%s,sizes_verified %d,fragile_skipped %lld\n", fh_verify_status(R, out->failed),
             R->verified_sizes, R->fragile_total);
