@@ -14,7 +14,9 @@ cold row with --mode=cold, a hot one with --mode=hot, a graph one with
 (10%, hot 15%): as the run recorded it, and with FUSEC. A change to
 the model (runtime/fusec_model.h) is checked this way on every kept run
 before a GPU sees it (docs/model.md). --chains adds each chain's signed
-cold errors by log2 n. --set FIELD=VALUE (repeatable) overrides a profile
+cold errors by log2 n; --versions each version's signed median time error
+(measured / predicted time - 1) by mode and log2 n, to tell which version
+a band's error is in. --set FIELD=VALUE (repeatable) overrides a profile
 field in every CSV's profile: a term those runs' harnesses did not calibrate
 yet, or a what-if.
 """
@@ -63,7 +65,8 @@ def shape_args(cmd, src):
 
 
 def repredict(fusec, folder, tmp, overrides):
-    """(chain, mode, n, recorded error %, error % with fusec) of every row."""
+    """(chain, mode, n, recorded error %, error % with fusec, unfused and fused
+    time error % with fusec) of every row."""
     for path, prof, rows in harness_runs([folder]):
         name = os.path.basename(path)[:-4]
         src = os.path.join(os.path.dirname(path), "src", name + ".fuse")
@@ -84,12 +87,15 @@ def repredict(fusec, folder, tmp, overrides):
             if out.returncode:
                 print("repredict.py: %s: %s" % (name, out.stderr.strip()), file=sys.stderr)
                 continue
-            pred = {s["n"]: s["speedup"] for s in json.loads(out.stdout)["sweep"]}
+            pred = {s["n"]: s for s in json.loads(out.stdout)["sweep"]}
             per = row_elements(path)  # banded by elements, as fidelity.py does
             for r in rows:
                 n = int(r["n"])
                 if r["mode"] == mode and n in pred:
-                    yield name, mode, n * per, float(r["error_pct"]), 100 * (float(r["speedup"]) / pred[n] - 1)
+                    p = pred[n]
+                    yield (name, mode, n * per, float(r["error_pct"]), 100 * (float(r["speedup"]) / p["speedup"] - 1),
+                           100 * (float(r["unfused_us"]) / p["unfused_us"] - 1),
+                           100 * (float(r["fused_us"]) / p["fused_us"] - 1))
 
 
 def extract(tarball, into):
@@ -110,6 +116,7 @@ def main():
     ap.add_argument("fusec")
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--chains", action="store_true")
+    ap.add_argument("--versions", action="store_true")
     ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE")
     a = ap.parse_args()
     overrides = {k: float(v) for k, v in (x.split("=", 1) for x in a.set)}
@@ -133,6 +140,16 @@ def main():
                          for k in (3, 4)]
                 print("%-6s %-10s %5.1f%% %4d/%-4d | %5.1f%% %4d/%-4d" % (mode, band, cells[0][0], cells[0][1], len(sel),
                                                                         cells[1][0], cells[1][1], len(sel)))
+    if a.versions:
+        print("signed median error of each version's time, %, by log2 n (rows): unfused / fused")
+        for mode, _, _ in MODES:
+            cells = []
+            for b in sorted({r[2].bit_length() - 1 for r in rows if r[1] == mode}):
+                sel = [r for r in rows if r[1] == mode and r[2].bit_length() - 1 == b]
+                if len(sel) >= 5:
+                    cells.append("%d:%+.1f/%+.1f(%d)" % (b, statistics.median(r[5] for r in sel),
+                                                        statistics.median(r[6] for r in sel), len(sel)))
+            print("%-6s %s" % (mode, " ".join(cells)))
     if a.chains:
         for name in sorted({r[0] for r in rows}):
             print("%-28s %s" % (name, " ".join("%d:%+.0f" % (r[2].bit_length() - 1, r[4]) for r in rows

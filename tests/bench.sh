@@ -341,6 +341,16 @@ grep -q '^harness runs: 137, failed or stopped: 0 $' "$work/s23.txt" || fail "fi
 grep -qF 'within target: cold 503/728 (<= 10%), graph 401/728 (<= 10%), hot 567/728 (<= 15%)' "$work/s23.txt" ||
   fail "fidelity.py: session 23's rows within target"
 [ "$(ls "$work"/s23/fidelity/rand_*.csv | wc -l)" = 100 ] || fail "fidelity: session 23 has 100 programs' CSVs"
+# session 24's run of the same 137 on its build (an H100: calls 2 and 3), the table docs/model.md quotes
+for k in 2 3; do
+  d=$root/bench/results/2026-12-05-s24/call-$k
+  kept_table s24c$k "$d/fidelity.tgz" "$d/fidelity.txt" "session 24 call $k"
+done
+grep -q '^harness runs: 37, failed or stopped: 0 $' "$work/s24c2.txt" || fail "fidelity.py: session 24 call 2's 37 runs"
+grep -qF 'within target: cold 274/329 (<= 10%), graph 280/329 (<= 10%), hot 263/329 (<= 15%)' "$work/s24c2.txt" ||
+  fail "fidelity.py: session 24 call 2's rows within target"
+grep -qF 'within target: cold 587/799 (<= 10%), graph 537/799 (<= 10%), hot 467/799 (<= 15%)' "$work/s24c3.txt" ||
+  fail "fidelity.py: session 24 call 3's rows within target"
 
 # sweep_sizes.py: a shaped chain's swept-dim sizes for element counts, an unshaped one's counts
 [ "$(python3 bench/sweep_sizes.py "$fusec" examples/layernorm_affine.fuse 4096,65536,268435456)" = \

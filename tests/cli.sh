@@ -351,6 +351,15 @@ printf 'in h: bf16\nin q: i32\ny = 3 / h\nz = 2 / q\n' >"$tmp/rdiv.fuse"
 "$fusec" -w "$tmp/rdiv.fuse" -o "$tmp/rdiv.cu" && grep -q 'fx_to_bf16(fx_rdiv<__nv_bfloat16>(3.0f, fx_widen(x0)))' "$tmp/rdiv.cu" &&
     grep -q 'fx_rdiv<float>(2.0f, ' "$tmp/rdiv.cu" && [ "$(grep -c 'fx_rdiv<' "$tmp/rdiv.cu")" = 2 ]
 check "number / tensor: eager's reciprocal times the number in the unfused kernels only" 0 $?
+# hot_call_us: a file written before it gets 0 (its model as it was); given, a hot call of the seed's
+# fused kernel at one element costs that much more (GPU-bound: this profile's host takes 1 + 3 us a call)
+"$fusec" --predict --format=json --device="$tmp/dev2.json" "$seed" | grep -q '"host_launch_us": 3, "hot_call_us": 0, '
+check "profile without hot_call_us: 0" 0 $?
+sed 's/^{/{"hot_call_us": 2.5,/' "$tmp/dev2.json" >"$tmp/dev6.json"
+hotf() { "$fusec" --predict --format=json --mode=hot --sizes=1 --device="$1" "$seed" | sed -n 's/.*"fused_us": \([0-9.]*\).*/\1/p'; }
+a=$(hotf "$tmp/dev2.json") b=$(hotf "$tmp/dev6.json")
+awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 3.99 && a < 4.01 && b > 4.49 && b < 4.51) }'
+check "hot_call_us: the fused hot call, max(host 4, GPU 2.5 + 2) = 4.5 us against 4" 0 $?
 sed 's/^{/{"l2_hot_end": 0.7,/' "$tmp/dev2.json" >"$tmp/dev3.json"
 "$fusec" --predict --format=json --device="$tmp/dev3.json" "$seed" | grep -q '"l2_hot_end": 0.7[,}]'
 check "profile's l2_hot_end read" 0 $?
