@@ -565,7 +565,9 @@ def kernel_times(c, n, seed, flush):
 def kernel_pairs(kt):
     """eager's kernels beside fusec's unfused ones, in launch order. An eager kernel
     under a tenth of fusec's shortest touches no n-sized array (a 0-dim operand's
-    fill or copy, about 1 us): it stands alone, so that each op's kernel meets its own."""
+    fill or copy, about 1 us): it stands alone, so that each op's kernel meets its own.
+    At small n (fusec's kernels of 3 us and less) such a kernel is above that cut and
+    shifts the pairs: --kernels is meant for sizes of 2^20 and more."""
     floor = 0.1 * min((us for _, us in kt["unfused"]), default=0)
     pairs, u = [], list(kt["unfused"])
     for e in kt["eager"]:
@@ -701,7 +703,7 @@ def main():
     ap.add_argument("--keep-inductor", action="store_true", help="copy Inductor's generated code into OUT")
     ap.add_argument("--variants", default="", help="comma list of fused-kernel shapes to time too (x2, lb, r8, x2r8, t256)")
     ap.add_argument("--kernels", default=None, metavar="N",
-                    help="also time each kernel of eager and of fusec's unfused version at size N (torch.profiler)")
+                    help="also time each kernel of eager and of fusec's unfused version at size N (torch.profiler, each call after an L2 flush; N of 2^20 or more: kernel_pairs)")
     ap.add_argument("--order", choices=("shuffle", "alternate"), default="shuffle",
                     help="the versions' order in each cold rep (default shuffle: a new random order each rep)")
     ap.add_argument("--baseline", metavar="FUSEC", default=None,

@@ -299,13 +299,14 @@ static double fh_cal_cold(const FhLaunchCal *L, int k, size_t n)
 
 /* Median per-call time of 32 calls back to back, an event between calls:
  * k chained kernels a call, or one replay of graph ge. queued: every call
- * queued behind a spin of a million cycles first (about 0.5 ms), so that the
- * GPU never waits for the host and the time is the GPU's own per call. */
+ * queued behind a spin first, longer than the host takes to issue all 40
+ * (about 40 x (1.8 + 4.5 k) us: 200 + 250 k us of spin), so that the GPU
+ * never waits for the host and the time is the GPU's own per call. */
 static double fh_cal_b2b(const FhLaunchCal *L, int k, cudaGraphExec_t ge, int queued)
 {
     double t[32];
     if (queued)
-        fh_spin_kernel<<<1, 1, 0, L->s>>>(1000000);
+        fh_spin_kernel<<<1, 1, 0, L->s>>>((long long)((200.0 + 250.0 * k) * L->clock_khz / 1000.0));
     FH_CHECK(cudaEventRecord(L->ev[0], L->s));
     for (int r = -8; r < 32; r++) { /* 8 untimed calls first */
         if (ge)

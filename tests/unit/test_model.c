@@ -97,6 +97,17 @@ static void overhead_bound_at_small_n(void **state)
     /* graph nodes cost less than launches */
     FusecTime gu = fusec_model_time(h200(), &U, 4096, FUSEC_HOST_GRAPH, 0, 0);
     assert_true(gu.us < u.us);
+    /* a graph replay fetches its queued kernels' code, back to back (hot) too: the graph's launches
+     * and the same code term as the cold call's */
+    double gl = fusec_launch_floor(h200(), 4, FUSEC_HOST_GRAPH, 0);
+    assert_true(fabs(gu.overhead_us - (gl + code)) < 1e-9);
+    FusecTime gh = fusec_model_time(h200(), &U, 4096, FUSEC_HOST_GRAPH, 0, 1);
+    assert_true(fabs(gh.overhead_us - (gl + code)) < 1e-9);
+    /* hot from C on a GPU slower than the host: a call's own cost and each queued kernel's, no code */
+    FusecProfile fast = *h200();
+    fast.host_call_us = fast.host_launch_us = 0;
+    FusecTime hu = fusec_model_time(&fast, &U, 4096, FUSEC_HOST_C, 0, 1);
+    assert_true(fabs(hu.overhead_us - (fast.hot_call_us + 4 * fast.launch_next_us)) < 1e-9);
 }
 
 static void intermediates_in_l2(void **state)
@@ -191,9 +202,16 @@ static void launch_floors(void **state)
     assert_true(fabs(fusec_launch_floor(p, FUSEC_CHAIN_FAR, FUSEC_HOST_C, 0) -
                      fusec_launch_floor(p, FUSEC_CHAIN_FAR - 1, FUSEC_HOST_C, 0) - p->launch_next_us) < 1e-9);
     assert_true(p->launch_far_us > p->launch_next_us);
-    /* hot from C: the host's issue time when it is the larger */
-    double h = p->host_call_us + 4 * p->host_launch_us;
-    assert_true(fusec_launch_floor(p, 4, FUSEC_HOST_C, 1) == (h > 4 * p->launch_next_us ? h : 4 * p->launch_next_us));
+    /* hot from C: the host's issue time when it is the larger, else the GPU's: a call's own cost
+     * (hot_call_us) and each queued kernel's */
+    double h = p->host_call_us + 4 * p->host_launch_us, g = p->hot_call_us + 4 * p->launch_next_us;
+    assert_true(p->hot_call_us > 0 && h > g);
+    assert_true(fusec_launch_floor(p, 4, FUSEC_HOST_C, 1) == h);
+    FusecProfile fast = *p; /* a host that issues faster than the GPU runs the calls */
+    fast.host_launch_us = 0;
+    assert_true(fabs(fusec_launch_floor(&fast, 4, FUSEC_HOST_C, 1) - g) < 1e-12);
+    fast.hot_call_us = 0;
+    assert_true(fabs(fusec_launch_floor(&fast, 4, FUSEC_HOST_C, 1) - 4 * p->launch_next_us) < 1e-12);
 }
 
 /* The fused version's tail kernel: one more launch at a whole n of at least
