@@ -42,17 +42,27 @@
  * were measured; assumed for the others (the write tail in the same share of
  * their L2). */
 #define H200_GATHER FUSEC_GATHER_GELEMS_H200
+/* h100: the medians of the 137 harnesses' calibrations in session 24's calls
+ * 2-3 on an H100 80GB HBM3 (driver 580; bench/results/2026-12-05-s24,
+ * docs/model.md): copy and L2 rates, launch, host, graph and hot-L2 terms,
+ * FMA rates and latencies, code fetch; a ramp of 0 (the calibration clamps a
+ * negative one). The host's terms move with the machine: session 23's 137
+ * harnesses on an H100 gave 1.41 + 3.91 us where these are 0.83 + 2.92.
+ * hot_call_us as the h200's (1.3: session 24's H100 rows re-predicted); the
+ * write tail scaled from the H200's by the L2's size. */
+#define H100_LAUNCH 0.0, 524288.0, 3.808, 2.464, 2.411, 2.095, 2.224, 0.832, 2.924, 1.3, 3.264, 1.248, 1.328, 1.016, 1.069
 const FusecProfile device_builtin[] = {
     {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01; cold and graph launches: call X of 2026-12-04; docs/model.md)",
      4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER, FUSEC_WRITE_TAIL_BYTES_H200},
-    {"h100", "NVIDIA H100 SXM: datasheet (3350 GB/s HBM3, 50 MiB L2); launch costs assumed equal to the H200's",
-     3350.0, 7500.0, 52428800.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER, FUSEC_WRITE_TAIL_BYTES_H200 * 52428800.0 / 62914560.0},
+    {"h100", "NVIDIA H100 80GB HBM3: calibrated by the fusec harness (medians of session 24's 137 harnesses, 2026-12-05; docs/model.md)",
+     3020.0, 7033.0, 52428800.0, H100_LAUNCH, 60770.0, 32880.0, 12.5, 65.0, 0.91, 0.85, 2.238, 4.197, 0.0316, H200_GATHER, FUSEC_WRITE_TAIL_BYTES_H200 * 52428800.0 / 62914560.0},
     {"a100", "NVIDIA A100 SXM 80GB: datasheet (2039 GB/s HBM2e, 40 MiB L2); launch costs assumed",
      2039.0, 5000.0, 41943040.0, H200_LAUNCH, 19500.0, 9700.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER, FUSEC_WRITE_TAIL_BYTES_H200 * 41943040.0 / 62914560.0},
     {"rtx4090", "NVIDIA GeForce RTX 4090: datasheet (1008 GB/s GDDR6X, 72 MiB L2); launch costs assumed",
      1008.0, 5000.0, 75497472.0, H200_LAUNCH, 82600.0, 1290.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER, FUSEC_WRITE_TAIL_BYTES_H200 * 75497472.0 / 62914560.0},
 };
 #undef H200_LAUNCH
+#undef H100_LAUNCH
 #undef H200_HOT
 #undef H200_LAT
 #undef H200_GATHER
