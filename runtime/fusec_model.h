@@ -472,7 +472,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
      * back or not: without this term the unfused calls of session 23's 137
      * chains (H100) ran 5% over the model at 2^12 in graphs, 12% at 2^16;
      * with it the graph rows below 2^22 within 10% went from 240 to 259 of
-     * 441 there, and up on four of five kept H200 runs (docs/model.md) */
+     * 441 there, and up on five of six kept H200 runs (docs/model.md) */
     if (!hot || host == FUSEC_HOST_GRAPH)
         t.overhead_us += fusec_code_us(p, code_kb, nk);
     double gpu_us = t.overhead_us + work;
