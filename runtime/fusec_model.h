@@ -360,6 +360,18 @@ static inline double fusec_graph_launches(const FusecProfile *p, int k)
                                 p->graph_far_us, k);
 }
 
+/* A hot call of k kernels (back to back behind the last call's): on the
+ * GPU, the call's own cost (the event between calls) and each kernel queued;
+ * on the host, from C, its issue time. */
+static inline double fusec_hot_launches(const FusecProfile *p, int k)
+{
+    return p->hot_call_us + k * p->launch_next_us;
+}
+static inline double fusec_host_issue(const FusecProfile *p, int k)
+{
+    return p->host_call_us + k * p->host_launch_us;
+}
+
 /* What a call of k kernels costs with no work: its launches (cold, hot or
  * graph replays), and from C, hot, the host's issue time when it is slower. */
 static inline double fusec_launch_floor(const FusecProfile *p, int k, int host, int hot)
@@ -370,7 +382,7 @@ static inline double fusec_launch_floor(const FusecProfile *p, int k, int host, 
         return fusec_graph_launches(p, k);
     if (!hot)
         return fusec_cold_launches(p, k);
-    double gpu = p->hot_call_us + k * p->launch_next_us, h = p->host_call_us + k * p->host_launch_us;
+    double gpu = fusec_hot_launches(p, k), h = fusec_host_issue(p, k);
     return host == FUSEC_HOST_C && h > gpu ? h : gpu;
 }
 
@@ -465,7 +477,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * 24's runs: a one-kernel call at 2^12-2^18, where the GPU was
          * slower than the host, took 3.4 us besides its work, launch_next_us
          * 2.1) */
-        t.overhead_us = p->hot_call_us + nk * p->launch_next_us;
+        t.overhead_us = fusec_hot_launches(p, nk);
     else
         t.overhead_us = fusec_cold_launches(p, nk);
     /* a graph replay fetches its kernels' code as a cold call does, back to
@@ -482,7 +494,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         /* back to back, the host may be slower than the GPU: a call costs the
          * larger of the host's issue time and the GPU's; while it is the
          * host's, the call is overhead-bound, whatever its work */
-        double h = p->host_call_us + nk * p->host_launch_us;
+        double h = fusec_host_issue(p, nk);
         if (h > gpu_us) {
             t.overhead_us += h - gpu_us;
             t.us = h;

@@ -404,7 +404,7 @@ void predict_explain(FILE *f, const Chain *c)
          * [1, 2^40], or always is. */
         bool always = xu == 0 && regime_of(c, 1, 0) == FUSEC_OVERHEAD;
         /* hot from C, a call's floor is the host's issue time where that is the slower */
-        bool host_floor = hot && host == FUSEC_HOST_C && d->host_call_us + d->host_launch_us > d->hot_call_us + d->launch_next_us;
+        bool host_floor = hot && host == FUSEC_HOST_C && fusec_host_issue(d, 1) > fusec_hot_launches(d, 1);
         char tail[160];
         if (host_floor)
             snprintf(tail, sizeof tail, "and its queued launch take longer than the host's %.1f us to issue it", lf);
