@@ -74,6 +74,7 @@ VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
 # from what these measure (docs/cuda.md). The parts, joined in one name ("x2r8"):
 #   xK  K times the elements per thread of the large-n launch (E is a template
 #       argument of the fused kernel; the host API's whole chunks follow it)
+#   eN  N elements per thread in the large-n launch (e8 for an f16 chain: one vector)
 #   lb  __launch_bounds__ asks for full occupancy (2048 threads per SM)
 #   rN  __launch_bounds__ asks for N blocks per SM (a register cap of 65536 / (N * threads))
 #   tN  N threads per block
@@ -96,16 +97,16 @@ def variant_source(src, api, var):
             bounds = "FX_THREADS, 2048 / FX_THREADS" if tok == "lb" else "FX_THREADS, %d" % int(tok[1:])
             src, k = decl.subn("__global__ void __launch_bounds__(%s) %s" % (bounds, kname), src, count=1)
             assert k == 1, "fusion_bench: no fused kernel declaration in the .cu"
-        elif tok[0] == "x" and tok[1:].isdigit():
-            k = int(tok[1:])
+        elif tok[0] in "xe" and tok[1:].isdigit():
             m = re.search(r"size_t full = vec \? n / (\d+) \* \d+ : 0;", src)
             if not m:
                 raise SystemExit("fusion_bench: variant %s: no 1-D fused launch in the .cu (a shaped chain?)" % var)
             e = int(m.group(1))
-            src = src.replace(m.group(0), "size_t full = vec ? n / %d * %d : 0;" % (e * k, e * k), 1)
+            new = e * int(tok[1:]) if tok[0] == "x" else int(tok[1:])
+            src = src.replace(m.group(0), "size_t full = vec ? n / %d * %d : 0;" % (new, new), 1)
             for it in ("unsigned", "size_t"):
                 src = re.sub(r"(%s<%s, )%d(, false><<<fx_blocks\(full, )%d\)" % (kname, it, e, e),
-                             lambda mm: mm.group(1) + str(e * k) + mm.group(2) + "%d)" % (e * k), src)
+                             lambda mm: mm.group(1) + str(new) + mm.group(2) + "%d)" % new, src)
         elif tok[0] == "t" and tok[1:].isdigit():
             src = src.replace("#define FX_THREADS 128", "#define FX_THREADS %d" % int(tok[1:]), 1)
         elif tok[0] in "sy" and tok[1:].isdigit():
@@ -701,7 +702,7 @@ def main():
     ap.add_argument("--out", default=None, help="folder for results.csv, accuracy.csv, table.txt")
     ap.add_argument("--build", default=None, help="folder for the .cu and .so files (default: OUT/build)")
     ap.add_argument("--keep-inductor", action="store_true", help="copy Inductor's generated code into OUT")
-    ap.add_argument("--variants", default="", help="comma list of fused-kernel shapes to time too (x2, lb, r8, x2r8, t256)")
+    ap.add_argument("--variants", default="", help="comma list of fused-kernel shapes to time too (x2, e8, lb, r8, x2r8, t256)")
     ap.add_argument("--kernels", default=None, metavar="N",
                     help="also time each kernel of eager and of fusec's unfused version at size N (torch.profiler, each call after an L2 flush; N of 2^20 or more: kernel_pairs)")
     ap.add_argument("--order", choices=("shuffle", "alternate"), default="shuffle",
