@@ -19,10 +19,10 @@ timeout 120 python3 bench/fusion_bench.py --fusec $F --out $OUT/va --sizes 2^20,
   --variants e8,e2,e4,s4096,t256 bench/chains/pow_f16.fuse bench/chains/three_f16.fuse bench/chains/lse_f64.fuse \
   bench/chains/floordiv_f32.fuse examples/softplus_f64.fuse bench/chains/where_f16.fuse > $OUT/va.txt 2>&1
 el "variants rc=$?"; rm -rf $OUT/va/build; wait; el "fidelity built $(ls $W/src/*.bin | wc -l)"
-ONLY="$EX" RESUME=1 RANDOM_N=0 REPS=10 LIMIT=60 PHASE=run FID_WORK=$W timeout $((470 - $(date +%s) + t0)) bash bench/fidelity.sh $R $F > $OUT/fid_run.txt 2>&1
+ONLY="$EX" RESUME=1 RANDOM_N=0 REPS=10 LIMIT=60 PHASE=run FID_WORK=$W timeout $((400 - $(date +%s) + t0)) bash bench/fidelity.sh $R $F > $OUT/fid_run.txt 2>&1
 el "fidelity rc=$?"; mkdir -p $R/fidelity/logs; cp $W/*.log $R/fidelity/logs/ 2>/dev/null
 python3 bench/fidelity.py $R/fidelity > $OUT/fidelity.txt; tar -C $R -czf $OUT/fidelity.tgz fidelity
 grep -h "hot call" $W/*.log | head -14
 KERNELS="quantize_i8 fp8_quantize mask_combine bias_gelu dequantize_i8 fp8_dequantize layernorm_affine rmsnorm_scale" PHASE_LIMIT=60 \
-  timeout $((585 - $(date +%s) + t0)) bash bench/device.sh $OUT $F kernels > $OUT/kernels.txt 2>&1; el "kernels rc=$?"
+  timeout $((470 - $(date +%s) + t0)) bash bench/device.sh $OUT $F kernels > $OUT/kernels.txt 2>&1; el "kernels rc=$?"
 sed -n '/^ALL/,/^median/p' $OUT/fidelity.txt
