@@ -35,7 +35,8 @@ static void add_cost(FusecKernelCost *k, const Inst *in)
  * by a param picks its form at run time (fx_pow_scalar): counted as the
  * form the param's declared value picks, the value the harness and
  * --predict run at. */
-static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int form, bool fp64, bool fused)
+static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int form, bool fp64, bool fused,
+                      double scale)
 {
     if (in->op == O_POW && form == POW_SCALAR && p->inst[in->arg[1]].op == O_PARAM) {
         double c = p->sym[p->inst[in->arg[1]].sym].pvalue;
@@ -43,11 +44,106 @@ static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int 
     }
     bool by_number = in->nargs == 2 && p->inst[in->arg[1]].scalar;
     const Inst *literal = by_number && p->inst[in->arg[1]].op == O_CONST ? &p->inst[in->arg[1]] : NULL;
-    double s = op_slots_of(in, form, fp64, by_number, literal, fused, p->slots);
+    double s = scale * op_slots_of(in, form, fp64, by_number, literal, fused, p->slots);
     if (fp64)
         k->slots64 += s;
     else
         k->slots32 += s;
+}
+
+/* What nvcc leaves of the fused kernel's values (fusec's IR keeps them all:
+ * eager runs each op, and the unfused version as eager does). FOLD_CONST: a
+ * value nvcc knows when it compiles: a literal, an integer shifted by a
+ * literal count outside [0, width) (<<: 0; >> of an unsigned type: 0), an
+ * integer times or & a literal 0, an unsigned // or % by 0, x ^ x and x - x
+ * of integers, and any op of constants only. FOLD_FREE: an operand's value (x & x, x | x, min(x, x),
+ * max(x, x)). FOLD_DEAD: no use left but folded ones. Each costs no issue
+ * slots: random programs with shifts out of range ran 18-35% under the
+ * slots that counted them (tests/randgen.py --seed 4242 programs 3, 13, 44;
+ * session 24's call 3, docs/model.md). */
+enum { FOLD_NONE, FOLD_FREE, FOLD_CONST, FOLD_DEAD };
+
+/* Whether instruction a is an integer literal whose value, as a kernel of
+ * compute type ct sees it (wrapped to ct's bits), is v. */
+static bool int_literal(const Program *p, int a, int ct, int64_t v)
+{
+    const Inst *x = &p->inst[a];
+    return x->op == O_CONST && fusec_dtype[x->dtype].kind == FX_KIND_INT && ref_wrap((uint64_t)x->ival, ct) == v;
+}
+
+static int fold_of(const Program *p, const Inst *in, const uint8_t *fold)
+{
+    if (in->op == O_CONST)
+        return FOLD_CONST;
+    if (in->op == O_INPUT || in->op == O_PARAM || in->nargs == 0)
+        return FOLD_NONE;
+    bool all = true;
+    for (int k = 0; k < in->nargs; k++)
+        all = all && fold[p->inst[in->arg[k]].canon] == FOLD_CONST;
+    if (all)
+        return FOLD_CONST;
+    if (in->op == O_COPY)
+        return FOLD_NONE;
+    int a = in->nargs == 2 ? p->inst[in->arg[0]].canon : -1, b = in->nargs == 2 ? p->inst[in->arg[1]].canon : -2;
+    if (a == b && (in->op == O_AND || in->op == O_OR || in->op == O_MIN || in->op == O_MAX))
+        return FOLD_FREE;
+    if (fusec_dtype[in->ct].kind != FX_KIND_INT || in->nargs != 2)
+        return FOLD_NONE;
+    if (a == b && (in->op == O_XOR || in->op == O_SUB))
+        return FOLD_CONST;
+    const FusecDtype *d = &fusec_dtype[in->ct];
+    bool is_unsigned = d->prec == 8 * d->size;
+    if ((in->op == O_MUL || in->op == O_AND) &&
+        (int_literal(p, in->arg[0], in->ct, 0) || int_literal(p, in->arg[1], in->ct, 0)))
+        return FOLD_CONST;
+    /* an unsigned // or % by 0: all ones, whatever the dividend (fx_int_div0) */
+    if ((in->op == O_FLOORDIV || in->op == O_REM) && is_unsigned && int_literal(p, in->arg[1], in->ct, 0))
+        return FOLD_CONST;
+    const Inst *c = &p->inst[in->arg[1]];
+    if ((in->op == O_SHL || in->op == O_SHR) && c->op == O_CONST && fusec_dtype[c->dtype].kind == FX_KIND_INT) {
+        long long count = ref_wrap((uint64_t)c->ival, in->ct); /* as the kernel sees the literal */
+        bool out = count < 0 || count >= 8 * d->size;
+        if (out && (in->op == O_SHL || is_unsigned)) /* >> of a signed type: its sign */
+            return FOLD_CONST;
+    }
+    return FOLD_NONE;
+}
+
+/* Whether nvcc folds a constant op of this kind whole: integer and bool
+ * ops, and float ones without a library call (casts, compares, + - *,
+ * min, where...). A transcendental of constants stays a call of the math
+ * library's inline code, which nvcc computes once a thread, for all its E
+ * elements (y = x + pow(sigmoid(f32(q << 40)) + 0.25, -2.254): 28.5 SASS
+ * instructions an element more than y = x + f32(q << 40), E = 4: the pow's
+ * and sigmoid's once a thread; cos(1) folded whole), priced at its slots
+ * over the fewest elements a thread the kernel takes. */
+static bool folds_whole(const Inst *in)
+{
+    return fusec_dtype[in->ct].kind != FX_KIND_FLOAT || (op_info[in->op].trans == 0 && in->op != O_DIV);
+}
+
+/* fold[i] for every canonical live instruction of the fused kernel */
+static void fused_folds(const Program *p, const char *is_out, uint8_t *fold)
+{
+    for (int i = 0; i < p->ninst; i++)
+        fold[i] = p->inst[i].live && p->inst[i].canon == i ? (uint8_t)fold_of(p, &p->inst[i], fold) : FOLD_NONE;
+    /* backwards: a value is needed by an output, or by a needed value that is not a constant */
+    char *needed = calloc((size_t)p->ninst + 1, 1);
+    if (!needed)
+        return; /* counted as it is written */
+    for (int i = p->ninst - 1; i >= 0; i--) {
+        const Inst *in = &p->inst[i];
+        if (is_out[i])
+            needed[in->canon] = 1;
+        if (!in->live || in->canon != i || !needed[i] || fold[i] == FOLD_CONST)
+            continue;
+        for (int k = 0; k < in->nargs; k++)
+            needed[p->inst[in->arg[k]].canon] = 1;
+    }
+    for (int i = 0; i < p->ninst; i++)
+        if (fold[i] == FOLD_NONE && !needed[i] && p->inst[i].op != O_INPUT)
+            fold[i] = FOLD_DEAD;
+    free(needed);
 }
 
 /* A tensor operand in f64 makes the op compute in double; a literal (a
@@ -316,7 +412,7 @@ void traffic_build(Program *p, Traffic *t)
         }
         if (operand_is_f64(p, in))
             k->cost.fp64 = 1;
-        add_slots(p, &k->cost, in, in->uform, k->cost.fp64, false);
+        add_slots(p, &k->cost, in, in->uform, k->cost.fp64, false, 1);
         for (int r = 0; r < k->nread; r++)
             k->cost.slots32 += op_convert_slots(p->inst[k->read[r]].dtype, false);
         k->cost.slots32 += op_convert_slots(in->dtype, true);
@@ -333,6 +429,13 @@ void traffic_build(Program *p, Traffic *t)
         t->kernels[k].cost.reuse = t->ucost[k].reuse = t->slot[k] >= 0 && t->slot_first[t->slot[k]] != k;
     if (t->nkernels > 0) /* the call's last kernel, whose writes may end it in L2 (write_tail_bytes) */
         t->kernels[t->nkernels - 1].cost.last = t->ucost[t->nkernels - 1].last = 1;
+    uint8_t *fold = arena_alloc(p->arena, (size_t)p->ninst + 1);
+    fused_folds(p, is_out, fold);
+    int widest = 1; /* the fused kernel's elements a thread are at least 16 bytes of its widest array */
+    for (int i = 0; i < p->ninst; i++)
+        if ((p->inst[i].live && p->inst[i].op == O_INPUT) || is_out[i])
+            widest = fusec_dtype_size[p->inst[i].dtype] > widest ? fusec_dtype_size[p->inst[i].dtype] : widest;
+    double e_min = 16.0 / widest;
     FusecKernelCost fcompute; /* the fused kernel's compute alone, for its terms */
     memset(&fcompute, 0, sizeof fcompute);
 
@@ -352,8 +455,9 @@ void traffic_build(Program *p, Traffic *t)
             bool f64 = in->dtype == FX_F64 || operand_is_f64(p, in);
             if (f64)
                 t->fcost.fp64 = 1;
-            add_slots(p, &t->fcost, in, in->form, f64, true);
-            add_slots(p, &fcompute, in, in->form, f64, true);
+            double scale = fold[i] == FOLD_NONE ? 1 : fold[i] == FOLD_CONST && !folds_whole(in) ? 1.0 / e_min : 0;
+            add_slots(p, &t->fcost, in, in->form, f64, true, scale);
+            add_slots(p, &fcompute, in, in->form, f64, true, scale);
             t->nfused_ops++;
         }
         if (is_out[i]) {

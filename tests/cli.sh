@@ -392,6 +392,23 @@ printf 'y = pow(x, 2.5)\n' >"$tmp/p25.fuse"
     [ "$(slots "$tmp/pe25.fuse")" = "$(slots "$tmp/p25.fuse")" ] && [ "$(slots "$tmp/pe2.fuse")" != "$(slots "$tmp/pe25.fuse")" ]
 check "pow by a param: costed at its declared value's form" 0 $?
 
+# what nvcc folds costs no slots in the fused kernel (src/traffic.c, fused_folds): a shift out of
+# range is 0, and so is what only it feeds (the erf here); x | x is x; a shift in range is counted
+printf 'in x: f32\nin q: i32\ny = x + f32((i32(erf(x)) << 40) %% 7)\n' >"$tmp/f1.fuse"
+printf 'in x: f32\nin q: i32\ny = x + f32((i32(erf(x)) << 3) %% 7)\n' >"$tmp/f2.fuse"
+printf 'in x: f32\ny = x + 1\n' >"$tmp/f3.fuse"
+printf 'in q: i32\ny = f32(q | q) * 2\n' >"$tmp/f4.fuse"
+printf 'in q: i32\ny = f32(q) * 2\n' >"$tmp/f5.fuse"
+[ "$(slots "$tmp/f1.fuse")" = "$(slots "$tmp/f3.fuse")" ] && [ "$(slots "$tmp/f4.fuse")" = "$(slots "$tmp/f5.fuse")" ] &&
+    python3 -c "import sys; a, b = map(float, sys.argv[1:]); assert a > b + 30" "$(slots "$tmp/f2.fuse")" "$(slots "$tmp/f3.fuse")"
+check "folded values cost no slots: a shift out of range, x | x" 0 $?
+# a transcendental of constants is computed once a thread, not folded: priced at its slots over E
+printf 'in x: f32\nin q: i32\ny = x + pow(sigmoid(f32(q << 40)) + 0.25, -2.254)\n' >"$tmp/f6.fuse"
+printf 'in x: f32\nin q: i32\ny = x + pow(sigmoid(f32(q << 4)) + 0.25, -2.254)\n' >"$tmp/f7.fuse"
+python3 -c "import sys; a, b, c = map(float, sys.argv[1:]); assert a + 10 < b < c / 2, sys.argv" \
+    "$(slots "$tmp/f3.fuse")" "$(slots "$tmp/f6.fuse")" "$(slots "$tmp/f7.fuse")"
+check "a pow of constants: once a thread" 0 $?
+
 # --mode=hot: the harness's hot mode (calls back to back, what fits stays in L2): the seed's
 # fused call at 2^20 (8 MB, within the L2) costs the host's issue time, not its bytes, and at 2^28
 # (2 GB) about what a cold one does; the report, JSON and CSV say which mode they predict

@@ -2942,7 +2942,7 @@ static const FusecKernelCost ints_unfused_cost[] = {
     {0, 10, 8, 0, 1, 0, 1, 0, 0, 1, 0, 22, 0, 0},
     {0, 8, 0, 8, 1, 0, 1, 0, 0, 1, 0, 8, 0, 1},
 };
-static const FusecKernelCost ints_fused_cost[] = {{23, 0, 0, 59, 71, 5, 227.7, 0, 0, 1, 0, 0, 0, 1}};
+static const FusecKernelCost ints_fused_cost[] = {{23, 0, 0, 59, 71, 5, 226.7, 0, 0, 1, 0, 0, 0, 1}};
 static const FusecTensorArg ints_in[] = {{"x", FX_F32, FX_F32}, {"h", FX_BF16, FX_BF16}, {"q", FX_I32, FX_I32}, {"u", FX_U8, FX_U8}, {"b", FX_I8, FX_I8}, {"s", FX_I16, FX_I16}, {"w", FX_I64, FX_I64}, {"m", FX_BOOL, FX_BOOL}};
 static const FusecTensorArg ints_out[] = {{"mix", FX_I16, FX_I16}, {"twice", FX_I32, FX_I32}, {"ratio", FX_F32, FX_F32}, {"wrap", FX_I64, FX_I64}, {"fd", FX_I32, FX_I32}, {"bits", FX_I64, FX_I64}, {"shifted", FX_I32, FX_I32}, {"keep", FX_I64, FX_I64}, {"flo", FX_F32, FX_F32}, {"cmp", FX_BOOL, FX_BOOL}, {"back", FX_F32, FX_BF16}, {"cut", FX_I64, FX_F32}};
 static const FusecParamArg ints_par[] = {{"scale", FX_F32, 0.05}};
