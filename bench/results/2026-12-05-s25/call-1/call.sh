@@ -9,19 +9,19 @@ F=$PWD/.dev/bin/fusec; W=$PWD/build-c1; R=$W/out; mkdir -p $R; t0=$(date +%s); e
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $OUT/machine.txt
 EX="bias_gelu dequantize_i8 fp8_dequantize fp8_quantize gelu_tanh layernorm_affine mask_combine mixed quantize_i8 rmsnorm_scale seed softplus_f64 swiglu two_out "
 ( ONLY="$EX" RANDOM_N=0 PHASE=build FID_WORK=$W JOBS=6 bash bench/fidelity.sh $R $F > $OUT/fid_build.txt 2>&1 ) &
-timeout 200 python3 bench/fusion_bench.py --fusec $F --out $OUT/fb --sizes 2^12,2^16,2^20,2^26 --modes cold --passes 3 \
+timeout 150 python3 bench/fusion_bench.py --fusec $F --out $OUT/fb --sizes 2^12,2^16,2^20,2^26 --modes cold --passes 3 \
   $(grep -L "\[" examples/*.fuse) bench/chains/*.fuse > $OUT/fb.txt 2>&1
 el "fusion_bench rc=$?"; rm -rf $OUT/fb/build; tail -n 3 $OUT/fb.txt; wait; el "fidelity built $(ls $W/src/*.bin | wc -l)"
-ONLY="$EX" RESUME=1 RANDOM_N=0 REPS=10 LIMIT=60 PHASE=run FID_WORK=$W timeout $((300 - $(date +%s) + t0)) bash bench/fidelity.sh $R $F > $OUT/fid_run.txt 2>&1
+ONLY="$EX" RESUME=1 RANDOM_N=0 REPS=10 LIMIT=60 PHASE=run FID_WORK=$W timeout $((250 - $(date +%s) + t0)) bash bench/fidelity.sh $R $F > $OUT/fid_run.txt 2>&1
 el "fidelity rc=$?"; mkdir -p $R/fidelity/logs; cp $W/*.log $R/fidelity/logs/ 2>/dev/null
 python3 bench/fidelity.py $R/fidelity > $OUT/fidelity.txt; tar -C $R -czf $OUT/fidelity.tgz fidelity
 grep -h "hot call" $W/*.log | head -14
 KERNELS="quantize_i8 fp8_quantize mask_combine bias_gelu dequantize_i8 fp8_dequantize layernorm_affine rmsnorm_scale" PHASE_LIMIT=60 \
-  timeout $((370 - $(date +%s) + t0)) bash bench/device.sh $OUT $F kernels > $OUT/kernels.txt 2>&1; el "kernels rc=$?"
+  timeout $((300 - $(date +%s) + t0)) bash bench/device.sh $OUT $F kernels > $OUT/kernels.txt 2>&1; el "kernels rc=$?"
 # launch-shape variants of the chains that lost to Inductor in session 24 (fusion_bench.py --variants):
 # e8 one vector a thread of 16-bit arrays, e2 / e4 one vector of f64 / f32, s4096 half the elements below
 # 4096 blocks
-left=$((420 - $(date +%s) + t0)); [ $left -gt 30 ] && timeout $left python3 bench/fusion_bench.py --fusec $F --out $OUT/va \
+left=$((330 - $(date +%s) + t0)); [ $left -gt 30 ] && timeout $left python3 bench/fusion_bench.py --fusec $F --out $OUT/va \
   --sizes 2^20,2^26 --modes cold --passes 3 --no-cub --variants e8,e2,e4,s4096 bench/chains/pow_f16.fuse \
   bench/chains/lse_f64.fuse bench/chains/floordiv_f32.fuse examples/softplus_f64.fuse > $OUT/va.txt 2>&1
 el "variants rc=$?"; rm -rf $OUT/va/build; sed -n '/^ALL/,/^median/p' $OUT/fidelity.txt
