@@ -78,8 +78,10 @@ static int fold_of(const Program *p, const Inst *in, const uint8_t *fold)
     if (in->op == O_INPUT || in->op == O_PARAM || in->nargs == 0)
         return FOLD_NONE;
     bool all = true;
-    for (int k = 0; k < in->nargs; k++)
-        all = all && fold[p->inst[in->arg[k]].canon] == FOLD_CONST;
+    for (int k = 0; k < in->nargs; k++) {
+        const Inst *x = &p->inst[in->arg[k]];
+        all = all && (x->op == O_CONST || fold[x->canon] == FOLD_CONST);
+    }
     if (all)
         return FOLD_CONST;
     if (in->op == O_COPY)
