@@ -263,8 +263,8 @@ static int declared_dtype(Parser *P, Token t, int def, bool allow_bool)
     if (dt < 0) {
         const char *hint = diag_suggest(text(P, t), t.len, names, n);
         if (hint)
-            diag_error(diag(P), t.off, t.len, "unknown dtype '%.*s'; did you mean '%s'?", (int)t.len, text(P, t),
-                       hint);
+            diag_error(diag(P), t.off, t.len, "unknown dtype '%.*s'; did you mean '%s'? (the dtypes are %s)",
+                       (int)t.len, text(P, t), hint, list);
         diag_error(diag(P), t.off, t.len, "unknown dtype '%.*s' (the dtypes are %s)", (int)t.len, text(P, t), list);
     }
     return dt;
