@@ -56,11 +56,12 @@ static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int 
  * value nvcc knows when it compiles: a literal, an integer shifted by a
  * literal count outside [0, width) (<<: 0; >> of an unsigned type: 0), an
  * integer times or & a literal 0, an unsigned // or % by 0, x ^ x and x - x
- * of integers, and any op of constants only. FOLD_FREE: an operand's value (x & x, x | x, min(x, x),
- * max(x, x)). FOLD_DEAD: no use left but folded ones. Each costs no issue
- * slots: random programs with shifts out of range ran 18-35% under the
- * slots that counted them (tests/randgen.py --seed 4242 programs 3, 13, 44;
- * session 24's call 3, docs/model.md). */
+ * of integers, and any op of constants only. FOLD_FREE: an operand's value
+ * (x & x, x | x, min(x, x), max(x, x)). FOLD_DEAD: no use left but folded
+ * ones. Each costs no issue slots (a transcendental of constants a share of
+ * them: folds_whole): random programs with shifts out of range ran 18-35%
+ * under the slots that counted them (tests/randgen.py --seed 4242 programs
+ * 3, 13, 44; session 24's call 3, docs/model.md). */
 enum { FOLD_NONE, FOLD_FREE, FOLD_CONST, FOLD_DEAD };
 
 /* Whether instruction a is an integer literal whose value, as a kernel of
