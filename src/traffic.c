@@ -131,9 +131,7 @@ static void fused_folds(const Program *p, const char *is_out, uint8_t *fold)
     for (int i = 0; i < p->ninst; i++)
         fold[i] = p->inst[i].live && p->inst[i].canon == i ? (uint8_t)fold_of(p, &p->inst[i], fold) : FOLD_NONE;
     /* backwards: a value is needed by an output, or by a needed value that is not a constant */
-    char *needed = calloc((size_t)p->ninst + 1, 1);
-    if (!needed)
-        return; /* counted as it is written */
+    char *needed = arena_alloc(p->arena, (size_t)p->ninst + 1);
     for (int i = p->ninst - 1; i >= 0; i--) {
         const Inst *in = &p->inst[i];
         if (is_out[i])
@@ -146,7 +144,6 @@ static void fused_folds(const Program *p, const char *is_out, uint8_t *fold)
     for (int i = 0; i < p->ninst; i++)
         if (fold[i] == FOLD_NONE && !needed[i] && p->inst[i].op != O_INPUT)
             fold[i] = FOLD_DEAD;
-    free(needed);
 }
 
 /* A tensor operand in f64 makes the op compute in double; a literal (a
