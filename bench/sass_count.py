@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """sass_count.py: the machine instructions a fused kernel runs per element, beside the model's issue slots.
 
-    bench/sass_count.py FUSEC CHAIN.fuse... [--nvcc nvcc] [--nvdisasm nvdisasm]
+    bench/sass_count.py FUSEC CHAIN.fuse... [--nvcc nvcc] [--nvdisasm nvdisasm] [--no-row]
 
 Emits each chain (fusec -w; a `# fusec-args:` first line is honoured), builds
 it for sm_90 as a cubin (nvcc -O3 -cubin -DFUSEC_NO_HARNESS), disassembles it
 (nvdisasm -c) and takes the fused kernel's instance that large n runs: the
 32-bit-index one of whole chunks with the largest E, a shaped chain's ROW
-instance where it has one. One chunk a thread, no loop: its instructions up
+instance where it has one (--no-row: the one without, which a last dim not a
+multiple of E runs). One chunk a thread, no loop: its instructions up
 to the first EXIT that is not predicated are the path a thread runs (the fast
 paths inline; the slow paths' subroutines, a division's or an erf's, come
 after it, and loops such as fmodf's count once). Prints per chain E, that
@@ -64,14 +65,15 @@ def kernels(sass):
     return out
 
 
-def large_n_instance(prefix, fns):
-    """(name, E) of the fused kernel's whole-chunk, 32-bit instance with the largest E (ROW where there is one)."""
+def large_n_instance(prefix, fns, row=True):
+    """(name, E) of the fused kernel's whole-chunk, 32-bit instance with the largest E (ROW where there is
+    one, unless row is False: then the instance an odd last dim runs, each broadcast input gathered an element)."""
     best = None
     pat = re.compile(r"^_Z\d+%s_fused_kernelIjLi(\d+)ELb0E(Lb([01])E)?" % re.escape(prefix))
     for name in fns:
         m = pat.match(name)
         if m:
-            key = (int(m.group(1)), m.group(3) == "1")
+            key = (int(m.group(1)), (m.group(3) == "1") == row)
             if best is None or key > best[0]:
                 best = (key, name)
     return (best[1], best[0][0]) if best else (None, 0)
@@ -93,6 +95,8 @@ def main():
     ap.add_argument("chains", nargs="+")
     ap.add_argument("--nvcc", default="nvcc")
     ap.add_argument("--nvdisasm", default="nvdisasm")
+    ap.add_argument("--no-row", action="store_true",
+                    help="a shaped chain's instance without ROW (a last dim not a multiple of E)")
     a = ap.parse_args()
     print("%-24s %3s %7s %7s  %s   %9s %9s" % ("chain", "E", "SASS/el", "regs", " ".join("%6s" % n for n in NAMES),
                                                "slots32", "slots64"))
@@ -106,7 +110,7 @@ def main():
                                   "-o", cubin], check=True, capture_output=True, text=True).stderr
             fns = kernels(subprocess.run([a.nvdisasm, "-c", cubin], check=True, capture_output=True,
                                          text=True).stdout)
-            name, e = large_n_instance(prefix, fns)
+            name, e = large_n_instance(prefix, fns, not a.no_row)
             if not name:
                 print("%-24s no fused kernel instance found" % os.path.basename(src)[:24])
                 continue
