@@ -69,6 +69,18 @@ typedef struct FusecKernelCost {
  * beside it. */
 #define FUSEC_WRITE_TAIL_BYTES_H200 24e6
 
+/* hot_call_us, the GPU's own cost of a hot call besides its kernels (the
+ * event between calls): 1.3 us, the value that bench/repredict.py --set
+ * found best on the harnesses' own hot rows (session 24's calls 2-3 on an
+ * H100 and three kept H200 runs, docs/model.md). The built-in profiles' value,
+ * and the harness's: its own measurement (a one-kernel call queued behind a
+ * spin, less launch_next_us) gave 1.91-2.03 us on an H100 in call 1 of
+ * session 26, and with it the 14 examples' hot rows below 2^22 ran 12.7%
+ * (median) faster than predicted, 3.1% with 1.3: calls queued deep behind a
+ * spin cost the GPU more than the harness's hot loop, which the host leads;
+ * so it prints that figure and keeps this one. */
+#define FUSEC_HOT_CALL_US 1.3
+
 /* A version of the chain: its kernels' costs (kernels that cost the same
  * are one entry with a count; order does not matter). footprint is the
  * distinct bytes per element of every buffer it touches (for the hot mode). */

@@ -23,10 +23,9 @@
  * assumed; calibrate for real ones. Fields in FUSEC_PROFILE_FIELDS order
  * (runtime/fusec_model.h). */
 /* hot_call_us (the GPU's cost of a hot call besides its kernels, the event
- * between calls): no H200 harness has calibrated it yet; 1.3 is the value
- * that bench/repredict.py --set found best on three kept H200 runs' hot rows
- * (session 24, docs/model.md), as the H100's calibration gave about 1.3 too. */
-#define H200_LAUNCH 0.0, 524288.0, 3.584, 2.208, 2.170, 1.764, 1.925, 1.845, 4.494, 1.3, 3.312, 1.016, 1.260, 0.937, 1.024
+ * between calls): FUSEC_HOT_CALL_US (runtime/fusec_model.h says where it
+ * comes from). */
+#define H200_LAUNCH 0.0, 524288.0, 3.584, 2.208, 2.170, 1.764, 1.925, 1.845, 4.494, FUSEC_HOT_CALL_US, 3.312, 1.016, 1.260, 0.937, 1.024
 /* l2_hot_keep and l2_hot_end: the medians of five harnesses' calibrations in
  * call 8 of 2026-12-03 (bench/results/h200-2026-12-03/call-8-*, docs/model.md). */
 #define H200_HOT 0.67, 0.79
@@ -48,9 +47,9 @@
  * FMA rates and latencies, code fetch; a ramp of 0 (the calibration clamps a
  * negative one). The host's terms move with the machine: session 23's 137
  * harnesses on an H100 gave 1.41 + 3.91 us where these are 0.83 + 2.92.
- * hot_call_us as the h200's (1.3: session 24's H100 rows re-predicted); the
- * write tail scaled from the H200's by the L2's size. */
-#define H100_LAUNCH 0.0, 524288.0, 3.808, 2.464, 2.411, 2.095, 2.224, 0.832, 2.924, 1.3, 3.264, 1.248, 1.328, 1.016, 1.069
+ * hot_call_us FUSEC_HOT_CALL_US, as the h200's; the write tail scaled from the
+ * H200's by the L2's size. */
+#define H100_LAUNCH 0.0, 524288.0, 3.808, 2.464, 2.411, 2.095, 2.224, 0.832, 2.924, FUSEC_HOT_CALL_US, 3.264, 1.248, 1.328, 1.016, 1.069
 const FusecProfile device_builtin[] = {
     {"h200", "NVIDIA H200 SXM: calibrated by the fusec harness (run 5 of 2026-12-01; cold and graph launches: call X of 2026-12-04; docs/model.md)",
      4218.8, 8219.8, 62914560.0, H200_LAUNCH, 60506.0, 32760.0, 12.5, 65.0, H200_HOT, H200_LAT, H200_GATHER, FUSEC_WRITE_TAIL_BYTES_H200},
