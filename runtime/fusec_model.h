@@ -98,17 +98,43 @@ typedef struct FusecVersion {
      * unfused kernels take their rest themselves). row_max: a shaped
      * chain's call that takes E / 2 at any n up to row_max (FX_INDEX32_MAX)
      * where its rows are a multiple of E / 2 but not of E (its ROW
-     * instances: fusec_version_rows); 0 for none. */
+     * instances: fusec_version_rows); 0 for none. gather_slots: the fp32
+     * issue slots an element that a shaped chain's fused kernel spends finding
+     * its broadcast inputs' elements where each element finds its own
+     * (FUSEC_GATHER_SLOTS_PER_DIM a divide); gather_run: the elements that
+     * share one such offset at the point (fusec_version_rows: E in a ROW
+     * instance, 0 or 1 where each element finds its own). */
     int chunk;
     double half_max, tiny_max, row_max;
+    double gather_slots;
+    int gather_run;
 } FusecVersion;
 
+/* The fp32 issue slots of each divide (a merged dim past the first) that the
+ * fused kernel's per-element gather (runtime/fusec_kernel.cuh, fx_gather
+ * without RUN) spends on each broadcast layout, an element: its magic-number
+ * divide, remainder, stride and the address of its scalar load are about 8
+ * integer instructions a dim (bench/sass_count.py --no-row, session 26: 8.0
+ * for a [C] operand of [R, C], 17.0 for a [B, 1, C] one of [B, R, C], 24.0
+ * for four dims), which issue at half the fp32 rate. Fitted on the probe of
+ * call 1 of session 26 (an H100, bench/results/2026-12-06-s26/probe-rows):
+ * six random programs' fused kernels at about 2^24 elements, last dims 33
+ * and 257 against 32 and 256, took 8.6-39 us more per element-by-element
+ * gather form, 245 slots an element over the six against 280 at 16 a
+ * divide (docs/model.md, "Gathers"). */
+#define FUSEC_GATHER_SLOTS_PER_DIM 14.0
+
 /* v at a point whose last dim is cols (a shaped chain: its call's chunks
- * follow its rows, with every pointer aligned). */
+ * follow its rows, with every pointer aligned): E / 2 a thread in ROW
+ * instances where the rows are a multiple of E / 2 but not of E, and how many
+ * elements share a gathered offset. */
 static inline void fusec_version_rows(FusecVersion *v, double cols)
 {
     if (v->row_max > 0 && v->chunk > 2 && fmod(cols, v->chunk) != 0 && fmod(cols, v->chunk / 2) == 0)
         v->half_max = v->row_max;
+    v->gather_run = v->chunk > 1 && fmod(cols, v->chunk) == 0                        ? v->chunk
+                    : v->row_max > 0 && v->chunk > 2 && fmod(cols, v->chunk / 2) == 0 ? v->chunk / 2
+                                                                                      : 1;
 }
 
 /* The chunk whose rest a call of v at n elements leaves to a tail kernel
@@ -466,6 +492,13 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
             double capped = fusec_overlap(mem, n * k->gather / (p->gather_gelems * 1e3));
             t.gather_us += m * (capped - mem);
             mem = capped;
+        }
+        /* a shaped chain's fused kernel: its broadcast inputs' offsets (gather_slots) */
+        FusecKernelCost kg;
+        if (v->gather_slots > 0) {
+            kg = *k;
+            kg.slots32 += v->gather_slots / (v->gather_run > 1 ? v->gather_run : 1);
+            k = &kg;
         }
         double rate = fusec_rate_us(p, k, n), drain = fusec_drain_us(p, k), comp = rate + drain;
         double w = fusec_overlap(mem, rate) + drain;

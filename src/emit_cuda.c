@@ -1001,6 +1001,8 @@ static double runtime_define(const Chain *c, const char *file, const char *name)
     diag_internal(c->prog->diag, "runtime/%s defines no %s", file, name);
 }
 
+static int gather_dims(const Shape *as, const Shape *rs, bool *along);
+
 void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
 {
     const Program *p = c->prog;
@@ -1020,6 +1022,11 @@ void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
     v->tiny_max = tiny && e / 2 > 1 ? (tb - 1) * threads * (e / 2) : 0; /* as emit_flat_launches */
     /* a shaped chain with a gathered input has ROW instances, of E / 2 too (emit_flat_launches' row_es) */
     v->row_max = p->shaped && nw < nl && e / 2 > 1 ? runtime_define(c, "fusec_kernel.cuh", "FX_INDEX32_MAX") : 0;
+    /* each broadcast layout's offsets: a divide a merged dim past the first (fx_gather_offset) */
+    v->gather_slots = 0;
+    for (int k = 0; k < nl; k++)
+        if (owns_bcast(p, load[k]))
+            v->gather_slots += FUSEC_GATHER_SLOTS_PER_DIM * (gather_dims(&p->inst[load[k]].shape, &p->full, NULL) - 1);
 }
 
 
@@ -1447,6 +1454,24 @@ static void launch_broadcast(Emitter *em, const char *kernel, const char *args, 
  * the dims alternating between varying and not, fx_gather_offset takes a
  * coalesced FxBcast of two dims to have strides {1, 0} when it does, {0, 1}
  * when not). */
+/* The dims of the fused kernel's FxBcast for an operand of shape as in a
+ * result of shape rs (bcast_init's with coalesce, without its names): runs
+ * of neighbouring dims along which it varies alike are one. */
+static int gather_dims(const Shape *as, const Shape *rs, bool *along)
+{
+    bool varies[LIMIT_DIMS];
+    int n = 0;
+    for (int j = rs->rank - 1; j >= 0; j--) {
+        int ja = j - (rs->rank - as->rank);
+        bool v = ja >= 0 && as->dim[ja] != DIM_ONE;
+        if (n == 0 || varies[n - 1] != v)
+            varies[n++] = v;
+    }
+    if (along)
+        *along = n > 0 && varies[0];
+    return n;
+}
+
 static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce, bool *along)
 {
     const Program *p = em->p;
@@ -2229,10 +2254,11 @@ static void emit_harness(Emitter *em)
             p->n_par ? "_par" : "");
     /* the fused call's chunks as its launches pick them, from this file's own thresholds */
     int e = t->fused.chunk;
-    fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0, 0, 0},\n    {1, %s_fused_cost, %g, %d, (%s - 1.0) * FX_THREADS * %d, %s, %s},\n",
+    fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0, 0, 0},\n    {1, %s_fused_cost, %g, %d, (%s - 1.0) * FX_THREADS * %d, %s, %s%s},\n",
             t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e, half_blocks(em->wide), e,
             t->fused.tiny_max > 0 ? arena_printf(p->arena, "(FX_TINY_BLOCKS - 1.0) * FX_THREADS * %d", e / 2) : "0.0",
-            t->fused.row_max > 0 ? "(double)FX_INDEX32_MAX" : "0.0");
+            t->fused.row_max > 0 ? "(double)FX_INDEX32_MAX" : "0.0",
+            t->fused.gather_slots > 0 ? arena_printf(p->arena, ", %g", t->fused.gather_slots) : "");
     if (p->shaped) {
         fprintf(f, "    %g, %g,\n    NULL,\n    %s_reference,\n    2, /* versions: unfused and fused */\n",
                 t->u_read + t->u_write, t->f_read + t->f_write, P);

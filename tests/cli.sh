@@ -307,6 +307,16 @@ slots() { # slots EXPR DTYPE: the fused kernel's fp32 issue slots an element of 
 [ "$(slots 'x % 0' i32)" = 2 ] && [ "$(slots 'x % 3' i32)" = 11.1 ]; check "i32 x % 0: a select" 0 $?
 [ "$(slots 'x / 0' f32)" = 52.3 ] && [ "$(slots 'x / 3' f32)" = 14.3 ]; check "x / 0: the division's slow path" 0 $?
 
+# a shaped chain's fused kernel finds each broadcast element's offset where its rows are not a multiple
+# of E (FUSEC_GATHER_SLOTS_PER_DIM a divide, each element), once a chunk of E where they are
+printf 'in x: f32[R, C]\nin b: f32[C]\ny = erf(sin(x) + cos(x)) * 1.5 + b\n' >"$tmp/gat.fuse"
+fus() { "$fusec" --predict --format=json --dims=R=65536,C=$1 --sweep=R --sizes=$(( (1 << 24) / $1 )) "$tmp/gat.fuse" |
+  python3 -c "import json, sys; print(json.load(sys.stdin)['sweep'][0]['fused_us'])"; }
+"$fusec" -w --dims=R=4,C=33 "$tmp/gat.fuse" -o "$tmp/gat.cu" && grep -q 'FX_INDEX32_MAX, 14},$' "$tmp/gat.cu"
+check "gather_slots: 14 for a [C] bias in the fused call's version" 0 $?
+awk -v a="$(fus 32)" -v b="$(fus 33)" -v c="$(fus 64)" 'BEGIN { exit !(b > 1.1 * a && c < 1.02 * a) }'
+check "gather_slots: a compute-bound fused kernel with rows of 33 costs its gathers, of 32 and 64 little" 0 $?
+
 # a profile of today's fields; one written before l2_hot_end existed gets the old model's 1.1
 cat >"$tmp/dev2.json" <<'JSON'
 {"name": "test-gpu2", "note": "hand-written", "hbm_gbps": 1000.0, "l2_gbps": 2000.0, "l2_bytes": 1048576,
