@@ -43,6 +43,12 @@ typedef struct FusecKernelCost {
                          emit_broadcast_kernel), whose rate gather_gelems caps */
     int last;         /* 1 for the call's last kernel: cold, the first
                          write_tail_bytes of its writes end the call in L2 */
+    double reread;    /* reads of broadcast operands beyond their own bytes: a
+                         pass over an operand for each step of a broadcast dim
+                         with a dim it varies along inside (a [S, D] table of a
+                         [B, S, D] result: B passes), from HBM unless the
+                         kernel's traffic between two passes stays in L2 */
+    double reread_dist; /* elements of the chain's shape between two passes */
 } FusecKernelCost;
 
 /* Elements a thread of eager's per-element broadcast form (the unfused kernel
@@ -161,7 +167,7 @@ static inline int fusec_tail_launch(const FusecVersion *v, double n) { return fu
  * 2 * R * C). The model reads them per element of the chain's shape (n, the
  * product of its dims): fusec_costs_at fills kernels[] so at given dims. */
 enum { FUSEC_IN, FUSEC_MID_READ, FUSEC_MID_WRITE, FUSEC_OUT, FUSEC_FLOPS, FUSEC_TRANS, FUSEC_SLOTS32, FUSEC_SLOTS64,
-       FUSEC_GATHER };
+       FUSEC_GATHER, FUSEC_REREAD, FUSEC_REREAD_DIST };
 typedef struct FusecTerm {
     int kernel, field; /* FUSEC_IN ... */
     double coef;       /* bytes, flops or issue slots of one element */
@@ -187,14 +193,14 @@ static inline void fusec_costs_at(FusecKernelCost *kernels, int nk, const FusecT
     for (i = 0; i < nk; i++) {
         FusecKernelCost *k = &kernels[i];
         k->in_bytes = k->mid_read = k->mid_write = k->out_bytes = 0;
-        k->flops = k->trans = k->slots32 = k->slots64 = k->gather = 0;
+        k->flops = k->trans = k->slots32 = k->slots64 = k->gather = k->reread = k->reread_dist = 0;
     }
     for (i = 0; i < nterms; i++) {
         const FusecTerm *t = &terms[i];
         FusecKernelCost *k = &kernels[t->kernel];
         double v = t->coef * fusec_numel(t->exp, dims, ndims) / n;
-        double *field[9] = {&k->in_bytes, &k->mid_read, &k->mid_write, &k->out_bytes, &k->flops,
-                            &k->trans,    &k->slots32,  &k->slots64,   &k->gather};
+        double *field[11] = {&k->in_bytes, &k->mid_read, &k->mid_write, &k->out_bytes, &k->flops,   &k->trans,
+                             &k->slots32,  &k->slots64,  &k->gather,    &k->reread,    &k->reread_dist};
         *field[t->field] += v;
     }
 }
@@ -466,6 +472,18 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         double write_hit = host == FUSEC_HOST_PYTORCH ? mid_hit : reuse_hit > hot_hit ? reuse_hit : hot_hit;
         double l2 = io * hot_hit + k->mid_read * mid_hit + k->mid_write * write_hit;
         double hbm = io + mid - l2;
+        /* a broadcast operand read again on each pass (reread): from HBM once
+         * the kernel's traffic between two passes is large beside the L2, as
+         * an intermediate's read, and for free while it stays (its lines are
+         * read by every SM alongside the stream: golden shape_mid_bcast's
+         * 64 KiB [R, C] of [B, R, C] ran at its own bytes' time, session 24's
+         * call 2); session 26's probe: a bf16 [S, 4096] table added to [4,
+         * S, 4096] ran 26-30% over the model that read it once, at 16 to 256
+         * MiB of table (docs/model.md, "Passes") */
+        if (k->reread > 0) {
+            double pass_hit = fusec_l2_share(n * k->reread_dist * (io + mid), p->l2_bytes, 0.5);
+            hbm += k->reread * (1 - (pass_hit > hot_hit ? pass_hit : hot_hit));
+        }
         /* cold, a call's last kernel ends with up to write_tail_bytes of its
          * writes still in L2 (ncu, call 8 of 2026-12-03: 23-24 MB on the
          * H200; 2% of the seed's writes had reached HBM at 2^22 elements, 64%

@@ -2115,7 +2115,7 @@ static void emit_terms(FILE *f, const char *P, const char *which, const FusecTer
     fprintf(f, "static const FusecTerm %s_%sterms[] = {\n", P, which);
     static const char *const field[] = {"FUSEC_IN", "FUSEC_MID_READ", "FUSEC_MID_WRITE", "FUSEC_OUT",
                                         "FUSEC_FLOPS", "FUSEC_TRANS", "FUSEC_SLOTS32", "FUSEC_SLOTS64",
-                                        "FUSEC_GATHER"};
+                                        "FUSEC_GATHER", "FUSEC_REREAD", "FUSEC_REREAD_DIST"};
     for (int i = 0; i < n; i++)
         fprintf(f, "    {%d, %s, %.9g, {%d, %d, %d, %d}},\n", t[i].kernel, field[t[i].field], t[i].coef, t[i].exp[0],
                 t[i].exp[1], t[i].exp[2], t[i].exp[3]);

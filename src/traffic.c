@@ -171,6 +171,37 @@ static void add_term(Program *p, FusecTerm **terms, int *n, int *cap, int kernel
     memcpy(t->exp, e.exp, sizeof t->exp);
 }
 
+/* The passes a kernel over shape rs makes over an operand of shape as: one
+ * for each step of a broadcast dim with a dim the operand varies along
+ * inside it (a [S, D] table of a [B, S, D] result: B passes; a [C] bias of
+ * [R, C] one, read again each row, but a row apart), the innermost such
+ * dim's inner elements apart. Adds the reads beyond the operand's own bytes
+ * (size a element; FUSEC_REREAD) and that distance (FUSEC_REREAD_DIST) as
+ * terms of kernel; none without such a dim or where the passes lie one row
+ * apart (the last dim varies and its row is the distance: read from L1 and
+ * L2, as the unfused and fused kernels' gathers do). */
+static void add_reread_terms(Program *p, FusecTerm **terms, int *n, int *cap, int kernel, double size,
+                             const Shape *as, const Shape *rs)
+{
+    int last = -1, pass = -1; /* the innermost dim the operand varies along; the innermost broadcast one outside it */
+    for (int j = rs->rank - 1; j >= 0; j--) {
+        int ja = j - (rs->rank - as->rank);
+        bool varies = ja >= 0 && as->dim[ja] != DIM_ONE;
+        if (varies && last < 0)
+            last = j;
+        else if (!varies && last >= 0 && pass < 0 && rs->dim[j] != DIM_ONE)
+            pass = j;
+    }
+    if (pass < 0 || rs->rank - 1 - pass < 2)
+        return;
+    Shape reads = {last + 1, {0}}, apart = {rs->rank - 1 - pass, {0}};
+    memcpy(reads.dim, rs->dim, sizeof(int) * (size_t)(last + 1));
+    memcpy(apart.dim, rs->dim + pass + 1, sizeof(int) * (size_t)apart.rank);
+    add_term(p, terms, n, cap, kernel, FUSEC_REREAD, size, &reads);
+    add_term(p, terms, n, cap, kernel, FUSEC_REREAD, -size, as);
+    add_term(p, terms, n, cap, kernel, FUSEC_REREAD_DIST, 1, &apart);
+}
+
 /* A kernel's compute as terms: per element of shape sh. */
 static void add_compute_terms(Program *p, Traffic *t, bool fused, int kernel, const FusecKernelCost *c,
                               const Shape *sh)
@@ -391,6 +422,7 @@ void traffic_build(Program *p, Traffic *t)
                 k->cost.mid_read += b;
             add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels,
                      arg->op == O_INPUT ? FUSEC_IN : FUSEC_MID_READ, b, &arg->shape);
+            add_reread_terms(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels, b, &arg->shape, &in->shape);
         }
         double w = fusec_dtype_size[in->dtype];
         k->write_bytes = w;
@@ -449,6 +481,8 @@ void traffic_build(Program *p, Traffic *t)
             t->fcost.slots32 += op_convert_slots(in->dtype, false);
             fcompute.slots32 += op_convert_slots(in->dtype, false);
             add_term(p, &t->fterm, &t->nfterm, &t->cap_fterm, 0, FUSEC_IN, fusec_dtype_size[in->dtype], &in->shape);
+            add_reread_terms(p, &t->fterm, &t->nfterm, &t->cap_fterm, 0, fusec_dtype_size[in->dtype], &in->shape,
+                             &p->full);
         } else if (is_kernel(in) && in->canon == i) {
             add_cost(&t->fcost, in);
             add_cost(&fcompute, in);

@@ -308,6 +308,9 @@ static const FusecTerm shape_mid_bcast_uterms[] = {
     {0, FUSEC_SLOTS32, 1, {0, 1, 1, 0}},
     {1, FUSEC_IN, 4, {1, 1, 1, 0}},
     {1, FUSEC_MID_READ, 4, {0, 1, 1, 0}},
+    {1, FUSEC_REREAD, 4, {1, 1, 1, 0}},
+    {1, FUSEC_REREAD, -4, {0, 1, 1, 0}},
+    {1, FUSEC_REREAD_DIST, 1, {0, 1, 1, 0}},
     {1, FUSEC_OUT, 4, {1, 1, 1, 0}},
     {1, FUSEC_GATHER, 1, {1, 1, 1, 0}},
     {1, FUSEC_FLOPS, 1, {1, 1, 1, 0}},
@@ -315,6 +318,9 @@ static const FusecTerm shape_mid_bcast_uterms[] = {
 };
 static const FusecTerm shape_mid_bcast_fterms[] = {
     {0, FUSEC_IN, 4, {0, 1, 0, 0}},
+    {0, FUSEC_REREAD, 4, {1, 1, 0, 0}},
+    {0, FUSEC_REREAD, -4, {0, 1, 0, 0}},
+    {0, FUSEC_REREAD_DIST, 1, {0, 1, 1, 0}},
     {0, FUSEC_IN, 4, {0, 0, 1, 0}},
     {0, FUSEC_IN, 4, {1, 1, 1, 0}},
     {0, FUSEC_OUT, 4, {1, 1, 1, 0}},
@@ -350,7 +356,7 @@ static const FusecChain shape_mid_bcast_chain = {
     shape_mid_bcast_reference,
     2, /* versions: unfused and fused */
     3, shape_mid_bcast_shape, 3, shape_mid_bcast_dims, shape_mid_bcast_run_dims,
-    12, 6, shape_mid_bcast_uterms, shape_mid_bcast_fterms,
+    15, 9, shape_mid_bcast_uterms, shape_mid_bcast_fterms,
 };
 
 int main(int argc, char **argv)

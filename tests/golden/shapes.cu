@@ -504,6 +504,9 @@ static const FusecTerm shapes_uterms[] = {
     {3, FUSEC_SLOTS32, 1, {1, 1, 1, 0}},
     {4, FUSEC_MID_READ, 4, {1, 1, 1, 0}},
     {4, FUSEC_IN, 2, {0, 0, 1, 0}},
+    {4, FUSEC_REREAD, 2, {1, 0, 1, 0}},
+    {4, FUSEC_REREAD, -2, {0, 0, 1, 0}},
+    {4, FUSEC_REREAD_DIST, 1, {0, 1, 1, 0}},
     {4, FUSEC_OUT, 4, {1, 1, 1, 0}},
     {4, FUSEC_GATHER, 1, {1, 1, 1, 0}},
     {4, FUSEC_FLOPS, 1, {1, 1, 1, 0}},
@@ -518,6 +521,9 @@ static const FusecTerm shapes_fterms[] = {
     {0, FUSEC_IN, 2, {1, 1, 1, 0}},
     {0, FUSEC_IN, 4, {1, 1, 0, 0}},
     {0, FUSEC_IN, 2, {0, 0, 1, 0}},
+    {0, FUSEC_REREAD, 2, {1, 0, 1, 0}},
+    {0, FUSEC_REREAD, -2, {0, 0, 1, 0}},
+    {0, FUSEC_REREAD_DIST, 1, {0, 1, 1, 0}},
     {0, FUSEC_OUT, 4, {1, 1, 1, 0}},
     {0, FUSEC_OUT, 4, {1, 1, 1, 0}},
     {0, FUSEC_FLOPS, 6, {1, 1, 1, 0}},
@@ -555,7 +561,7 @@ static const FusecChain shapes_chain = {
     shapes_reference,
     2, /* versions: unfused and fused */
     3, shapes_shape, 3, shapes_dims, shapes_run_dims,
-    30, 8, shapes_uterms, shapes_fterms,
+    33, 11, shapes_uterms, shapes_fterms,
 };
 
 int main(int argc, char **argv)
