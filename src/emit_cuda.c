@@ -955,7 +955,14 @@ static int fused_shape(const Chain *c, const int *load, int nl, const int *store
     int e = elems_per_thread(p, load, nl, store, nout, true, false, why, len, which);
     double heavy = compute_share(c, &t->fcost, t->f_read + t->f_write);
     int tb = thread_bytes(p, e, load, nl, store, nout, 1);
-    *wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64);
+    /* below its bytes' time, a second vector pays where one vector holds few elements
+     * (4 floats, 2 doubles) or leaves a narrower array less than a whole 16-byte access;
+     * not for 16-bit arrays alone, whose one vector is 8 elements (pow_f16: one vector
+     * 2% faster on the H200, 3-4% on an H100; docs/cuda.md) */
+    bool narrow = e < 8;
+    for (int i = 0; i < nl + nout; i++)
+        narrow |= e * fusec_dtype_size[p->inst[i < nl ? load[i] : store[i - nl]].dtype] < 16;
+    *wide = heavy >= 1 || (heavy >= 0.5 && 2 * tb <= 64 && narrow);
     if (*wide) {
         e *= 2;
         snprintf(why, len, "32 bytes of the widest array%s: its issue slots take %.2f of its bytes' time, so "
