@@ -127,7 +127,7 @@ typedef struct FusecVersion {
  * six random programs' fused kernels at about 2^24 elements, last dims 33
  * and 257 against 32 and 256, took 8.6-39 us more per element-by-element
  * gather form, 245 slots an element over the six against 280 at 16 a
- * divide (docs/model.md, "Gathers"). */
+ * divide (docs/model.md, "What the model leaves out"). */
 #define FUSEC_GATHER_SLOTS_PER_DIM 14.0
 
 /* v at a point whose last dim is cols (a shaped chain: its call's chunks
