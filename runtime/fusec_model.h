@@ -293,6 +293,7 @@ typedef struct FusecTime {
     double compute_us;  /* issue slots over the FMA rate, and the drain (fusec_rate_us, fusec_drain_us) */
     double overlap_us;  /* what memory and compute add beyond the larger of the two */
     double gather_us;   /* what the per-element broadcast form's element rate adds to mem_us */
+    double pass_us;     /* what broadcast operands read again from HBM on each pass (reread) add to mem_us */
     int regime;
 } FusecTime;
 
@@ -436,7 +437,7 @@ static inline double fusec_launch_floor(const FusecProfile *p, int k, int host, 
 static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersion *v, double n,
                                   int host, int fused, int hot)
 {
-    FusecTime t = {0, 0, 0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
+    FusecTime t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
     /* hot: the share of the whole footprint that L2 keeps from one call to
      * the next: none from l2_hot_end L2 sizes on, l2_hot_keep up to 0.25 less */
     double hot_hit = hot ? p->l2_hot_keep * fusec_l2_share(n * v->footprint, p->l2_bytes, p->l2_hot_end) : 0;
@@ -480,9 +481,11 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * call 2); session 26's probe: a bf16 [S, 4096] table added to [4,
          * S, 4096] ran 26-30% over the model that read it once, at 16 to 256
          * MiB of table (docs/model.md, "Passes") */
+        double pass = 0;
         if (k->reread > 0) {
             double pass_hit = fusec_l2_share(n * k->reread_dist * (io + mid), p->l2_bytes, 0.5);
-            hbm += k->reread * (1 - (pass_hit > hot_hit ? pass_hit : hot_hit));
+            pass = k->reread * (1 - (pass_hit > hot_hit ? pass_hit : hot_hit));
+            hbm += pass;
         }
         /* cold, a call's last kernel ends with up to write_tail_bytes of its
          * writes still in L2 (ncu, call 8 of 2026-12-03: 23-24 MB on the
@@ -501,6 +504,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         double bytes = n * (hbm + l2);
         double ramp = p->ramp_us * (1 - exp(-bytes / p->ramp_bytes));
         double mem = n * hbm / (p->hbm_gbps * 1e3) + n * l2 / (p->l2_gbps * 1e3) + ramp;
+        t.pass_us += m * n * pass / (p->hbm_gbps * 1e3);
         /* eager's per-element broadcast form feeds the memory system at most
          * gather_gelems elements a second, whatever their bytes: an i8 and an
          * f16 [R, C] times an f32 [R, 1] or [C] both ran at 522-527 G elements/s

@@ -132,7 +132,7 @@ static void chain_terms(char *buf, size_t size, int k, const char *one, double f
  * model's own terms: each version's time is its bytes at the HBM rate plus
  * its launches, plus the ramp, less what L2 saves, plus what compute adds
  * beyond the bytes. The term that changes the speedup most names the size. */
-enum { WHY_BYTES, WHY_LAUNCHES, WHY_L2, WHY_TAIL, WHY_RAMP, WHY_GATHER, WHY_COMPUTE, WHY_HOST };
+enum { WHY_BYTES, WHY_LAUNCHES, WHY_L2, WHY_TAIL, WHY_RAMP, WHY_GATHER, WHY_PASSES, WHY_COMPUTE, WHY_HOST };
 
 static double hbm_us(const FusecProfile *d, double n, double bytes) { return n * bytes / (d->hbm_gbps * 1e3); }
 
@@ -171,6 +171,7 @@ static int why_at(const Chain *c, const Point *pt)
         term[i][WHY_TAIL] = -tailsave;
         term[i][WHY_RAMP] = v[i]->ramp_us;
         term[i][WHY_GATHER] = v[i]->gather_us;
+        term[i][WHY_PASSES] = v[i]->pass_us;
         term[i][WHY_COMPUTE] = comp;
     }
     /* the term that moves the speedup furthest the way it lies from the
@@ -320,6 +321,12 @@ static void explain_bands(FILE *f, const Chain *c)
                     b, range);
             break;
         }
+        case WHY_PASSES:
+            fprintf(f, "a broadcast operand is read again on each pass of an outer dim (a [S, D] table of a [B, S, D] "
+                       "chain: B passes), from HBM once the traffic between passes outgrows the %s MiB L2 (%.1f us of "
+                       "the unfused call, %.1f us of the fused one at %s): %s, %s the traffic ratio",
+                    l2, p1.u.pass_us, p1.f.pass_us, b, range, p1.speedup > ratio_at(c, &p1) ? "above" : "below");
+            break;
         case WHY_COMPUTE:
             fprintf(f, "the fused kernel's %.0f issue slots per element (%g flops and %g transcendental "
                        "functions) take about as long as its bytes or longer (compute %.1f us against memory "

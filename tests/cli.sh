@@ -330,6 +330,10 @@ pus() { "$fusec" --predict --format=json --dims=B=4,S=$1,D=4096 --sweep=S --size
 awk -v a="$(pus 512 "$tmp/pass.fuse")" -v b="$(pus 512 "$tmp/nopass.fuse")" -v c="$(pus 32768 "$tmp/pass.fuse")" \
     -v d="$(pus 32768 "$tmp/nopass.fuse")" 'BEGIN { exit !(a < 0.85 * b && c > 0.97 * d) }'
 check "reread: a 4 MiB table costs its own bytes, one of 256 MiB its bytes each pass" 0 $?
+printf 'in x: f32[B, S, D]\nin pos: f32[S, D]\ny = x * 2 + pos\n' >"$tmp/pass2.fuse"
+"$fusec" --predict --dims=B=8,S=32768,D=1024 --sweep=S --sizes=32768 "$tmp/pass2.fuse" |
+    grep -q 'a broadcast operand is read again on each pass of an outer dim .*below the traffic ratio'
+check "reread: the report names the passes where they move the speedup" 0 $?
 
 # a profile of today's fields; one written before l2_hot_end existed gets the old model's 1.1
 cat >"$tmp/dev2.json" <<'JSON'
