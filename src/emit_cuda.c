@@ -2265,7 +2265,9 @@ static void emit_harness(Emitter *em)
             t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e, half_blocks(em->wide), e,
             t->fused.tiny_max > 0 ? arena_printf(p->arena, "(FX_TINY_BLOCKS - 1.0) * FX_THREADS * %d", e / 2) : "0.0",
             t->fused.row_max > 0 ? "(double)FX_INDEX32_MAX" : "0.0",
-            t->fused.gather_slots > 0 ? arena_printf(p->arena, ", %g", t->fused.gather_slots) : "");
+            t->fused.gather_slots > 0 ? arena_printf(p->arena, ", %g /* gathers: fp32 slots an element that finds its own broadcast offsets */",
+                                                         t->fused.gather_slots)
+                                          : "");
     if (p->shaped) {
         fprintf(f, "    %g, %g,\n    NULL,\n    %s_reference,\n    2, /* versions: unfused and fused */\n",
                 t->u_read + t->u_write, t->f_read + t->f_write, P);

@@ -258,7 +258,7 @@ static const FusecChain bcast_only_chain = {
     2, 1, 0,
     bcast_only_in, bcast_only_out, NULL,
     {1, bcast_only_unfused_cost, 8.00001, 0, 0, 0, 0},
-    {1, bcast_only_fused_cost, 8.00001, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 14},
+    {1, bcast_only_fused_cost, 8.00001, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 14 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     8.00001, 8.00001,
     NULL,
     bcast_only_reference,

@@ -1591,7 +1591,7 @@ static const FusecChain fp8_chain = {
     6, 13, 1,
     fp8_in, fp8_out, fp8_par,
     {29, fp8_unfused_cost, 45.0022, 0, 0, 0, 0},
-    {1, fp8_fused_cost, 29.0012, 2, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 2, 0.0, 0.0, 14},
+    {1, fp8_fused_cost, 29.0012, 2, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 2, 0.0, 0.0, 14 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     156.004, 29.0012,
     NULL,
     fp8_reference,

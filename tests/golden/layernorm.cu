@@ -494,7 +494,7 @@ static const FusecChain layernorm_chain = {
     5, 1, 0,
     layernorm_in, layernorm_out, NULL,
     {5, layernorm_unfused_cost, 12.0021, 0, 0, 0, 0},
-    {1, layernorm_fused_cost, 4.00208, 8, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 8, 0.0, (double)FX_INDEX32_MAX, 28},
+    {1, layernorm_fused_cost, 4.00208, 8, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 8, 0.0, (double)FX_INDEX32_MAX, 28 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     36.0021, 4.00208,
     NULL,
     layernorm_reference,

@@ -260,7 +260,7 @@ static const FusecChain shape_dead_input_chain = {
     3, 1, 0,
     shape_dead_input_in, shape_dead_input_out, NULL,
     {1, shape_dead_input_unfused_cost, 6.00391, 0, 0, 0, 0},
-    {1, shape_dead_input_fused_cost, 6.00391, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 14},
+    {1, shape_dead_input_fused_cost, 6.00391, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 14 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     6.00391, 6.00391,
     NULL,
     shape_dead_input_reference,

@@ -350,7 +350,7 @@ static const FusecChain shape_mid_bcast_chain = {
     3, 1, 0,
     shape_mid_bcast_in, shape_mid_bcast_out, NULL,
     {2, shape_mid_bcast_unfused_cost, 8.00025, 0, 0, 0, 0},
-    {1, shape_mid_bcast_fused_cost, 8, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 42},
+    {1, shape_mid_bcast_fused_cost, 8, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 42 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     8.00049, 8,
     NULL,
     shape_mid_bcast_reference,

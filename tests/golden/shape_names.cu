@@ -399,7 +399,7 @@ static const FusecChain shape_names_chain = {
     4, 1, 0,
     shape_names_in, shape_names_out, NULL,
     {3, shape_names_unfused_cost, 15.3333, 0, 0, 0, 0},
-    {1, shape_names_fused_cost, 10.5333, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 28},
+    {1, shape_names_fused_cost, 10.5333, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 28 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     20.1333, 10.5333,
     NULL,
     shape_names_reference,

@@ -555,7 +555,7 @@ static const FusecChain shapes_chain = {
     4, 2, 1,
     shapes_in, shapes_out, shapes_par,
     {6, shapes_unfused_cost, 18.0006, 0, 0, 0, 0},
-    {1, shapes_fused_cost, 10.0006, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 70},
+    {1, shapes_fused_cost, 10.0006, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 70 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     30.0006, 10.0006,
     NULL,
     shapes_reference,
