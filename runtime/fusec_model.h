@@ -136,11 +136,11 @@ typedef struct FusecVersion {
  * elements share a gathered offset. */
 static inline void fusec_version_rows(FusecVersion *v, double cols)
 {
-    if (v->row_max > 0 && v->chunk > 2 && fmod(cols, v->chunk) != 0 && fmod(cols, v->chunk / 2) == 0)
+    int whole = v->chunk > 1 && fmod(cols, v->chunk) == 0;
+    int half = !whole && v->row_max > 0 && v->chunk > 2 && fmod(cols, v->chunk / 2) == 0;
+    if (half)
         v->half_max = v->row_max;
-    v->gather_run = v->chunk > 1 && fmod(cols, v->chunk) == 0                        ? v->chunk
-                    : v->row_max > 0 && v->chunk > 2 && fmod(cols, v->chunk / 2) == 0 ? v->chunk / 2
-                                                                                      : 1;
+    v->gather_run = whole ? v->chunk : half ? v->chunk / 2 : 1;
 }
 
 /* The chunk whose rest a call of v at n elements leaves to a tail kernel

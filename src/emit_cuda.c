@@ -1008,7 +1008,26 @@ static double runtime_define(const Chain *c, const char *file, const char *name)
     diag_internal(c->prog->diag, "runtime/%s defines no %s", file, name);
 }
 
-static int gather_dims(const Shape *as, const Shape *rs, bool *along);
+/* The dims of the fused kernel's FxBcast for an operand of shape as in a
+ * result of shape rs (bcast_init's with coalesce): runs of neighbouring dims
+ * along which it varies alike are one, so the dims alternate between varying
+ * and not. along (unless NULL): whether it varies along dim 0, the innermost
+ * (fx_gather's ALONG: fx_gather_offset takes a coalesced FxBcast of two dims
+ * to have strides {1, 0} when it does, {0, 1} when not). */
+static int gather_dims(const Shape *as, const Shape *rs, bool *along)
+{
+    bool varies[LIMIT_DIMS];
+    int n = 0;
+    for (int j = rs->rank - 1; j >= 0; j--) {
+        int ja = j - (rs->rank - as->rank);
+        bool v = ja >= 0 && as->dim[ja] != DIM_ONE;
+        if (n == 0 || varies[n - 1] != v)
+            varies[n++] = v;
+    }
+    if (along)
+        *along = n > 0 && varies[0];
+    return n;
+}
 
 void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
 {
@@ -1178,7 +1197,7 @@ static void fused_args_init(Emitter *em, const int *fsc, int nfsc)
     fprintf(em->f, "};\n");
 }
 
-static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce, bool *along);
+static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce);
 
 /* The fused kernel over n elements in flat order, E a thread, one chunk a
  * thread (one_chunk). A shaped chain's is the same kernel
@@ -1297,7 +1316,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         if (gathered(p, load[k])) {
             int r = gather_rep(p, load[k]);
             bool along;
-            int rank = bcast_init(em, NULL, &p->inst[load[k]].shape, &p->full, true, &along);
+            int rank = gather_dims(&p->inst[load[k]].shape, &p->full, &along);
             fprintf(f, "    fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n", rank,
                     along ? "true" : "false", lnames[k], lnames[k], em->cname[r],
                     comment_safe(em, arena_printf(p->arena, "%s: %s%s%s%s", p->sym[p->inst[load[k]].sym].name,
@@ -1421,7 +1440,7 @@ static void emit_fused_api_shaped(Emitter *em, int *fsc, int nfsc)
     for (int k = 0; k < p->n_in; k++) {
         int v = p->sym[p->inputs[k]].value;
         if (owns_bcast(p, v))
-            bcast_init(em, arena_printf(p->arena, "%s_b", em->cname[v]), &p->inst[v].shape, &p->full, true, NULL);
+            bcast_init(em, arena_printf(p->arena, "%s_b", em->cname[v]), &p->inst[v].shape, &p->full, true);
     }
     fused_args_init(em, fsc, nfsc);
     fprintf(f, "    const size_t n = rows * cols;\n    const bool vec = %s;\n", vec_cond(em, e, false));
@@ -1456,30 +1475,8 @@ static void launch_broadcast(Emitter *em, const char *kernel, const char *args, 
  * varies alike become one (a [R, C] operand of a [B, R, C] result: R*C
  * elements, then B with stride 0), so each element's offset takes fewer
  * divides; unfused kernels keep a divide a dim, as TensorIterator's
- * OffsetCalculator. name NULL: only the number of dims. along (unless
- * NULL): whether the operand varies along its dim 0 (fx_gather's ALONG; with
- * the dims alternating between varying and not, fx_gather_offset takes a
- * coalesced FxBcast of two dims to have strides {1, 0} when it does, {0, 1}
- * when not). */
-/* The dims of the fused kernel's FxBcast for an operand of shape as in a
- * result of shape rs (bcast_init's with coalesce, without its names): runs
- * of neighbouring dims along which it varies alike are one. */
-static int gather_dims(const Shape *as, const Shape *rs, bool *along)
-{
-    bool varies[LIMIT_DIMS];
-    int n = 0;
-    for (int j = rs->rank - 1; j >= 0; j--) {
-        int ja = j - (rs->rank - as->rank);
-        bool v = ja >= 0 && as->dim[ja] != DIM_ONE;
-        if (n == 0 || varies[n - 1] != v)
-            varies[n++] = v;
-    }
-    if (along)
-        *along = n > 0 && varies[0];
-    return n;
-}
-
-static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce, bool *along)
+ * OffsetCalculator (gather_dims counts the coalesced dims). */
+static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce)
 {
     const Program *p = em->p;
     const char *size[LIMIT_DIMS], *stride[LIMIT_DIMS];
@@ -1502,10 +1499,6 @@ static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shap
         if (d != DIM_ONE)
             own = strcmp(own, "1") == 0 ? em->dim_name[d] : arena_printf(p->arena, "%s * %s", own, em->dim_name[d]);
     }
-    if (along)
-        *along = n > 0 && varies[0];
-    if (!name)
-        return n;
     fprintf(em->f, "    FxBcast %s = {%d, {", name, n);
     for (int q = 0; q < n; q++)
         fprintf(em->f, "%s%s", q ? ", " : "", size[q]);
@@ -1526,7 +1519,7 @@ static void emit_kernel_shape(Emitter *em, int k)
     for (int r = 0; r < kr->nread; r++) {
         const Shape *as = &p->inst[kr->read[r]].shape;
         if (!shape_same_layout(p, as, rs))
-            bcast_init(em, arena_printf(p->arena, "k%d_b%d", k + 1, r), as, rs, false, NULL);
+            bcast_init(em, arena_printf(p->arena, "k%d_b%d", k + 1, r), as, rs, false);
     }
 }
 
