@@ -17,12 +17,13 @@
 
 /* What one kernel costs per element. Reads of chain inputs and writes of chain
  * outputs go to HBM when cold; intermediates (buffers that one kernel writes
- * and a later one reads) are read back from L2 as far as they fit, and their
- * writes reach HBM unless they overwrite an earlier intermediate's lines
- * still in L2 (reuse; fusec_model_time). */
+ * and a later one reads) and inputs an earlier kernel read are read back from
+ * L2 as far as they fit, and the intermediates' writes reach HBM unless they
+ * overwrite an earlier intermediate's lines still in L2 (reuse;
+ * fusec_model_time). */
 typedef struct FusecKernelCost {
-    double in_bytes;  /* reads of chain inputs */
-    double mid_read;  /* reads of intermediates */
+    double in_bytes;  /* reads of chain inputs no earlier kernel of the call read */
+    double mid_read;  /* reads of intermediates, and of inputs read again */
     double mid_write; /* writes of intermediates */
     double out_bytes; /* writes of chain outputs */
     double flops;     /* simple arithmetic, as the language counts it (the report) */
@@ -35,8 +36,9 @@ typedef struct FusecKernelCost {
     int reuse;        /* 1 when an unfused kernel writes its intermediate into the
                          scratch slot of one no longer needed (src/traffic.c) */
     double mid_dist;  /* bytes per element through L2 from the write of the
-                         farthest intermediate it reads to the read, that
-                         intermediate's own included (src/traffic.c) */
+                         farthest intermediate it reads (an input's last
+                         read before) to the read, that array's own
+                         included (src/traffic.c) */
     double gather;    /* elements an unfused kernel with a broadcast operand
                          computes in eager's per-element form (each operand's
                          offset an element: src/emit_cuda.c,
@@ -341,14 +343,23 @@ static inline double fusec_drain_us(const FusecProfile *p, const FusecKernelCost
     return FUSEC_DRAIN_SHARE * (k->slots32 * p->fma_latency_ns + k->slots64 * p->dfma_latency_ns) * 1e-3;
 }
 
-/* The share of `bytes` that L2 (of l2 bytes) keeps: 1 up to (end - 0.25) *
- * l2, 0 from end * l2 on, linear between (fitted to chains of copy kernels:
- * docs/model.md). */
-static inline double fusec_l2_share(double bytes, double l2, double end)
+/* The share of `bytes` that L2 (of l2 bytes) keeps: 1 up to full * l2, 0
+ * from none * l2 on, linear between (docs/model.md). */
+static inline double fusec_l2_share(double bytes, double l2, double full, double none)
 {
-    double h = (end * l2 - bytes) / (0.25 * l2);
+    double h = (none * l2 - bytes) / ((none - full) * l2);
     return h > 1 ? 1 : h < 0 ? 0 : h;
 }
+/* Within a call, what a kernel reads of an array an earlier kernel touched:
+ * all of it from L2 while the kernel's distance to it is at most 0.35 of
+ * the L2, none from 0.55 on (chains of 4 copy kernels on the H200, run 2:
+ * 16 MiB buffers, 0.27 L2s, hit and 32 MiB ones, 0.53, did not; the line
+ * between, re-predicted over every kept fidelity run, session 27:
+ * docs/model.md, "Bytes"). Back to back (hot), the footprint's share kept
+ * falls over the last 0.25 L2 sizes before l2_hot_end (the profile's). */
+#define FUSEC_L2_MID_FULL 0.35
+#define FUSEC_L2_MID_NONE 0.55
+#define FUSEC_L2_HOT_SPAN 0.25
 
 /* The size of an emitted kernel's code (its 32-bit-index form, the one that
  * runs below 2^31 elements), KiB: a least-squares fit over the unfused
@@ -440,18 +451,19 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
     FusecTime t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
     /* hot: the share of the whole footprint that L2 keeps from one call to
      * the next: none from l2_hot_end L2 sizes on, l2_hot_keep up to 0.25 less */
-    double hot_hit = hot ? p->l2_hot_keep * fusec_l2_share(n * v->footprint, p->l2_bytes, p->l2_hot_end) : 0;
+    double hot_hit = hot ? p->l2_hot_keep * fusec_l2_share(n * v->footprint, p->l2_bytes, p->l2_hot_end - FUSEC_L2_HOT_SPAN, p->l2_hot_end) : 0;
     double work = 0, code_kb = 0;
     int nk = 0;
     for (int i = 0; i < v->nkernels; i++) {
         const FusecKernelCost *k = &v->kernels[i];
         double m = k->count > 0 ? k->count : 1;
         double io = k->in_bytes + k->out_bytes, mid = k->mid_read + k->mid_write;
-        /* a read of an intermediate hits in L2 while the array is small
-         * beside the L2 (the next kernel's output streams in meanwhile): all
-         * of it hits up to a quarter of the L2, none from half of it on
-         * (the largest intermediate array the kernel touches stands for its
-         * buffers). Its write reaches HBM when cold: the write allocates
+        /* a read of an intermediate (or of an input an earlier kernel of the
+         * call read) hits in L2 while the array is small beside the L2 (the
+         * next kernel's output streams in meanwhile): all of it up to 0.35
+         * of the L2, none from 0.55 on (FUSEC_L2_MID_FULL, _NONE; the
+         * largest such array the kernel touches, or its distance, mid_dist,
+         * stands for its buffers). Its write reaches HBM when cold: the write allocates
          * lines in an L2 full of dirty ones (the caches were flushed by
          * writing), and each evicted line is written back (ncu, call 8 of
          * 2026-12-03: a kernel ends with at most 23-24 MB of its writes not
@@ -466,10 +478,10 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * 44.4 with the writes at HBM) */
         double buf = n * (k->mid_read > k->mid_write ? k->mid_read : k->mid_write);
         double far = n * k->mid_dist > buf ? n * k->mid_dist : buf;
-        double mid_hit = mid > 0 ? fusec_l2_share(far, p->l2_bytes, 0.5) : 0;
+        double mid_hit = mid > 0 ? fusec_l2_share(far, p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE) : 0;
         if (mid_hit < hot_hit)
             mid_hit = hot_hit;
-        double reuse_hit = k->reuse ? fusec_l2_share(2 * buf, p->l2_bytes, 0.5) : 0;
+        double reuse_hit = k->reuse ? fusec_l2_share(2 * buf, p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE) : 0;
         double write_hit = host == FUSEC_HOST_PYTORCH ? mid_hit : reuse_hit > hot_hit ? reuse_hit : hot_hit;
         double l2 = io * hot_hit + k->mid_read * mid_hit + k->mid_write * write_hit;
         double hbm = io + mid - l2;
@@ -483,7 +495,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * MiB of table (docs/model.md, "Passes") */
         double pass = 0;
         if (k->reread > 0) {
-            double pass_hit = fusec_l2_share(n * k->reread_dist * (io + mid), p->l2_bytes, 0.5);
+            double pass_hit = fusec_l2_share(n * k->reread_dist * (io + mid), p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE);
             pass = k->reread * (1 - (pass_hit > hot_hit ? pass_hit : hot_hit));
             hbm += pass;
         }

@@ -205,6 +205,21 @@ static const char *tail_words(const Point *pt, char *buf, size_t len)
     return buf;
 }
 
+/* Whether an unfused kernel reads an input an earlier kernel read (from L2
+ * while it fits, as an intermediate: src/traffic.c). */
+static bool inputs_read_again(const Chain *c)
+{
+    const Traffic *t = &c->traffic;
+    for (int k = 1; k < t->nkernels; k++)
+        for (int r = 0; r < t->kernels[k].nread; r++)
+            for (int j = 0; j < k; j++)
+                for (int q = 0; q < t->kernels[j].nread; q++)
+                    if (t->kernels[j].read[q] == t->kernels[k].read[r] &&
+                        c->prog->inst[t->kernels[k].read[r]].op == O_INPUT)
+                        return true;
+    return false;
+}
+
 static void explain_bands(FILE *f, const Chain *c)
 {
     const SizeList *sz = c->sizes;
@@ -284,9 +299,10 @@ static void explain_bands(FILE *f, const Chain *c)
             for (int k = 0; k < t->nkernels; k++)
                 reuse |= t->ucost[k].reuse != 0;
             out_num(mid, sizeof mid, round(100 * (p1.u.l2_bytes - p1.u.tail_bytes) / (t->u_read + t->u_write)));
-            fprintf(f, "the unfused intermediates fit in the %s MiB L2, which serves their reads%s at %.0f GB/s instead "
-                       "of HBM's %.0f (%s%% of the unfused bytes at %s): %s, below the traffic ratio",
-                    l2, reuse ? " (and the writes into reused scratch slots while twice a slot fits half of it)" : "",
+            fprintf(f, "the unfused intermediates%s fit in the %s MiB L2, which serves their reads%s at %.0f GB/s "
+                       "instead of HBM's %.0f (%s%% of the unfused bytes at %s): %s, below the traffic ratio",
+                    inputs_read_again(c) ? " and the inputs read again" : "", l2,
+                    reuse ? " (and the writes into reused scratch slots while twice a slot fits in a third of it)" : "",
                     d->l2_gbps, d->hbm_gbps, mid, b, range);
             break;
         }

@@ -332,7 +332,8 @@ static void traffic_slots(Program *p, Traffic *t, const char *is_out)
 /* How far back each kernel reads its intermediates: for each intermediate it
  * reads, the bytes per element that go through L2 from the write of that
  * intermediate to this read (the intermediate itself, and every kernel's
- * reads and writes in between); the kernel's mid_dist is the largest. A
+ * reads and writes in between), and for an input read before, from its last
+ * read; the kernel's mid_dist is the largest. A
  * chain whose kernels read what the one before wrote has each intermediate's
  * own bytes; a read ten kernels later, those of ten kernels more, which the
  * L2 may have evicted by then (fusec_model_time). Arrays of a shape smaller
@@ -358,15 +359,22 @@ static void traffic_dist(const Program *p, Traffic *t)
             b += fusec_dtype_size[in->dtype];
         before[k + 1] = before[k] + b;
     }
+    int *last_read = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1)); /* an input's, -1 */
+    for (int i = 0; i < p->ninst; i++)
+        last_read[i] = -1;
     for (int k = 0; k < nk; k++) {
         double d = 0;
         for (int r = 0; r < t->kernels[k].nread; r++) {
-            int x = t->kernels[k].read[r], w = t->kernel_of[x];
+            int x = t->kernels[k].read[r];
+            int w = p->inst[x].op == O_INPUT ? last_read[x] : t->kernel_of[x];
             double own = fusec_dtype_size[p->inst[x].dtype];
             double far = w >= 0 ? own + before[k] - before[w + 1] : 0;
-            if (p->inst[x].op != O_INPUT && far > d)
+            if (far > d)
                 d = far;
         }
+        for (int r = 0; r < t->kernels[k].nread; r++)
+            if (p->inst[t->kernels[k].read[r]].op == O_INPUT)
+                last_read[t->kernels[k].read[r]] = k;
         t->kernels[k].cost.mid_dist = t->ucost[k].mid_dist = d;
     }
 }
@@ -387,6 +395,7 @@ void traffic_build(Program *p, Traffic *t)
 {
     memset(t, 0, sizeof *t);
     char *is_out = arena_alloc(p->arena, (size_t)p->ninst + 1);
+    char *read_before = arena_alloc(p->arena, (size_t)p->ninst + 1); /* an input an earlier kernel read */
     for (int k = 0; k < p->n_out; k++)
         is_out[p->sym[p->outputs[k]].value] = 1;
 
@@ -415,15 +424,20 @@ void traffic_build(Program *p, Traffic *t)
                 continue;
             k->read[k->nread++] = x;
             double b = fusec_dtype_size[arg->dtype];
+            /* an input an earlier kernel read is in L2 as an intermediate is
+             * (eager's x * sigmoid(x) reads x twice: the second from L2 at 2^20) */
+            bool first = arg->op == O_INPUT && !read_before[x];
             k->read_bytes += b;
-            if (arg->op == O_INPUT)
+            if (first)
                 k->cost.in_bytes += b;
             else
                 k->cost.mid_read += b;
-            add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels,
-                     arg->op == O_INPUT ? FUSEC_IN : FUSEC_MID_READ, b, &arg->shape);
+            add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels, first ? FUSEC_IN : FUSEC_MID_READ, b,
+                     &arg->shape);
             add_reread_terms(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels, b, &arg->shape, &in->shape);
         }
+        for (int r = 0; r < k->nread; r++)
+            read_before[k->read[r]] = 1;
         double w = fusec_dtype_size[in->dtype];
         k->write_bytes = w;
         if (is_out[i])

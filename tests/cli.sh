@@ -335,6 +335,16 @@ printf 'in x: f32[B, S, D]\nin pos: f32[S, D]\ny = x * 2 + pos\n' >"$tmp/pass2.f
     grep -q 'a broadcast operand is read again on each pass of an outer dim .*below the traffic ratio'
 check "reread: the report names the passes where they move the speedup" 0 $?
 
+# eager reads an input again in a later kernel (x * sigmoid(x)): that read finds x in L2 while the arrays
+# fit, as an intermediate's does; the same chain over a second input w pays HBM for it. Both miss at 2^26.
+printf 'in x: f32\ny = x * sigmoid(x)\n' >"$tmp/again.fuse"
+printf 'in x, w: f32\ny = w * sigmoid(x)\n' >"$tmp/other.fuse"
+uus() { "$fusec" --predict --format=json --sizes=$1 "$2" |
+  python3 -c "import json, sys; print(json.load(sys.stdin)['sweep'][0]['unfused_us'])"; }
+awk -v a="$(uus 2^20 "$tmp/again.fuse")" -v b="$(uus 2^20 "$tmp/other.fuse")" -v c="$(uus 2^26 "$tmp/again.fuse")" \
+    -v d="$(uus 2^26 "$tmp/other.fuse")" 'BEGIN { exit !(a < 0.97 * b && c > 0.99 * d && c < 1.01 * d) }'
+check "an input read again by a later unfused kernel hits in L2 while it fits" 0 $?
+
 # a profile of today's fields; one written before l2_hot_end existed gets the old model's 1.1
 cat >"$tmp/dev2.json" <<'JSON'
 {"name": "test-gpu2", "note": "hand-written", "hbm_gbps": 1000.0, "l2_gbps": 2000.0, "l2_bytes": 1048576,

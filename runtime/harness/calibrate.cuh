@@ -370,7 +370,7 @@ static void fh_calibrate_hot(const FhLaunchCal *L, double l2, FusecProfile *p, F
         for (int e = 25; e <= 200; e++) {
             double keep = k / 100.0, end = e / 100.0, dev = 0;
             for (int i = 0; i < FH_CAL_HOT; i++) /* the model's line, in L2 sizes */
-                dev += fabs(keep * fusec_l2_share(info->hot_f[i], 1.0, end) - info->hot_s[i]);
+                dev += fabs(keep * fusec_l2_share(info->hot_f[i], 1.0, end - FUSEC_L2_HOT_SPAN, end) - info->hot_s[i]);
             if (dev < best) {
                 best = dev;
                 p->l2_hot_keep = keep;

@@ -443,7 +443,7 @@ static void number_over_tensor_reference(int fused, const FusecValue *in, const 
 static const FusecKernelCost number_over_tensor_unfused_cost[] = {
     {2, 0, 0, 2, 1, 0, 17.1, 0, 0, 1, 0, 0, 0, 0},
     {2, 0, 2, 0, 1, 0, 21.2, 0, 0, 1, 0, 0, 0, 0},
-    {2, 0, 2, 0, 1, 0, 21.2, 0, 0, 1, 0, 0, 0, 0},
+    {0, 2, 2, 0, 1, 0, 21.2, 0, 0, 1, 0, 2, 0, 0},
     {0, 4, 0, 2, 1, 0, 8.9, 0, 0, 1, 0, 6, 0, 0},
     {4, 0, 0, 4, 1, 0, 14.3, 0, 0, 1, 0, 0, 0, 0},
     {4, 0, 0, 4, 1, 0, 14.3, 0, 0, 1, 0, 0, 0, 1},
@@ -465,7 +465,7 @@ static const FusecTerm number_over_tensor_uterms[] = {
     {1, FUSEC_MID_WRITE, 2, {1, 0, 0, 0}},
     {1, FUSEC_FLOPS, 1, {1, 0, 0, 0}},
     {1, FUSEC_SLOTS32, 21.2, {1, 0, 0, 0}},
-    {2, FUSEC_IN, 2, {1, 0, 0, 0}},
+    {2, FUSEC_MID_READ, 2, {1, 0, 0, 0}},
     {2, FUSEC_MID_WRITE, 2, {1, 0, 0, 0}},
     {2, FUSEC_FLOPS, 1, {1, 0, 0, 0}},
     {2, FUSEC_SLOTS32, 21.2, {1, 0, 0, 0}},

@@ -354,7 +354,7 @@ static void scalar_cse_reference(int fused, const FusecValue *in, const double *
  * cost exactly that. */
 static const FusecKernelCost scalar_cse_unfused_cost[] = {
     {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0},
-    {4, 0, 4, 0, 5, 1, 38.9, 0, 0, 1, 0, 0, 0, 0},
+    {0, 4, 4, 0, 5, 1, 38.9, 0, 0, 1, 0, 4, 0, 0},
     {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 12, 0, 1},
 };
 static const FusecKernelCost scalar_cse_fused_cost[] = {{4, 0, 0, 4, 7, 1, 40.9, 0, 0, 1, 0, 0, 0, 1}};

@@ -511,10 +511,11 @@ static void scalars_reference(int fused, const FusecValue *in, const double *par
  * cost exactly that. */
 static const FusecKernelCost scalars_unfused_cost[] = {
     {1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0},
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 2, 0, 0, 0, 0},
-    {4, 5, 0, 4, 1, 0, 2.2, 0, 0, 1, 0, 9, 0, 0},
-    {4, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0},
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0},
+    {0, 9, 0, 4, 1, 0, 2.2, 0, 0, 1, 0, 9, 0, 0},
+    {0, 4, 1, 0, 1, 0, 1, 0, 0, 1, 1, 4, 0, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 0, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 0, 0},
     {0, 9, 0, 4, 1, 0, 2.2, 0, 0, 1, 0, 17, 0, 1},
 };
 static const FusecKernelCost scalars_fused_cost[] = {{5, 0, 0, 8, 7, 0, 9.4, 0, 0, 1, 0, 0, 0, 1}};
@@ -546,7 +547,7 @@ static const FusecChain scalars_chain = {
     "z = where(x == s, x * f16(t), x * f16(0.1))\n",
     2, 2, 2,
     scalars_in, scalars_out, scalars_par,
-    {6, scalars_unfused_cost, 22, 0, 0, 0, 0},
+    {7, scalars_unfused_cost, 22, 0, 0, 0, 0},
     {1, scalars_fused_cost, 13, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 0.0},
     57, 13,
     scalars_run,

@@ -359,7 +359,8 @@ static void shared_reference(int fused, const FusecValue *in, const double *par,
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shared_unfused_cost[] = {
-    {4, 0, 4, 0, 0, 1, 8, 0, 0, 2, 0, 0, 0, 0},
+    {4, 0, 4, 0, 0, 1, 8, 0, 0, 1, 0, 0, 0, 0},
+    {0, 4, 4, 0, 0, 1, 8, 0, 0, 1, 0, 4, 0, 0},
     {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 0, 0},
     {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 20, 0, 1},
 };
@@ -386,7 +387,7 @@ static const FusecChain shared_chain = {
     "y = exp(x) + exp(x) * (2 * 3 + 1)\n",
     1, 1, 0,
     shared_in, shared_out, NULL,
-    {3, shared_unfused_cost, 20, 0, 0, 0, 0},
+    {4, shared_unfused_cost, 20, 0, 0, 0, 0},
     {1, shared_fused_cost, 8, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 0.0},
     36, 8,
     shared_run,
