@@ -80,6 +80,7 @@ VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
 #   tN  N threads per block
 #   sN  FX_SMALL_BLOCKS = N: half the elements per thread below N blocks (s0: never)
 #   yN  FX_TINY_BLOCKS = N: one element a thread for a heavy kernel below N blocks
+#   wN  FX_WIDE_BLOCKS = N: a busy kernel's one vector (not two) a thread below N blocks
 #   cub the variant's library built with -DFUSEC_CUB (t128cub: the fused kernel as it is,
 #       in a library with the CUB version compiled in: on sm_90 that reserves 1 KiB of
 #       shared memory in every kernel of the module, docs/cuda.md; the chain's own
@@ -109,8 +110,8 @@ def variant_source(src, api, var):
                              lambda mm: mm.group(1) + str(new) + mm.group(2) + "%d)" % new, src)
         elif tok[0] == "t" and tok[1:].isdigit():
             src = src.replace("#define FX_THREADS 128", "#define FX_THREADS %d" % int(tok[1:]), 1)
-        elif tok[0] in "sy" and tok[1:].isdigit():
-            macro = {"s": "FX_SMALL_BLOCKS", "y": "FX_TINY_BLOCKS"}[tok[0]]
+        elif tok[0] in "syw" and tok[1:].isdigit():
+            macro = {"s": "FX_SMALL_BLOCKS", "y": "FX_TINY_BLOCKS", "w": "FX_WIDE_BLOCKS"}[tok[0]]
             src, k = re.subn(r"#define %s \d+" % macro, "#define %s %d" % (macro, int(tok[1:])), src, count=1)
             assert k == 1, "fusion_bench: no %s in the .cu" % macro
         elif tok != "cub":
