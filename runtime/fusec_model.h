@@ -23,7 +23,7 @@
  * fusec_model_time). */
 typedef struct FusecKernelCost {
     double in_bytes;  /* reads of chain inputs no earlier kernel of the call read */
-    double mid_read;  /* reads of intermediates, and of inputs read again */
+    double mid_read;  /* reads of intermediates */
     double mid_write; /* writes of intermediates */
     double out_bytes; /* writes of chain outputs */
     double flops;     /* simple arithmetic, as the language counts it (the report) */
@@ -36,9 +36,8 @@ typedef struct FusecKernelCost {
     int reuse;        /* 1 when an unfused kernel writes its intermediate into the
                          scratch slot of one no longer needed (src/traffic.c) */
     double mid_dist;  /* bytes per element through L2 from the write of the
-                         farthest intermediate it reads (an input's last
-                         read before) to the read, that array's own
-                         included (src/traffic.c) */
+                         farthest intermediate it reads to the read, that
+                         intermediate's own included (src/traffic.c) */
     double gather;    /* elements an unfused kernel with a broadcast operand
                          computes in eager's per-element form (each operand's
                          offset an element: src/emit_cuda.c,
@@ -51,7 +50,17 @@ typedef struct FusecKernelCost {
                          [B, S, D] result: B passes), from HBM unless the
                          kernel's traffic between two passes stays in L2 */
     double reread_dist; /* elements of the chain's shape between two passes */
+    double in_again;    /* reads of chain inputs an earlier kernel of the call
+                           read (eager's x * sigmoid(x) reads x twice) */
+    double again_dist;  /* as mid_dist, from the farthest such input's last
+                           read before (src/traffic.c) */
 } FusecKernelCost;
+
+/* The bytes per element a kernel moves, read and written. */
+static inline double fusec_kernel_bytes(const FusecKernelCost *k)
+{
+    return k->in_bytes + k->in_again + k->mid_read + k->mid_write + k->out_bytes;
+}
 
 /* Elements a thread of eager's per-element broadcast form (the unfused kernel
  * of an op with a broadcast operand: src/emit_cuda.c, emit_broadcast_kernel),
@@ -168,8 +177,15 @@ static inline int fusec_tail_launch(const FusecVersion *v, double n) { return fu
  * dims' sizes raised to exp[] (a [C] bias read: 4 * C; an [R, C] output:
  * 2 * R * C). The model reads them per element of the chain's shape (n, the
  * product of its dims): fusec_costs_at fills kernels[] so at given dims. */
-enum { FUSEC_IN, FUSEC_MID_READ, FUSEC_MID_WRITE, FUSEC_OUT, FUSEC_FLOPS, FUSEC_TRANS, FUSEC_SLOTS32, FUSEC_SLOTS64,
-       FUSEC_GATHER, FUSEC_REREAD, FUSEC_REREAD_DIST };
+#define FUSEC_TERM_FIELDS(X)                                                                                 \
+    X(IN, in_bytes) X(IN_AGAIN, in_again) X(MID_READ, mid_read) X(MID_WRITE, mid_write) X(OUT, out_bytes)    \
+    X(FLOPS, flops) X(TRANS, trans) X(SLOTS32, slots32) X(SLOTS64, slots64) X(GATHER, gather)                 \
+    X(REREAD, reread) X(REREAD_DIST, reread_dist)
+enum {
+#define FUSEC_TERM_ENUM(E, field) FUSEC_##E,
+    FUSEC_TERM_FIELDS(FUSEC_TERM_ENUM)
+#undef FUSEC_TERM_ENUM
+};
 typedef struct FusecTerm {
     int kernel, field; /* FUSEC_IN ... */
     double coef;       /* bytes, flops or issue slots of one element */
@@ -194,16 +210,20 @@ static inline void fusec_costs_at(FusecKernelCost *kernels, int nk, const FusecT
     int i;
     for (i = 0; i < nk; i++) {
         FusecKernelCost *k = &kernels[i];
-        k->in_bytes = k->mid_read = k->mid_write = k->out_bytes = 0;
-        k->flops = k->trans = k->slots32 = k->slots64 = k->gather = k->reread = k->reread_dist = 0;
+#define FUSEC_TERM_ZERO(E, field) k->field = 0;
+        FUSEC_TERM_FIELDS(FUSEC_TERM_ZERO)
+#undef FUSEC_TERM_ZERO
     }
     for (i = 0; i < nterms; i++) {
         const FusecTerm *t = &terms[i];
         FusecKernelCost *k = &kernels[t->kernel];
         double v = t->coef * fusec_numel(t->exp, dims, ndims) / n;
-        double *field[11] = {&k->in_bytes, &k->mid_read, &k->mid_write, &k->out_bytes, &k->flops,   &k->trans,
-                             &k->slots32,  &k->slots64,  &k->gather,    &k->reread,    &k->reread_dist};
-        *field[t->field] += v;
+        switch (t->field) {
+#define FUSEC_TERM_ADD(E, field) \
+    case FUSEC_##E: k->field += v; break;
+            FUSEC_TERM_FIELDS(FUSEC_TERM_ADD)
+#undef FUSEC_TERM_ADD
+        }
     }
 }
 
@@ -457,13 +477,13 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
     for (int i = 0; i < v->nkernels; i++) {
         const FusecKernelCost *k = &v->kernels[i];
         double m = k->count > 0 ? k->count : 1;
-        double io = k->in_bytes + k->out_bytes, mid = k->mid_read + k->mid_write;
-        /* a read of an intermediate (or of an input an earlier kernel of the
-         * call read) hits in L2 while the array is small beside the L2 (the
-         * next kernel's output streams in meanwhile): all of it up to 0.35
-         * of the L2, none from 0.55 on (FUSEC_L2_MID_FULL, _NONE; the
-         * largest such array the kernel touches, or its distance, mid_dist,
-         * stands for its buffers). Its write reaches HBM when cold: the write allocates
+        double io = k->in_bytes + k->out_bytes, mid = k->mid_read + k->mid_write, again = k->in_again;
+        /* a read of an intermediate hits in L2 while the array is small
+         * beside the L2 (the next kernel's output streams in meanwhile): all
+         * of it up to 0.35 of the L2, none from 0.55 on (FUSEC_L2_MID_FULL,
+         * _NONE; the largest intermediate the kernel touches, or its
+         * distance, mid_dist, stands for its buffers); so does a read of an
+         * input an earlier kernel read, by its own distance (again_dist). Its write reaches HBM when cold: the write allocates
          * lines in an L2 full of dirty ones (the caches were flushed by
          * writing), and each evicted line is written back (ncu, call 8 of
          * 2026-12-03: a kernel ends with at most 23-24 MB of its writes not
@@ -483,8 +503,11 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
             mid_hit = hot_hit;
         double reuse_hit = k->reuse ? fusec_l2_share(2 * buf, p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE) : 0;
         double write_hit = host == FUSEC_HOST_PYTORCH ? mid_hit : reuse_hit > hot_hit ? reuse_hit : hot_hit;
-        double l2 = io * hot_hit + k->mid_read * mid_hit + k->mid_write * write_hit;
-        double hbm = io + mid - l2;
+        double again_hit = again > 0 ? fusec_l2_share(n * k->again_dist, p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE) : 0;
+        if (again_hit < hot_hit)
+            again_hit = hot_hit;
+        double l2 = io * hot_hit + k->mid_read * mid_hit + k->mid_write * write_hit + again * again_hit;
+        double hbm = io + mid + again - l2;
         /* a broadcast operand read again on each pass (reread): from HBM once
          * the kernel's traffic between two passes is large beside the L2, as
          * an intermediate's read, and for free while it stays (its lines are
@@ -495,7 +518,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * MiB of table (docs/model.md, "Passes") */
         double pass = 0;
         if (k->reread > 0) {
-            double pass_hit = fusec_l2_share(n * k->reread_dist * (io + mid), p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE);
+            double pass_hit = fusec_l2_share(n * k->reread_dist * (io + mid + again), p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE);
             pass = k->reread * (1 - (pass_hit > hot_hit ? pass_hit : hot_hit));
             hbm += pass;
         }

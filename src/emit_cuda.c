@@ -1852,9 +1852,9 @@ static void emit_cub(Emitter *em, const int *sc, int nsc)
 
 static void cost_init(FILE *f, const FusecKernelCost *k)
 {
-    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d, %g, %g, %d}", k->in_bytes, k->mid_read, k->mid_write,
-            k->out_bytes, k->flops, k->trans, k->slots32, k->slots64, k->fp64, k->count > 0 ? k->count : 1, k->reuse,
-            k->mid_dist, k->gather, k->last);
+    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d, %g, %g, %d, %g, %g, %g, %g}", k->in_bytes, k->mid_read,
+            k->mid_write, k->out_bytes, k->flops, k->trans, k->slots32, k->slots64, k->fp64, k->count > 0 ? k->count : 1,
+            k->reuse, k->mid_dist, k->gather, k->last, k->reread, k->reread_dist, k->in_again, k->again_dist);
 }
 
 static void c_string(FILE *f, const char *s, size_t len)
@@ -2113,9 +2113,11 @@ static unsigned varies_mask(const Program *p, const Shape *sh)
 static void emit_terms(FILE *f, const char *P, const char *which, const FusecTerm *t, int n)
 {
     fprintf(f, "static const FusecTerm %s_%sterms[] = {\n", P, which);
-    static const char *const field[] = {"FUSEC_IN", "FUSEC_MID_READ", "FUSEC_MID_WRITE", "FUSEC_OUT",
-                                        "FUSEC_FLOPS", "FUSEC_TRANS", "FUSEC_SLOTS32", "FUSEC_SLOTS64",
-                                        "FUSEC_GATHER", "FUSEC_REREAD", "FUSEC_REREAD_DIST"};
+    static const char *const field[] = {
+#define FUSEC_TERM_NAME(E, member) "FUSEC_" #E,
+        FUSEC_TERM_FIELDS(FUSEC_TERM_NAME)
+#undef FUSEC_TERM_NAME
+    };
     for (int i = 0; i < n; i++)
         fprintf(f, "    {%d, %s, %.9g, {%d, %d, %d, %d}},\n", t[i].kernel, field[t[i].field], t[i].coef, t[i].exp[0],
                 t[i].exp[1], t[i].exp[2], t[i].exp[3]);

@@ -18,7 +18,7 @@ static double version_bytes(const FusecVersion *v)
     double b = 0;
     for (int k = 0; k < v->nkernels; k++) {
         const FusecKernelCost *x = &v->kernels[k];
-        b += (x->count > 0 ? x->count : 1) * (x->in_bytes + x->mid_read + x->mid_write + x->out_bytes);
+        b += (x->count > 0 ? x->count : 1) * fusec_kernel_bytes(x);
     }
     return b;
 }

@@ -363,19 +363,22 @@ static void traffic_dist(const Program *p, Traffic *t)
     for (int i = 0; i < p->ninst; i++)
         last_read[i] = -1;
     for (int k = 0; k < nk; k++) {
-        double d = 0;
+        double d = 0, da = 0; /* intermediates', inputs read again */
         for (int r = 0; r < t->kernels[k].nread; r++) {
             int x = t->kernels[k].read[r];
-            int w = p->inst[x].op == O_INPUT ? last_read[x] : t->kernel_of[x];
+            bool input = p->inst[x].op == O_INPUT;
+            int w = input ? last_read[x] : t->kernel_of[x];
             double own = fusec_dtype_size[p->inst[x].dtype];
             double far = w >= 0 ? own + before[k] - before[w + 1] : 0;
-            if (far > d)
-                d = far;
+            double *to = input ? &da : &d;
+            if (far > *to)
+                *to = far;
         }
         for (int r = 0; r < t->kernels[k].nread; r++)
             if (p->inst[t->kernels[k].read[r]].op == O_INPUT)
                 last_read[t->kernels[k].read[r]] = k;
         t->kernels[k].cost.mid_dist = t->ucost[k].mid_dist = d;
+        t->kernels[k].cost.again_dist = t->ucost[k].again_dist = da;
     }
 }
 
@@ -428,12 +431,15 @@ void traffic_build(Program *p, Traffic *t)
              * (eager's x * sigmoid(x) reads x twice: the second from L2 at 2^20) */
             bool first = arg->op == O_INPUT && !read_before[x];
             k->read_bytes += b;
+            bool again = arg->op == O_INPUT && !first;
             if (first)
                 k->cost.in_bytes += b;
+            else if (again)
+                k->cost.in_again += b;
             else
                 k->cost.mid_read += b;
-            add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels, first ? FUSEC_IN : FUSEC_MID_READ, b,
-                     &arg->shape);
+            add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels,
+                     first ? FUSEC_IN : again ? FUSEC_IN_AGAIN : FUSEC_MID_READ, b, &arg->shape);
             add_reread_terms(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels, b, &arg->shape, &in->shape);
         }
         for (int r = 0; r < k->nread; r++)
@@ -622,7 +628,7 @@ void traffic_set(const Program *p, Traffic *t, const double *dims)
     for (int k = 0; k < t->nkernels; k++) {
         Kernel *kr = &t->kernels[k];
         kr->cost = uk[k];
-        kr->read_bytes = uk[k].in_bytes + uk[k].mid_read;
+        kr->read_bytes = uk[k].in_bytes + uk[k].in_again + uk[k].mid_read;
         kr->write_bytes = uk[k].mid_write + uk[k].out_bytes;
         t->ucost[k] = uk[k];
         t->u_read += kr->read_bytes;

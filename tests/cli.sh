@@ -371,9 +371,14 @@ check "legacy profile with a newer field: graph terms from graph_node_us" 0 $?
 # the reuse distance: y = d * a reads a four kernels after its write: a's 4 B and the 24 B of the
 # three kernels between (b, c, d: 8 B each); an adjacent read, the array's own 4 B
 printf 'in x: f32\na = x*2\nb = a+1\nc = b*3\nd = c+4\ny = d*a\n' >"$tmp/dist.fuse"
-"$fusec" -w "$tmp/dist.fuse" -o "$tmp/dist.cu" && grep -q '^    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 28, 0, 1},$' "$tmp/dist.cu" &&
-    grep -q '^    {0, 4, 4, 0, 1, 0, 1, 0, 0, 2, 0, 4, 0, 0},$' "$tmp/dist.cu"
+"$fusec" -w "$tmp/dist.fuse" -o "$tmp/dist.cu" && grep -q '^    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 28, 0, 1, 0, 0, 0, 0},$' "$tmp/dist.cu" &&
+    grep -q '^    {0, 4, 4, 0, 1, 0, 1, 0, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0},$' "$tmp/dist.cu"
 check "mid_dist: 28 B for a read four kernels back, 4 B for the kernel before's" 0 $?
+# an input read again: y = b * x reads b (the kernel before's, 4 B) and x, last read two kernels back
+# (x's 4 B and the 8 B of the kernel between): in_again 4 B, again_dist 12 B, beside mid_dist 4
+printf 'in x: f32\na = x*2\nb = a+1\ny = b*x\n' >"$tmp/again2.fuse"
+"$fusec" -w "$tmp/again2.fuse" -o "$tmp/again2.cu" && grep -q '^    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 0, 1, 0, 0, 4, 12},$' "$tmp/again2.cu"
+check "again_dist: an input read again, by its own distance beside the intermediate's" 0 $?
 # an unfused kernel with a broadcast operand gathers its elements (eager's per-element form, gather_gelems);
 # the cast after it, of one layout, does not
 printf 'in x: f16[R, C]\nin s: f32[R, 1]\ny = f16(x * s)\n' >"$tmp/gather.fuse"

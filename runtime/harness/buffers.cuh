@@ -177,7 +177,7 @@ static double fh_bytes_per_element(const FhRun *R, int fused, size_t n)
         return fused ? R->c->fused_bytes : R->c->unfused_bytes;
     v = fh_version_at(R, fused, n, &store, &elems);
     for (k = 0; k < v.nkernels; k++)
-        b += v.kernels[k].in_bytes + v.kernels[k].mid_read + v.kernels[k].mid_write + v.kernels[k].out_bytes;
+        b += fusec_kernel_bytes(&v.kernels[k]);
     free(store);
     return b;
 }

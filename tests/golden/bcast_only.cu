@@ -214,9 +214,9 @@ static void bcast_only_reference(int fused, const FusecValue *in, const double *
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost bcast_only_unfused_cost[] = {
-    {4.00001, 0, 0, 4, 1, 0, 1, 0, 0, 1, 0, 0, 1, 1},
+    {4.00001, 0, 0, 4, 1, 0, 1, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0},
 };
-static const FusecKernelCost bcast_only_fused_cost[] = {{4.00001, 0, 0, 4, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1}};
+static const FusecKernelCost bcast_only_fused_cost[] = {{4.00001, 0, 0, 4, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
 static const FusecTensorArg bcast_only_in[] = {{"x", FX_F32, FX_F32, 0x3u}, {"b", FX_F32, FX_F32, 0x2u}};
 static const FusecTensorArg bcast_only_out[] = {{"y", FX_F32, FX_F32, 0x3u}};
 

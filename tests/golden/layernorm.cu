@@ -418,13 +418,13 @@ static void layernorm_reference(int fused, const FusecValue *in, const double *p
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost layernorm_unfused_cost[] = {
-    {2.00098, 0, 4, 0, 1, 0, 2, 0, 0, 1, 0, 0, 1, 0},
-    {0.000976562, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 1, 0},
-    {6.10352e-05, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 1, 0},
-    {6.10352e-05, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 1, 0},
-    {0, 4, 0, 2, 0, 0, 12.8, 0, 0, 1, 0, 4, 0, 1},
+    {2.00098, 0, 4, 0, 1, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0},
+    {0.000976562, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 1, 0, 0, 0, 0, 0},
+    {6.10352e-05, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 1, 0, 0, 0, 0, 0},
+    {6.10352e-05, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 1, 0, 0, 0, 0, 0},
+    {0, 4, 0, 2, 0, 0, 12.8, 0, 0, 1, 0, 4, 0, 1, 0, 0, 0, 0},
 };
-static const FusecKernelCost layernorm_fused_cost[] = {{2.00208, 0, 0, 2, 4, 0, 11.9, 0, 0, 1, 0, 0, 0, 1}};
+static const FusecKernelCost layernorm_fused_cost[] = {{2.00208, 0, 0, 2, 4, 0, 11.9, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
 static const FusecTensorArg layernorm_in[] = {{"x", FX_BF16, FX_BF16, 0x3u}, {"mean", FX_F32, FX_F32, 0x1u}, {"rstd", FX_F32, FX_F32, 0x1u}, {"weight", FX_F32, FX_F32, 0x2u}, {"bias", FX_F32, FX_F32, 0x2u}};
 static const FusecTensorArg layernorm_out[] = {{"y", FX_BF16, FX_BF16, 0x3u}};
 

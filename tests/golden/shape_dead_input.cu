@@ -215,9 +215,9 @@ static void shape_dead_input_reference(int fused, const FusecValue *in, const do
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_dead_input_unfused_cost[] = {
-    {2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0, 1, 1},
+    {2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0},
 };
-static const FusecKernelCost shape_dead_input_fused_cost[] = {{2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1}};
+static const FusecKernelCost shape_dead_input_fused_cost[] = {{2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
 static const FusecTensorArg shape_dead_input_in[] = {{"unused", FX_F32, FX_F32, 0x2u}, {"x", FX_BF16, FX_BF16, 0x3u}, {"w", FX_F32, FX_F32, 0x2u}};
 static const FusecTensorArg shape_dead_input_out[] = {{"y", FX_F32, FX_BF16, 0x3u}};
 

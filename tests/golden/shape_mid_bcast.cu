@@ -288,10 +288,10 @@ static void shape_mid_bcast_reference(int fused, const FusecValue *in, const dou
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_mid_bcast_unfused_cost[] = {
-    {4.76837e-06, 0, 0.000244141, 0, 6.10352e-05, 0, 6.104e-05, 0, 0, 1, 0, 0, 6.10352e-05, 0},
-    {4, 0.000244141, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1, 1},
+    {4.76837e-06, 0, 0.000244141, 0, 6.10352e-05, 0, 6.104e-05, 0, 0, 1, 0, 0, 6.10352e-05, 0, 0, 0, 0, 0},
+    {4, 0.000244141, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1, 1, 3.99976, 6.10352e-05, 0, 0},
 };
-static const FusecKernelCost shape_mid_bcast_fused_cost[] = {{4, 0, 0, 4, 2, 0, 2, 0, 0, 1, 0, 0, 0, 1}};
+static const FusecKernelCost shape_mid_bcast_fused_cost[] = {{4, 0, 0, 4, 2, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0.015624, 6.10352e-05, 0, 0}};
 static const FusecTensorArg shape_mid_bcast_in[] = {{"x", FX_F32, FX_F32, 0x7u}, {"a", FX_F32, FX_F32, 0x2u}, {"w", FX_F32, FX_F32, 0x4u}};
 static const FusecTensorArg shape_mid_bcast_out[] = {{"y", FX_F32, FX_F32, 0x7u}};
 

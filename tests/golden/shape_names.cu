@@ -335,11 +335,11 @@ static void shape_names_reference(int fused, const FusecValue *in, const double 
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_names_unfused_cost[] = {
-    {5.33333, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0},
-    {1.2, 0, 0.8, 0, 0.2, 0, 0.4, 0, 0, 1, 0, 0, 0, 0},
-    {0, 4.8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1, 1},
+    {5.33333, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0},
+    {1.2, 0, 0.8, 0, 0.2, 0, 0.4, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 4.8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1, 1, 0, 0, 0, 0},
 };
-static const FusecKernelCost shape_names_fused_cost[] = {{6.53333, 0, 0, 4, 3, 0, 4, 0, 0, 1, 0, 0, 0, 1}};
+static const FusecKernelCost shape_names_fused_cost[] = {{6.53333, 0, 0, 4, 3, 0, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
 static const FusecTensorArg shape_names_in[] = {{"dim", FX_F32, FX_F32, 0x2u}, {"u", FX_F32, FX_F32, 0x1u}, {"s", FX_BF16, FX_BF16, 0x1u}, {"x", FX_F32, FX_F32, 0x3u}};
 static const FusecTensorArg shape_names_out[] = {{"y", FX_F32, FX_BF16, 0x3u}};
 

@@ -162,6 +162,25 @@ static void intermediates_in_l2(void **state)
     assert_true(fabs(hot.us - (h200()->host_call_us + 4 * h200()->host_launch_us)) < 1e-9);
 }
 
+/* An input an earlier kernel read is read again from L2 by its own distance,
+ * beside an intermediate read by its own: a kernel reading t (written by the
+ * kernel before) and x (read 100 B an element of traffic ago) at 2^20 (4 MiB
+ * a 4-byte array, 100 MiB of traffic since x's read: past the 60 MiB L2). */
+static void inputs_read_again(void **state)
+{
+    (void)state;
+    const double n = 1 << 20;
+    FusecKernelCost k = {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4};
+    k.in_again = 4;
+    k.again_dist = 100;
+    FusecVersion v = {1, &k, 12, 0, 0, 0, 0};
+    FusecTime far = fusec_model_time(h200(), &v, n, FUSEC_HOST_C, 0, 0);
+    assert_true(fabs(far.l2_bytes - 4) < 1e-12); /* t hits; x comes from HBM */
+    k.again_dist = 8; /* x read by the kernel before: it hits too */
+    FusecTime near = fusec_model_time(h200(), &v, n, FUSEC_HOST_C, 0, 0);
+    assert_true(fabs(near.l2_bytes - 8) < 1e-12 && near.mem_us < far.mem_us);
+}
+
 static void compute_bound_when_arithmetic_dominates(void **state)
 {
     (void)state;
@@ -332,7 +351,7 @@ int main(void)
         cmocka_unit_test(intermediates_in_l2),      cmocka_unit_test(compute_bound_when_arithmetic_dominates),
         cmocka_unit_test(size_lists),               cmocka_unit_test(profiles),
         cmocka_unit_test(smooth_maximum),           cmocka_unit_test(launch_floors),
-        cmocka_unit_test(tail_launch),
+        cmocka_unit_test(tail_launch),              cmocka_unit_test(inputs_read_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
