@@ -32,6 +32,13 @@ echo "$out" | grep -q '^seed_k4 .* 102\.2%$' || fail "kernels.py: seed_k4 at 102
 python3 bench/kernels.py "$runs/run-d-kernels-torch/h200-calibrated.json" "$runs/run-d-kernels-torch/mixed.ncu.csv" \
   >"$work/mixed.txt" && fail "kernels.py: mixed should fail the 97% bound"
 grep -q 'slowest unfused kernel: 95.6%' "$work/mixed.txt" || fail "kernels.py: mixed's slowest kernel 95.6%"
+# kernels.py --predict: each kernel's DRAM bytes against the model's, less the ~24 MB of writes a
+# kernel that ends its call leaves in L2 (fusec_write_tail): run D's seed kernels within 0.1-0.2%
+"$fusec" -w --predict --format=json examples/seed.fuse >"$work/seed.json" &&
+  python3 bench/kernels.py "$runs/run-d-kernels-torch/h200-calibrated.json" "$runs/run-d-kernels-torch/seed.ncu.csv" \
+    --predict "$work/seed.json" >"$work/seed_k.txt" || fail "kernels.py --predict: seed should pass"
+grep -q 'largest |error| 0\.[0-2]%' "$work/seed_k.txt" || fail "kernels.py --predict: seed's DRAM bytes within 0.2% of the model's"
+grep -q '^seed_k1 .* 2123\.5 *-0\.[0-2]%$' "$work/seed_k.txt" || fail "kernels.py --predict: seed_k1 against 2147.5 MB less the tail, 2123.5"
 # ... and passes it in run O, after the bool arrays of unfused kernels moved 16 bytes a thread.
 o=$root/bench/results/h200-2026-11-30-c/run-o-widen-bool
 python3 bench/kernels.py "$o/h200-calibrated.json" "$o/mixed.ncu.csv" >"$work/mixed_o.txt" ||
