@@ -380,6 +380,10 @@ static inline double fusec_l2_share(double bytes, double l2, double full, double
 #define FUSEC_L2_MID_FULL 0.35
 #define FUSEC_L2_MID_NONE 0.55
 #define FUSEC_L2_HOT_SPAN 0.25
+static inline double fusec_mid_share(double bytes, double l2)
+{
+    return fusec_l2_share(bytes, l2, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE);
+}
 
 /* The size of an emitted kernel's code (its 32-bit-index form, the one that
  * runs below 2^31 elements), KiB: a least-squares fit over the unfused
@@ -471,39 +475,40 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
     FusecTime t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, FUSEC_MEMORY};
     /* hot: the share of the whole footprint that L2 keeps from one call to
      * the next: none from l2_hot_end L2 sizes on, l2_hot_keep up to 0.25 less */
-    double hot_hit = hot ? p->l2_hot_keep * fusec_l2_share(n * v->footprint, p->l2_bytes, p->l2_hot_end - FUSEC_L2_HOT_SPAN, p->l2_hot_end) : 0;
+    double hot_end = p->l2_hot_end, hot_full = hot_end - FUSEC_L2_HOT_SPAN;
+    double hot_hit = hot ? p->l2_hot_keep * fusec_l2_share(n * v->footprint, p->l2_bytes, hot_full, hot_end) : 0;
     double work = 0, code_kb = 0;
     int nk = 0;
     for (int i = 0; i < v->nkernels; i++) {
         const FusecKernelCost *k = &v->kernels[i];
         double m = k->count > 0 ? k->count : 1;
         double io = k->in_bytes + k->out_bytes, mid = k->mid_read + k->mid_write, again = k->in_again;
-        /* a read of an intermediate hits in L2 while the array is small
-         * beside the L2 (the next kernel's output streams in meanwhile): all
-         * of it up to 0.35 of the L2, none from 0.55 on (FUSEC_L2_MID_FULL,
-         * _NONE; the largest intermediate the kernel touches, or its
-         * distance, mid_dist, stands for its buffers); so does a read of an
-         * input an earlier kernel read, by its own distance (again_dist). Its write reaches HBM when cold: the write allocates
-         * lines in an L2 full of dirty ones (the caches were flushed by
-         * writing), and each evicted line is written back (ncu, call 8 of
-         * 2026-12-03: a kernel ends with at most 23-24 MB of its writes not
-         * yet in HBM). Not so for a write into the scratch slot of an
+        /* a read of an intermediate hits in L2 while the array is small beside
+         * the L2 (the next kernel's output streams in meanwhile): all of it up
+         * to 0.35 of the L2, none from 0.55 on (FUSEC_L2_MID_FULL, _NONE; the
+         * largest intermediate the kernel touches, or its distance, mid_dist,
+         * stands for its buffers); so does a read of an input an earlier kernel
+         * read, by its own distance (again_dist). Its write reaches HBM when
+         * cold: the write allocates lines in an L2 full of dirty ones (the
+         * caches were flushed by writing), and each evicted line is written back
+         * (ncu, call 8 of 2026-12-03: a kernel ends with at most 23-24 MB of its
+         * writes not yet in HBM). Not so for a write into the scratch slot of an
          * intermediate no longer needed (reuse: the emitted unfused version
          * hands slots on as eager's caching allocator hands on a freed
-         * temporary's block): it overwrites lines still in L2 (call R of
-         * session 13: the f64 chains' unfused calls 4-7% faster at 2^20).
-         * Eager (host pytorch) also writes its last op's output into a
-         * recycled block, so there every intermediate write counts so (seed
-         * at 2^22, run G of 2026-11-30: eager 35.4 us, 39.1 predicted so,
-         * 44.4 with the writes at HBM) */
+         * temporary's block): it overwrites lines still in L2 (call R of session
+         * 13: the f64 chains' unfused calls 4-7% faster at 2^20). Eager (host
+         * pytorch) also writes its last op's output into a recycled block, so
+         * there every intermediate write counts so (seed at 2^22, run G of
+         * 2026-11-30: eager 35.4 us, 39.1 predicted so, 44.4 with the writes at
+         * HBM) */
         double buf = n * (k->mid_read > k->mid_write ? k->mid_read : k->mid_write);
         double far = n * k->mid_dist > buf ? n * k->mid_dist : buf;
-        double mid_hit = mid > 0 ? fusec_l2_share(far, p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE) : 0;
+        double mid_hit = mid > 0 ? fusec_mid_share(far, p->l2_bytes) : 0;
         if (mid_hit < hot_hit)
             mid_hit = hot_hit;
-        double reuse_hit = k->reuse ? fusec_l2_share(2 * buf, p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE) : 0;
+        double reuse_hit = k->reuse ? fusec_mid_share(2 * buf, p->l2_bytes) : 0;
         double write_hit = host == FUSEC_HOST_PYTORCH ? mid_hit : reuse_hit > hot_hit ? reuse_hit : hot_hit;
-        double again_hit = again > 0 ? fusec_l2_share(n * k->again_dist, p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE) : 0;
+        double again_hit = again > 0 ? fusec_mid_share(n * k->again_dist, p->l2_bytes) : 0;
         if (again_hit < hot_hit)
             again_hit = hot_hit;
         double l2 = io * hot_hit + k->mid_read * mid_hit + k->mid_write * write_hit + again * again_hit;
@@ -518,7 +523,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * MiB of table (docs/model.md, "Passes") */
         double pass = 0;
         if (k->reread > 0) {
-            double pass_hit = fusec_l2_share(n * k->reread_dist * (io + mid + again), p->l2_bytes, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE);
+            double pass_hit = fusec_mid_share(n * k->reread_dist * (io + mid + again), p->l2_bytes);
             pass = k->reread * (1 - (pass_hit > hot_hit ? pass_hit : hot_hit));
             hbm += pass;
         }

@@ -209,14 +209,9 @@ static const char *tail_words(const Point *pt, char *buf, size_t len)
  * while it fits, as an intermediate: src/traffic.c). */
 static bool inputs_read_again(const Chain *c)
 {
-    const Traffic *t = &c->traffic;
-    for (int k = 1; k < t->nkernels; k++)
-        for (int r = 0; r < t->kernels[k].nread; r++)
-            for (int j = 0; j < k; j++)
-                for (int q = 0; q < t->kernels[j].nread; q++)
-                    if (t->kernels[j].read[q] == t->kernels[k].read[r] &&
-                        c->prog->inst[t->kernels[k].read[r]].op == O_INPUT)
-                        return true;
+    for (int k = 0; k < c->traffic.nkernels; k++)
+        if (c->traffic.kernels[k].cost.in_again > 0)
+            return true;
     return false;
 }
 
