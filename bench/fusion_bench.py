@@ -81,6 +81,10 @@ VERSIONS = ("copy", "eager", "compile", "fused", "unfused", "cub")
 #   sN  FX_SMALL_BLOCKS = N: half the elements per thread below N blocks (s0: never)
 #   yN  FX_TINY_BLOCKS = N: one element a thread for a heavy kernel below N blocks
 #   wN  FX_WIDE_BLOCKS = N: a busy kernel's one vector (not two) a thread below N blocks
+#   id  nothing changed: the same source in a library of its own. Below 2^20 the same kernel
+#       times up to 4-8% apart from two libraries (session 27's calls 3-4: not the modules'
+#       loading order; cause not found), so `--variants id` measures the resolution of a
+#       small-n ratio on the GPU in hand
 #   cub the variant's library built with -DFUSEC_CUB (t128cub: the fused kernel as it is,
 #       in a library with the CUB version compiled in: on sm_90 that reserves 1 KiB of
 #       shared memory in every kernel of the module, docs/cuda.md; the chain's own
@@ -114,7 +118,7 @@ def variant_source(src, api, var):
             macro = {"s": "FX_SMALL_BLOCKS", "y": "FX_TINY_BLOCKS", "w": "FX_WIDE_BLOCKS"}[tok[0]]
             src, k = re.subn(r"#define %s \d+" % macro, "#define %s %d" % (macro, int(tok[1:])), src, count=1)
             assert k == 1, "fusion_bench: no %s in the .cu" % macro
-        elif tok != "cub":
+        elif tok not in ("cub", "id"):
             raise SystemExit("fusion_bench: unknown variant part '%s' in '%s'" % (tok, var))
     return src
 
