@@ -1008,19 +1008,18 @@ static double runtime_define(const Chain *c, const char *file, const char *name)
     diag_internal(c->prog->diag, "runtime/%s defines no %s", file, name);
 }
 
-/* The dims of the fused kernel's FxBcast for an operand of shape as in a
- * result of shape rs (bcast_init's with coalesce): runs of neighbouring dims
- * along which it varies alike are one, so the dims alternate between varying
- * and not. along (unless NULL): whether it varies along dim 0, the innermost
+/* The dims of the fused kernel's FxBcast for an operand of shape as in the
+ * chain's shape (bcast_init's with coalesce): runs of neighbouring dims along
+ * which it varies alike are one, so the dims alternate between varying and
+ * not. along (unless NULL): whether it varies along dim 0, the innermost
  * (fx_gather's ALONG: fx_gather_offset takes a coalesced FxBcast of two dims
  * to have strides {1, 0} when it does, {0, 1} when not). */
-static int gather_dims(const Shape *as, const Shape *rs, bool *along)
+static int gather_dims(const Program *p, const Shape *as, bool *along)
 {
     bool varies[LIMIT_DIMS];
     int n = 0;
-    for (int j = rs->rank - 1; j >= 0; j--) {
-        int ja = j - (rs->rank - as->rank);
-        bool v = ja >= 0 && as->dim[ja] != DIM_ONE;
+    for (int q = p->full.rank - 1; q >= 0; q--) {
+        bool v = shape_varies(p, as, q);
         if (n == 0 || varies[n - 1] != v)
             varies[n++] = v;
     }
@@ -1052,7 +1051,7 @@ void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
     v->gather_slots = 0;
     for (int k = 0; k < nl; k++)
         if (owns_bcast(p, load[k]))
-            v->gather_slots += FUSEC_GATHER_SLOTS_PER_DIM * (gather_dims(&p->inst[load[k]].shape, &p->full, NULL) - 1);
+            v->gather_slots += FUSEC_GATHER_SLOTS_PER_DIM * (gather_dims(p, &p->inst[load[k]].shape, NULL) - 1);
 }
 
 
@@ -1316,7 +1315,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         if (gathered(p, load[k])) {
             int r = gather_rep(p, load[k]);
             bool along;
-            int rank = gather_dims(&p->inst[load[k]].shape, &p->full, &along);
+            int rank = gather_dims(p, &p->inst[load[k]].shape, &along);
             fprintf(f, "    fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n", rank,
                     along ? "true" : "false", lnames[k], lnames[k], em->cname[r],
                     comment_safe(em, arena_printf(p->arena, "%s: %s%s%s%s", p->sym[p->inst[load[k]].sym].name,

@@ -185,8 +185,7 @@ static void add_reread_terms(Program *p, FusecTerm **terms, int *n, int *cap, in
 {
     int last = -1, pass = -1; /* the innermost dim the operand varies along; the innermost broadcast one outside it */
     for (int j = rs->rank - 1; j >= 0; j--) {
-        int ja = j - (rs->rank - as->rank);
-        bool varies = ja >= 0 && as->dim[ja] != DIM_ONE;
+        bool varies = shape_varies(p, as, j + p->full.rank - rs->rank); /* rs aligns with the chain's shape's end */
         if (varies && last < 0)
             last = j;
         else if (!varies && last >= 0 && pass < 0 && rs->dim[j] != DIM_ONE)
@@ -332,8 +331,9 @@ static void traffic_slots(Program *p, Traffic *t, const char *is_out)
 /* How far back each kernel reads its intermediates: for each intermediate it
  * reads, the bytes per element that go through L2 from the write of that
  * intermediate to this read (the intermediate itself, and every kernel's
- * reads and writes in between), and for an input read before, from its last
- * read; the kernel's mid_dist is the largest. A
+ * reads and writes in between); the kernel's mid_dist is the largest, and
+ * its again_dist the largest of its inputs read before, each from its last
+ * read. A
  * chain whose kernels read what the one before wrote has each intermediate's
  * own bytes; a read ten kernels later, those of ten kernels more, which the
  * L2 may have evicted by then (fusec_model_time). Arrays of a shape smaller
@@ -429,17 +429,16 @@ void traffic_build(Program *p, Traffic *t)
             double b = fusec_dtype_size[arg->dtype];
             /* an input an earlier kernel read is in L2 as an intermediate is
              * (eager's x * sigmoid(x) reads x twice: the second from L2 at 2^20) */
-            bool first = arg->op == O_INPUT && !read_before[x];
+            bool input = arg->op == O_INPUT, again = input && read_before[x];
             k->read_bytes += b;
-            bool again = arg->op == O_INPUT && !first;
-            if (first)
-                k->cost.in_bytes += b;
-            else if (again)
+            if (again)
                 k->cost.in_again += b;
+            else if (input)
+                k->cost.in_bytes += b;
             else
                 k->cost.mid_read += b;
             add_term(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels,
-                     first ? FUSEC_IN : again ? FUSEC_IN_AGAIN : FUSEC_MID_READ, b, &arg->shape);
+                     again ? FUSEC_IN_AGAIN : input ? FUSEC_IN : FUSEC_MID_READ, b, &arg->shape);
             add_reread_terms(p, &t->uterm, &t->nuterm, &t->cap_uterm, t->nkernels, b, &arg->shape, &in->shape);
         }
         for (int r = 0; r < k->nread; r++)
