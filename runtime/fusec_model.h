@@ -358,9 +358,22 @@ static inline double fusec_rate_us(const FusecProfile *p, const FusecKernelCost 
 {
     return n * (k->slots32 / (p->fp32_gflops * 500) + k->slots64 / (p->fp64_gflops * 500));
 }
+/* An unfused kernel in eager's per-element broadcast form (gather > 0) waits
+ * longer before its first loads: each element's offset comes from the
+ * FxBcast dims, a loop over the call's parameters (src/emit_cuda.c,
+ * emit_broadcast_kernel). Call 3 of session 28 (an H100, 2^12-2^16 elements
+ * of [R, C], [B, R, C] and [A, B, R, C] chains, bench/results/2026-12-06-s28/
+ * call-3): a call of one such kernel ran 0.2-0.9 us over the model cold and
+ * 0.15-0.27 in a graph, a plain kernel beside it 0-0.3 and 0-0.2; four in a
+ * call 1.15-1.40 us over, four plain ones 0.6-1.1 cold and -0.2-0 in a graph.
+ * Re-predicted over every kept fidelity run (bench/repredict.py, eleven runs,
+ * 12129 rows), 0.25-0.35 keep the most rows within target (docs/model.md,
+ * "One thread's chain"). */
+#define FUSEC_GATHER_LATENCY_US 0.3
 static inline double fusec_drain_us(const FusecProfile *p, const FusecKernelCost *k)
 {
-    return FUSEC_DRAIN_SHARE * (k->slots32 * p->fma_latency_ns + k->slots64 * p->dfma_latency_ns) * 1e-3;
+    return FUSEC_DRAIN_SHARE * (k->slots32 * p->fma_latency_ns + k->slots64 * p->dfma_latency_ns) * 1e-3 +
+           (k->gather > 0 ? FUSEC_GATHER_LATENCY_US : 0);
 }
 
 /* The share of `bytes` that L2 (of l2 bytes) keeps: 1 up to full * l2, 0
