@@ -6,6 +6,6 @@ F=$PWD/.dev/bin/fusec; C3=bench/results/2026-12-06-s28/call-3; T=/tmp/c4out; mkd
 el() { echo "t=$(( $(date +%s) - t0 )) $*" | tee -a $T/times.txt; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $T/machine.txt; cat $T/machine.txt
 save() { tar -C $T -czf $OUT/all.tgz .; }; trap save EXIT
-ONLY="$(ls $C3/chains/*.fuse | xargs -n1 basename | sed 's/^/bench_/;s/\.fuse$//' | tr '\n' ' ') rand_rand_rand_4242_0000 rand_rand_rand_4242_0001 rand_rand_rand_4242_0008 rand_rand_rand_4242_0009 rand_rand_rand_4242_0012 rand_rand_rand_4242_0017 rand_rand_rand_4242_0019 rand_rand_rand_4242_0021 rand_rand_rand_4242_0028 rand_rand_rand_4242_0029 rand_rand_rand_4242_0030 rand_rand_rand_4242_0031 "
+ONLY="$(ls $C3/chains/*.fuse | xargs -n1 basename | sed 's/^/bench_/;s/\.fuse$//' | tr '\n' ' ') rand_rand_4242_0000 rand_rand_4242_0001 rand_rand_4242_0008 rand_rand_4242_0009 rand_rand_4242_0012 rand_rand_4242_0017 rand_rand_4242_0019 rand_rand_4242_0021 rand_rand_4242_0028 rand_rand_4242_0029 rand_rand_4242_0030 rand_rand_4242_0031 "
 EXTRA="$C3/chains/*.fuse" ONLY="$ONLY" RANDOM_N=32 RANDOM_SEED=4242 REPS=10 LIMIT=40 JOBS=16 timeout 420 bash bench/fidelity.sh $T $F > $T/fid.txt 2>&1
 el "fidelity rc=$?"; python3 bench/fidelity.py $T/fidelity > $T/fidelity.txt 2>&1; sed -n '/^ALL/,/^median/p' $T/fidelity.txt | head -5
