@@ -446,6 +446,16 @@ static inline unsigned fx_blocks(size_t n, int e)
     return (unsigned)(b == 0 ? 1 : b > 0x7fffffffu ? 0x7fffffffu : b);
 }
 
+/* The grid of an unfused kernel: a thread for each whole chunk of E, then one
+ * for each element of the tail (n % E of them), so that the tail's elements
+ * load side by side. A thread that took the tail's E - 1 elements one after
+ * another waited for each load in turn: 0.2-0.5 us more at 2^12-2^16 elements
+ * when n is not a multiple of E (call 2 of session 28, docs/cuda.md). */
+static inline __attribute__((unused)) unsigned fx_tail_blocks(size_t n, int e)
+{
+    return fx_blocks(n / (size_t)e + n % (size_t)e, 1);
+}
+
 /* When true, every kernel takes its scalar path, the one misaligned
  * pointers and the tail take (the fused kernel's TAIL instance for all of
  * n): the harness verifies each version both ways.

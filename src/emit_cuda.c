@@ -14,8 +14,9 @@
  * Every kernel has the same shape: each thread moves E elements, 16 bytes of
  * the widest array (up to 32 in an unfused kernel with a bool array:
  * elems_per_thread), one chunk a thread with no loop (the grid covers n,
- * one_chunk); a scalar path takes the tail and misaligned
- * pointers; indices are 32-bit when n < 2^31 and 64-bit otherwise. A shaped
+ * one_chunk; an unfused kernel's tail one element a thread, fx_tail_blocks);
+ * a scalar path takes misaligned pointers (and the fused kernel's tail);
+ * indices are 32-bit when n < 2^31 and 64-bit otherwise. A shaped
  * chain's fused kernel is the flat one over its elements in row-major
  * order, its broadcast inputs gathered (emit_fused_kernel).
  */
@@ -904,22 +905,30 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     char a[3][640], expr[2200];
     unfused_operands(em, k, "x", "", a);
     op_expr(expr, sizeof expr, p, in, ct, a, false);
-    /* The op on one element, then the thread's chunk of E elements: by
-     * vector accesses when it is whole and every pointer is aligned, else (the
-     * tail, or misaligned pointers) one element at a time, in a loop nvcc keeps
-     * rolled. The two paths call the op apart, so that the vector path's
-     * registers are its own: with one body for both (the loads and stores
-     * choosing per chunk), u8 % 3 spilled 84 bytes under its 32 registers and
-     * bf16 / 76; with an unrolled tail, its loads hoisted, u8 + i8 to i16
-     * spilled 16 (ptxas -v, docs/cuda.md). */
+    /* The op on one element, then the thread's work: a whole chunk of E
+     * elements by vector accesses when every pointer is aligned, else (misaligned
+     * pointers) one element at a time, in a loop kept rolled; past the whole
+     * chunks, one element of the tail a thread (the launch's fx_tail_blocks),
+     * so that the tail's loads do not wait for each other (before session 28
+     * one thread took the tail in that loop: docs/cuda.md). The paths call the
+     * op apart, so that the vector path's registers are its own: with one body
+     * for both (the loads and stores choosing per chunk), u8 % 3 spilled 84
+     * bytes under its 32 registers and bf16 / 76; with an unrolled element
+     * loop, its loads hoisted, u8 + i8 to i16 spilled 16 (ptxas -v). */
     fprintf(f, "    const auto op = [=](");
     for (int r = 0; r < ar.nload; r++)
         fprintf(f, "%s%s x%d", r ? ", " : "", store_t[p->inst[ar.load[r]].dtype], r);
     fprintf(f, ") { return fx_to_%s(%s); };\n", to_fn(p, in->dtype, rounded_value(p, kr->inst)), expr);
     fprintf(f, "    constexpr int E = %d; /* elements per thread: %s */\n", em->elems[k], why);
-    one_chunk(f, "i", "((I)blockIdx.x * FX_THREADS + threadIdx.x) * E");
-    fprintf(f, "    if (!vec || n - i < (I)E) { /* element by element */\n"
-               "        for (I j = i; j < n && j < i + (I)E; j++)\n            r[j] = op(");
+    fprintf(f, "    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;\n"
+               "    if (t >= full) { /* the tail: one element a thread (the grid covers full + n %% E, fx_tail_blocks) */\n"
+               "        const I j = full * E + (t - full);\n        if (j < n)\n            r[j] = op(");
+    for (int r = 0; r < ar.nload; r++)
+        fprintf(f, "%sa%d[j]", r ? ", " : "", r);
+    fprintf(f, ");\n        return;\n    }\n"
+               "    const I i = t * E; /* a whole chunk */\n"
+               "    if (!vec) { /* misaligned pointers: element by element */\n"
+               "#pragma unroll 1\n        for (I j = i; j < i + (I)E; j++)\n            r[j] = op(");
     for (int r = 0; r < ar.nload; r++)
         fprintf(f, "%sa%d[j]", r ? ", " : "", r);
     fprintf(f, ");\n        return;\n    }\n");
@@ -1524,9 +1533,9 @@ static void emit_kernel_shape(Emitter *em, int k)
 
 static void launch(Emitter *em, const char *kernel, const char *args, int e)
 {
-    fprintf(em->f, "    if (n <= FX_INDEX32_MAX)\n        %s<unsigned><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n",
+    fprintf(em->f, "    if (n <= FX_INDEX32_MAX)\n        %s<unsigned><<<fx_tail_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n",
             kernel, e, args);
-    fprintf(em->f, "    else\n        %s<size_t><<<fx_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn, vec);\n", kernel, e,
+    fprintf(em->f, "    else\n        %s<size_t><<<fx_tail_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn, vec);\n", kernel, e,
             args);
 }
 

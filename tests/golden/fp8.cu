@@ -61,11 +61,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k1_f32(cons
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -85,11 +91,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k2_mul(cons
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)inv_scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -109,11 +121,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k3_f8e4m3(c
 {
     const auto op = [=](float x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -133,11 +151,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k4_f32(cons
 {
     const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -157,11 +181,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k5_mul(cons
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 1.6e+04f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -181,11 +211,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k6_f8e5m2(c
 {
     const auto op = [=](float x0) { return fx_to_f8e5m2(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -205,11 +241,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k7_mul(cons
 {
     const auto op = [=](double x0) { return fx_to_f64((fx_widen(x0) * 100.0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -229,11 +271,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k8_f8e4m3(c
 {
     const auto op = [=](double x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 4 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -253,11 +301,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k9_f32(cons
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -303,11 +357,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k11_f32(con
 {
     const auto op = [=](FxF8e5m2 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -353,11 +413,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k13_f8e5m2(
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_f8e5m2(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -377,11 +443,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k14_i8(cons
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_i8(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -401,11 +473,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k15_bool(co
 {
     const auto op = [=](FxF8e5m2 x0) { return fx_to_bool(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -425,11 +503,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k16_bool(co
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_bool(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -475,11 +559,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k18_f8e4m3(
 {
     const auto op = [=](__half x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -499,11 +589,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k19_f32(con
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -523,11 +619,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k20_mul(con
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)inv_scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -547,11 +649,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k21_clamp(c
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -448.0f, 448.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -571,11 +679,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k22_f8e4m3(
 {
     const auto op = [=](float x0) { return fx_to_f8e4m3_satc(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -595,11 +709,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k23_f32(con
 {
     const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -619,11 +739,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k24_tanh(co
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_tanh(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -643,11 +769,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k25_mul(con
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 4.6e+02f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -667,11 +799,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k26_f8e4m3(
 {
     const auto op = [=](float x0) { return fx_to_f8e4m3(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -691,11 +829,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k27_f8e4m3(
 {
     const auto op = [=](int8_t x0) { return fx_to_f8e4m3_satc(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -715,11 +859,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k28_where(c
 {
     const auto op = [=](bool x0, FxF8e4m3 x1) { return fx_to_f8e4m3_sat((fx_widen(x0) ? fx_widen(x1) : 0.3125f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -741,11 +891,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k29_copy(co
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_f8e4m3_sat(fx_widen(x0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1017,81 +1173,81 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 2) && fx_aligned(t1, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k1_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t1, (unsigned)n, vec);
+        fp8_k1_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t1, (unsigned)n, vec);
     else
-        fp8_k1_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t1, n, vec);
+        fp8_k1_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (double)inv_scale_u, (unsigned)n, vec);
+        fp8_k2_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (double)inv_scale_u, (unsigned)n, vec);
     else
-        fp8_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (double)inv_scale_u, n, vec);
+        fp8_k2_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (double)inv_scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(a_u, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k3_f8e4m3<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t2, (FxF8e4m3 *)a_u, (unsigned)n, vec);
+        fp8_k3_f8e4m3<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t2, (FxF8e4m3 *)a_u, (unsigned)n, vec);
     else
-        fp8_k3_f8e4m3<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t2, (FxF8e4m3 *)a_u, n, vec);
+        fp8_k3_f8e4m3<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t2, (FxF8e4m3 *)a_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(h_u, 4, 2) && fx_aligned(t4, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k4_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t4, (unsigned)n, vec);
+        fp8_k4_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t4, (unsigned)n, vec);
     else
-        fp8_k4_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t4, n, vec);
+        fp8_k4_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k5_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
+        fp8_k5_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
     else
-        fp8_k5_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
+        fp8_k5_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(b_u, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k6_f8e5m2<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t5, (FxF8e5m2 *)b_u, (unsigned)n, vec);
+        fp8_k6_f8e5m2<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t5, (FxF8e5m2 *)b_u, (unsigned)n, vec);
     else
-        fp8_k6_f8e5m2<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t5, (FxF8e5m2 *)b_u, n, vec);
+        fp8_k6_f8e5m2<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t5, (FxF8e5m2 *)b_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(d_u, 2, 8) && fx_aligned(t7, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        fp8_k7_mul<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const double *)d_u, (double *)t7, (unsigned)n, vec);
+        fp8_k7_mul<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const double *)d_u, (double *)t7, (unsigned)n, vec);
     else
-        fp8_k7_mul<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const double *)d_u, (double *)t7, n, vec);
+        fp8_k7_mul<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const double *)d_u, (double *)t7, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t7, 2, 8) && fx_aligned(c_u, 4, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k8_f8e4m3<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const double *)t7, (FxF8e4m3 *)c_u, (unsigned)n, vec);
+        fp8_k8_f8e4m3<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const double *)t7, (FxF8e4m3 *)c_u, (unsigned)n, vec);
     else
-        fp8_k8_f8e4m3<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const double *)t7, (FxF8e4m3 *)c_u, n, vec);
+        fp8_k8_f8e4m3<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const double *)t7, (FxF8e4m3 *)c_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 1) && fx_aligned(t9, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k9_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, (unsigned)n, vec);
+        fp8_k9_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, (unsigned)n, vec);
     else
-        fp8_k9_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, n, vec);
+        fp8_k9_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
@@ -1108,9 +1264,9 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(r_u, 4, 1) && fx_aligned(t11, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k11_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, (unsigned)n, vec);
+        fp8_k11_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, (unsigned)n, vec);
     else
-        fp8_k11_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, n, vec);
+        fp8_k11_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
@@ -1127,36 +1283,36 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 16, 1) && fx_aligned(g_u, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k13_f8e5m2<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e5m2 *)g_u, (unsigned)n, vec);
+        fp8_k13_f8e5m2<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e5m2 *)g_u, (unsigned)n, vec);
     else
-        fp8_k13_f8e5m2<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e5m2 *)g_u, n, vec);
+        fp8_k13_f8e5m2<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e5m2 *)g_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k14 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 16, 1) && fx_aligned(k_u, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k14_i8<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (int8_t *)k_u, (unsigned)n, vec);
+        fp8_k14_i8<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (int8_t *)k_u, (unsigned)n, vec);
     else
-        fp8_k14_i8<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (int8_t *)k_u, n, vec);
+        fp8_k14_i8<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (int8_t *)k_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(r_u, 16, 1) && fx_aligned(t15, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k15_bool<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (bool *)t15, (unsigned)n, vec);
+        fp8_k15_bool<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (bool *)t15, (unsigned)n, vec);
     else
-        fp8_k15_bool<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (bool *)t15, n, vec);
+        fp8_k15_bool<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (bool *)t15, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k16 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 16, 1) && fx_aligned(t16, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k16_bool<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (bool *)t16, (unsigned)n, vec);
+        fp8_k16_bool<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (bool *)t16, (unsigned)n, vec);
     else
-        fp8_k16_bool<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (bool *)t16, n, vec);
+        fp8_k16_bool<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (bool *)t16, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
@@ -1173,108 +1329,108 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(bh_u, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k18_f8e4m3<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (FxF8e4m3 *)bh_u, (unsigned)n, vec);
+        fp8_k18_f8e4m3<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (FxF8e4m3 *)bh_u, (unsigned)n, vec);
     else
-        fp8_k18_f8e4m3<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (FxF8e4m3 *)bh_u, n, vec);
+        fp8_k18_f8e4m3<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (FxF8e4m3 *)bh_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 2) && fx_aligned(t19, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k19_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t19, (unsigned)n, vec);
+        fp8_k19_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t19, (unsigned)n, vec);
     else
-        fp8_k19_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t19, n, vec);
+        fp8_k19_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t19, 4, 4) && fx_aligned(t20, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k20_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t19, (float *)t20, (double)inv_scale_u, (unsigned)n, vec);
+        fp8_k20_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t19, (float *)t20, (double)inv_scale_u, (unsigned)n, vec);
     else
-        fp8_k20_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t19, (float *)t20, (double)inv_scale_u, n, vec);
+        fp8_k20_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t19, (float *)t20, (double)inv_scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t20, 4, 4) && fx_aligned(t21, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k21_clamp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t20, (float *)t21, (unsigned)n, vec);
+        fp8_k21_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t20, (float *)t21, (unsigned)n, vec);
     else
-        fp8_k21_clamp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t20, (float *)t21, n, vec);
+        fp8_k21_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t20, (float *)t21, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t21, 4, 4) && fx_aligned(qs_u, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k22_f8e4m3<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t21, (FxF8e4m3 *)qs_u, (unsigned)n, vec);
+        fp8_k22_f8e4m3<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t21, (FxF8e4m3 *)qs_u, (unsigned)n, vec);
     else
-        fp8_k22_f8e4m3<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t21, (FxF8e4m3 *)qs_u, n, vec);
+        fp8_k22_f8e4m3<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t21, (FxF8e4m3 *)qs_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(h_u, 4, 2) && fx_aligned(t23, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k23_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t23, (unsigned)n, vec);
+        fp8_k23_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t23, (unsigned)n, vec);
     else
-        fp8_k23_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t23, n, vec);
+        fp8_k23_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t23, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k24 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t23, 4, 4) && fx_aligned(t24, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k24_tanh<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t23, (float *)t24, (unsigned)n, vec);
+        fp8_k24_tanh<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t23, (float *)t24, (unsigned)n, vec);
     else
-        fp8_k24_tanh<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t23, (float *)t24, n, vec);
+        fp8_k24_tanh<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t23, (float *)t24, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k25 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t24, 4, 4) && fx_aligned(t25, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k25_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t24, (float *)t25, (unsigned)n, vec);
+        fp8_k25_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t24, (float *)t25, (unsigned)n, vec);
     else
-        fp8_k25_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t24, (float *)t25, n, vec);
+        fp8_k25_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t24, (float *)t25, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k26 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t25, 4, 4) && fx_aligned(qt_u, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k26_f8e4m3<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t25, (FxF8e4m3 *)qt_u, (unsigned)n, vec);
+        fp8_k26_f8e4m3<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t25, (FxF8e4m3 *)qt_u, (unsigned)n, vec);
     else
-        fp8_k26_f8e4m3<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t25, (FxF8e4m3 *)qt_u, n, vec);
+        fp8_k26_f8e4m3<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t25, (FxF8e4m3 *)qt_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k27 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(k_u, 16, 1) && fx_aligned(qi_u, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k27_f8e4m3<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)k_u, (FxF8e4m3 *)qi_u, (unsigned)n, vec);
+        fp8_k27_f8e4m3<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)k_u, (FxF8e4m3 *)qi_u, (unsigned)n, vec);
     else
-        fp8_k27_f8e4m3<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)k_u, (FxF8e4m3 *)qi_u, n, vec);
+        fp8_k27_f8e4m3<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)k_u, (FxF8e4m3 *)qi_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k28 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(q_u, 16, 1) && fx_aligned(ws_u, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k28_where<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const FxF8e4m3 *)q_u, (FxF8e4m3 *)ws_u, (unsigned)n, vec);
+        fp8_k28_where<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const FxF8e4m3 *)q_u, (FxF8e4m3 *)ws_u, (unsigned)n, vec);
     else
-        fp8_k28_where<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const FxF8e4m3 *)q_u, (FxF8e4m3 *)ws_u, n, vec);
+        fp8_k28_where<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const FxF8e4m3 *)q_u, (FxF8e4m3 *)ws_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k29 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 16, 1) && fx_aligned(w_u, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        fp8_k29_copy<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e4m3 *)w_u, (unsigned)n, vec);
+        fp8_k29_copy<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e4m3 *)w_u, (unsigned)n, vec);
     else
-        fp8_k29_copy<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e4m3 *)w_u, n, vec);
+        fp8_k29_copy<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (FxF8e4m3 *)w_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

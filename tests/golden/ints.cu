@@ -70,11 +70,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k1_add(con
 {
     const auto op = [=](uint8_t x0, int8_t x1) { return fx_to_i16(fx_int_add((int16_t)fx_widen(x0), (int16_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -96,11 +102,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k2_mul(con
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_mul(fx_widen(x0), 2)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -120,11 +132,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k3_sub(con
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_sub(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -146,11 +164,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k4_mul(con
 {
     const auto op = [=](int32_t x0) { return fx_to_f32((fx_to_f32(fx_widen(x0)) * 2.5f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -170,11 +194,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k5_div(con
 {
     const auto op = [=](int32_t x0) { return fx_to_f32(fx_div_by(fx_to_f32(fx_widen(x0)), 2.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -194,11 +224,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k6_add(con
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -220,11 +256,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k7_mul(con
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_mul(fx_widen(x0), (int64_t)3LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -244,11 +286,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k8_add(con
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)9223372036854775807LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -268,11 +316,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k9_floor_d
 {
     const auto op = [=](int32_t x0, int8_t x1) { return fx_to_i32(fx_int_floor_divide(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -294,11 +348,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k10_remain
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_remainder(fx_widen(x0), 7)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -318,11 +378,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k11_add(co
 {
     const auto op = [=](int32_t x0, int32_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -344,11 +410,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k12_floor_
 {
     const auto op = [=](int8_t x0) { return fx_to_i8(fx_int_floor_divide(fx_widen(x0), (int8_t)0)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -368,11 +440,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k13_add(co
 {
     const auto op = [=](int32_t x0, int8_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -394,11 +472,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k14_and(co
 {
     const auto op = [=](uint8_t x0) { return fx_to_u8((fx_widen(x0) & (uint8_t)15)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -418,11 +502,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k15_not(co
 {
     const auto op = [=](int8_t x0) { return fx_to_i8((~fx_widen(x0))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -437,11 +527,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k16_xor(co
 {
     const auto op = [=](int8_t x0, int16_t x1) { return fx_to_i16(((int16_t)fx_widen(x0) ^ fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -463,11 +559,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k17_or(con
 {
     const auto op = [=](uint8_t x0, int16_t x1) { return fx_to_i16(((int16_t)fx_widen(x0) | fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -489,11 +591,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k18_mul(co
 {
     const auto op = [=](bool x0) { return fx_to_i64(fx_int_mul((int64_t)fx_widen(x0), (int64_t)2LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -513,11 +621,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k19_add(co
 {
     const auto op = [=](int16_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -539,11 +653,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k20_and(co
 {
     const auto op = [=](bool x0, int32_t x1) { return fx_to_i32(((int32_t)fx_widen(x0) & fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -565,11 +685,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k21_add(co
 {
     const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -591,11 +717,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k22_shl(co
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_shl(fx_widen(x0), 3)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -615,11 +747,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k23_shr(co
 {
     const auto op = [=](int32_t x0, int8_t x1) { return fx_to_i32(fx_int_shr(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -641,11 +779,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k24_add(co
 {
     const auto op = [=](int32_t x0, int32_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -667,11 +811,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k25_shr(co
 {
     const auto op = [=](uint8_t x0) { return fx_to_u8(fx_int_shr(fx_widen(x0), (uint8_t)9)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -691,11 +841,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k26_add(co
 {
     const auto op = [=](int32_t x0, uint8_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -717,11 +873,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k27_sub(co
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_sub(fx_widen(x0), 1000)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -741,11 +903,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k28_abs(co
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_abs(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -765,11 +933,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k29_clamp(
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_clamp(fx_widen(x0), -5, 300)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -789,11 +963,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k30_max(co
 {
     const auto op = [=](uint8_t x0, int8_t x1) { return fx_to_i16(fx_int_max((int16_t)fx_widen(x0), (int16_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -815,11 +995,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k31_add(co
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -841,11 +1027,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k32_sign(c
 {
     const auto op = [=](int16_t x0) { return fx_to_i16(fx_int_sign(fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -865,11 +1057,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k33_add(co
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -891,11 +1089,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k34_neg(co
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_neg(fx_widen(x0))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -915,11 +1119,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k35_relu(c
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_relu(fx_widen(x0))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -939,11 +1149,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k36_add(co
 {
     const auto op = [=](int32_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -965,11 +1181,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k37_neg(co
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_neg(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -989,11 +1211,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k38_where(
 {
     const auto op = [=](bool x0, int32_t x1, int32_t x2) { return fx_to_i32((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j], a2[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j], a2[j]);
         return;
     }
@@ -1017,11 +1245,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k39_add(co
 {
     const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1043,11 +1277,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k40_exp(co
 {
     const auto op = [=](uint8_t x0) { return fx_to_f32(fx_exp(fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1067,11 +1307,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k41_abs(co
 {
     const auto op = [=](int16_t x0) { return fx_to_i16(fx_int_abs(fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1091,11 +1337,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k42_sqrt(c
 {
     const auto op = [=](int16_t x0) { return fx_to_f32(fx_sqrt(fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1115,11 +1367,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k43_add(co
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1141,11 +1399,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k44_add(co
 {
     const auto op = [=](float x0, int32_t x1) { return fx_to_f32((fx_widen(x0) + fx_to_f32(fx_widen(x1)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1167,11 +1431,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k45_gt(con
 {
     const auto op = [=](int32_t x0, int8_t x1) { return fx_to_bool((fx_widen(x0) > (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1193,11 +1463,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k46_ne(con
 {
     const auto op = [=](int64_t x0) { return fx_to_bool((fx_widen(x0) != (int64_t)0LL)); };
     constexpr int E = 4; /* elements per thread: 4 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1217,11 +1493,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k47_and(co
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) & fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1236,11 +1518,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k48_le(con
 {
     const auto op = [=](uint8_t x0) { return fx_to_bool((fx_to_f32(fx_widen(x0)) <= 3.5f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1260,11 +1548,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k49_or(con
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) | fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1279,11 +1573,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k50_div(co
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_div_by(fx_widen(x0), (float)scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1303,11 +1603,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k51_round(
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_round(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1327,11 +1633,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k52_clamp(
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -128.0f, 127.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1351,11 +1663,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k53_i8(con
 {
     const auto op = [=](float x0) { return fx_to_i8(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1375,11 +1693,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k54_f32(co
 {
     const auto op = [=](int8_t x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1399,11 +1723,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k55_mul(co
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1423,11 +1753,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k56_bf16(c
 {
     const auto op = [=](int64_t x0) { return fx_to_bf16(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1447,11 +1783,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k57_add(co
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1473,11 +1815,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k58_f16(co
 {
     const auto op = [=](int32_t x0) { return fx_to_f16(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1497,11 +1845,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k59_add(co
 {
     const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1523,11 +1877,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k60_add(co
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1549,11 +1909,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k61_u8(con
 {
     const auto op = [=](int32_t x0) { return fx_to_u8(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1573,11 +1939,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k62_i16(co
 {
     const auto op = [=](int64_t x0) { return fx_to_i16(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1597,11 +1969,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k63_add(co
 {
     const auto op = [=](uint8_t x0, int16_t x1) { return fx_to_i16(fx_int_add((int16_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1623,11 +2001,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k64_mul(co
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 1e+03f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1647,11 +2031,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k65_i64(co
 {
     const auto op = [=](float x0) { return fx_to_i64(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -1671,11 +2061,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k66_add(co
 {
     const auto op = [=](int16_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -1697,11 +2093,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k67_add(co
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)255LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -2039,537 +2441,537 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(u_u, 8, 1) && fx_aligned(b_u, 8, 1) && fx_aligned(mix_u, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k1_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)mix_u, (unsigned)n, vec);
+        ints_k1_add<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)mix_u, (unsigned)n, vec);
     else
-        ints_k1_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)mix_u, n, vec);
+        ints_k1_add<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)mix_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t2, (unsigned)n, vec);
+        ints_k2_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t2, (unsigned)n, vec);
     else
-        ints_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t2, n, vec);
+        ints_k2_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(s_u, 4, 2) && fx_aligned(twice_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k3_sub<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t2, (const int16_t *)s_u, (int32_t *)twice_u, (unsigned)n, vec);
+        ints_k3_sub<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t2, (const int16_t *)s_u, (int32_t *)twice_u, (unsigned)n, vec);
     else
-        ints_k3_sub<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t2, (const int16_t *)s_u, (int32_t *)twice_u, n, vec);
+        ints_k3_sub<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t2, (const int16_t *)s_u, (int32_t *)twice_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t4, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k4_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t4, (unsigned)n, vec);
+        ints_k4_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t4, (unsigned)n, vec);
     else
-        ints_k4_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t4, n, vec);
+        ints_k4_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k5_div<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t5, (unsigned)n, vec);
+        ints_k5_div<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t5, (unsigned)n, vec);
     else
-        ints_k5_div<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t5, n, vec);
+        ints_k5_div<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4) && fx_aligned(ratio_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k6_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const float *)t5, (float *)ratio_u, (unsigned)n, vec);
+        ints_k6_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const float *)t5, (float *)ratio_u, (unsigned)n, vec);
     else
-        ints_k6_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const float *)t5, (float *)ratio_u, n, vec);
+        ints_k6_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const float *)t5, (float *)ratio_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t7, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k7_mul<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t7, (unsigned)n, vec);
+        ints_k7_mul<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t7, (unsigned)n, vec);
     else
-        ints_k7_mul<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t7, n, vec);
+        ints_k7_mul<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t7, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(t7, 2, 8) && fx_aligned(wrap_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k8_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t7, (int64_t *)wrap_u, (unsigned)n, vec);
+        ints_k8_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t7, (int64_t *)wrap_u, (unsigned)n, vec);
     else
-        ints_k8_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t7, (int64_t *)wrap_u, n, vec);
+        ints_k8_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t7, (int64_t *)wrap_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(b_u, 8, 1) && fx_aligned(t9, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k9_floor_divide<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t9, (unsigned)n, vec);
+        ints_k9_floor_divide<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t9, (unsigned)n, vec);
     else
-        ints_k9_floor_divide<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t9, n, vec);
+        ints_k9_floor_divide<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t9, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k10_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t10, (unsigned)n, vec);
+        ints_k10_remainder<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t10, (unsigned)n, vec);
     else
-        ints_k10_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t10, n, vec);
+        ints_k10_remainder<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t10, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t9, 4, 4) && fx_aligned(t10, 4, 4) && fx_aligned(t11, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k11_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t9, (const int32_t *)t10, (int32_t *)t11, (unsigned)n, vec);
+        ints_k11_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t9, (const int32_t *)t10, (int32_t *)t11, (unsigned)n, vec);
     else
-        ints_k11_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t9, (const int32_t *)t10, (int32_t *)t11, n, vec);
+        ints_k11_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t9, (const int32_t *)t10, (int32_t *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
     vec = !fx_scalar_only && fx_aligned(b_u, 16, 1) && fx_aligned(t12, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k12_floor_divide<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t12, (unsigned)n, vec);
+        ints_k12_floor_divide<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t12, (unsigned)n, vec);
     else
-        ints_k12_floor_divide<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t12, n, vec);
+        ints_k12_floor_divide<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t12, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k13 */
     vec = !fx_scalar_only && fx_aligned(t11, 4, 4) && fx_aligned(t12, 8, 1) && fx_aligned(fd_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k13_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t11, (const int8_t *)t12, (int32_t *)fd_u, (unsigned)n, vec);
+        ints_k13_add<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t11, (const int8_t *)t12, (int32_t *)fd_u, (unsigned)n, vec);
     else
-        ints_k13_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t11, (const int8_t *)t12, (int32_t *)fd_u, n, vec);
+        ints_k13_add<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t11, (const int8_t *)t12, (int32_t *)fd_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k14 */
     vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t14, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k14_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t14, (unsigned)n, vec);
+        ints_k14_and<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t14, (unsigned)n, vec);
     else
-        ints_k14_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t14, n, vec);
+        ints_k14_and<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t14, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
     vec = !fx_scalar_only && fx_aligned(b_u, 16, 1) && fx_aligned(t15, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k15_not<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t15, (unsigned)n, vec);
+        ints_k15_not<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t15, (unsigned)n, vec);
     else
-        ints_k15_not<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t15, n, vec);
+        ints_k15_not<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t15, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k16 */
     vec = !fx_scalar_only && fx_aligned(t15, 16, 1) && fx_aligned(s_u, 8, 2) && fx_aligned(t16, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k16_xor<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)t15, (const int16_t *)s_u, (int16_t *)t16, (unsigned)n, vec);
+        ints_k16_xor<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)t15, (const int16_t *)s_u, (int16_t *)t16, (unsigned)n, vec);
     else
-        ints_k16_xor<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)t15, (const int16_t *)s_u, (int16_t *)t16, n, vec);
+        ints_k16_xor<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)t15, (const int16_t *)s_u, (int16_t *)t16, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
     vec = !fx_scalar_only && fx_aligned(t14, 16, 1) && fx_aligned(t16, 8, 2) && fx_aligned(t17, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k17_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t14, (const int16_t *)t16, (int16_t *)t17, (unsigned)n, vec);
+        ints_k17_or<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t14, (const int16_t *)t16, (int16_t *)t17, (unsigned)n, vec);
     else
-        ints_k17_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t14, (const int16_t *)t16, (int16_t *)t17, n, vec);
+        ints_k17_or<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t14, (const int16_t *)t16, (int16_t *)t17, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
     vec = !fx_scalar_only && fx_aligned(m_u, 2, 1) && fx_aligned(t18, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k18_mul<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, (unsigned)n, vec);
+        ints_k18_mul<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, (unsigned)n, vec);
     else
-        ints_k18_mul<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, n, vec);
+        ints_k18_mul<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
     vec = !fx_scalar_only && fx_aligned(t17, 2, 2) && fx_aligned(t18, 2, 8) && fx_aligned(t19, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k19_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t17, (const int64_t *)t18, (int64_t *)t19, (unsigned)n, vec);
+        ints_k19_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t17, (const int64_t *)t18, (int64_t *)t19, (unsigned)n, vec);
     else
-        ints_k19_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t17, (const int64_t *)t18, (int64_t *)t19, n, vec);
+        ints_k19_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t17, (const int64_t *)t18, (int64_t *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
     vec = !fx_scalar_only && fx_aligned(m_u, 8, 1) && fx_aligned(q_u, 4, 4) && fx_aligned(t20, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k20_and<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (int32_t *)t20, (unsigned)n, vec);
+        ints_k20_and<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (int32_t *)t20, (unsigned)n, vec);
     else
-        ints_k20_and<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (int32_t *)t20, n, vec);
+        ints_k20_and<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (int32_t *)t20, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
     vec = !fx_scalar_only && fx_aligned(t19, 2, 8) && fx_aligned(t20, 2, 4) && fx_aligned(bits_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k21_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t19, (const int32_t *)t20, (int64_t *)bits_u, (unsigned)n, vec);
+        ints_k21_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t19, (const int32_t *)t20, (int64_t *)bits_u, (unsigned)n, vec);
     else
-        ints_k21_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t19, (const int32_t *)t20, (int64_t *)bits_u, n, vec);
+        ints_k21_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t19, (const int32_t *)t20, (int64_t *)bits_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t22, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k22_shl<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t22, (unsigned)n, vec);
+        ints_k22_shl<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t22, (unsigned)n, vec);
     else
-        ints_k22_shl<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t22, n, vec);
+        ints_k22_shl<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t22, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(b_u, 8, 1) && fx_aligned(t23, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k23_shr<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t23, (unsigned)n, vec);
+        ints_k23_shr<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t23, (unsigned)n, vec);
     else
-        ints_k23_shr<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t23, n, vec);
+        ints_k23_shr<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t23, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k24 */
     vec = !fx_scalar_only && fx_aligned(t22, 4, 4) && fx_aligned(t23, 4, 4) && fx_aligned(t24, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k24_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t22, (const int32_t *)t23, (int32_t *)t24, (unsigned)n, vec);
+        ints_k24_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t22, (const int32_t *)t23, (int32_t *)t24, (unsigned)n, vec);
     else
-        ints_k24_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t22, (const int32_t *)t23, (int32_t *)t24, n, vec);
+        ints_k24_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t22, (const int32_t *)t23, (int32_t *)t24, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k25 */
     vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t25, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k25_shr<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t25, (unsigned)n, vec);
+        ints_k25_shr<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t25, (unsigned)n, vec);
     else
-        ints_k25_shr<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t25, n, vec);
+        ints_k25_shr<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t25, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k26 */
     vec = !fx_scalar_only && fx_aligned(t24, 4, 4) && fx_aligned(t25, 8, 1) && fx_aligned(shifted_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k26_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t24, (const uint8_t *)t25, (int32_t *)shifted_u, (unsigned)n, vec);
+        ints_k26_add<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t24, (const uint8_t *)t25, (int32_t *)shifted_u, (unsigned)n, vec);
     else
-        ints_k26_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t24, (const uint8_t *)t25, (int32_t *)shifted_u, n, vec);
+        ints_k26_add<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t24, (const uint8_t *)t25, (int32_t *)shifted_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k27 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t27, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k27_sub<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t27, (unsigned)n, vec);
+        ints_k27_sub<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t27, (unsigned)n, vec);
     else
-        ints_k27_sub<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t27, n, vec);
+        ints_k27_sub<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t27, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k28 */
     vec = !fx_scalar_only && fx_aligned(t27, 4, 4) && fx_aligned(t28, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k28_abs<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t27, (int32_t *)t28, (unsigned)n, vec);
+        ints_k28_abs<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t27, (int32_t *)t28, (unsigned)n, vec);
     else
-        ints_k28_abs<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t27, (int32_t *)t28, n, vec);
+        ints_k28_abs<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t27, (int32_t *)t28, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k29 */
     vec = !fx_scalar_only && fx_aligned(t28, 4, 4) && fx_aligned(t29, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k29_clamp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t28, (int32_t *)t29, (unsigned)n, vec);
+        ints_k29_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t28, (int32_t *)t29, (unsigned)n, vec);
     else
-        ints_k29_clamp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t28, (int32_t *)t29, n, vec);
+        ints_k29_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t28, (int32_t *)t29, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k30 */
     vec = !fx_scalar_only && fx_aligned(u_u, 8, 1) && fx_aligned(b_u, 8, 1) && fx_aligned(t30, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k30_max<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, (unsigned)n, vec);
+        ints_k30_max<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, (unsigned)n, vec);
     else
-        ints_k30_max<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, n, vec);
+        ints_k30_max<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k31 */
     vec = !fx_scalar_only && fx_aligned(t29, 4, 4) && fx_aligned(t30, 4, 2) && fx_aligned(t31, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k31_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t29, (const int16_t *)t30, (int32_t *)t31, (unsigned)n, vec);
+        ints_k31_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t29, (const int16_t *)t30, (int32_t *)t31, (unsigned)n, vec);
     else
-        ints_k31_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t29, (const int16_t *)t30, (int32_t *)t31, n, vec);
+        ints_k31_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t29, (const int16_t *)t30, (int32_t *)t31, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k32 */
     vec = !fx_scalar_only && fx_aligned(s_u, 8, 2) && fx_aligned(t32, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k32_sign<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t32, (unsigned)n, vec);
+        ints_k32_sign<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t32, (unsigned)n, vec);
     else
-        ints_k32_sign<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t32, n, vec);
+        ints_k32_sign<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t32, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k33 */
     vec = !fx_scalar_only && fx_aligned(t31, 4, 4) && fx_aligned(t32, 4, 2) && fx_aligned(t33, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k33_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (const int16_t *)t32, (int32_t *)t33, (unsigned)n, vec);
+        ints_k33_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (const int16_t *)t32, (int32_t *)t33, (unsigned)n, vec);
     else
-        ints_k33_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (const int16_t *)t32, (int32_t *)t33, n, vec);
+        ints_k33_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (const int16_t *)t32, (int32_t *)t33, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k34 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t34, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k34_neg<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t34, (unsigned)n, vec);
+        ints_k34_neg<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t34, (unsigned)n, vec);
     else
-        ints_k34_neg<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t34, n, vec);
+        ints_k34_neg<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t34, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k35 */
     vec = !fx_scalar_only && fx_aligned(t34, 2, 8) && fx_aligned(t35, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k35_relu<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t34, (int64_t *)t35, (unsigned)n, vec);
+        ints_k35_relu<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t34, (int64_t *)t35, (unsigned)n, vec);
     else
-        ints_k35_relu<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t34, (int64_t *)t35, n, vec);
+        ints_k35_relu<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t34, (int64_t *)t35, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k36 */
     vec = !fx_scalar_only && fx_aligned(t33, 2, 4) && fx_aligned(t35, 2, 8) && fx_aligned(t36, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k36_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int64_t *)t35, (int64_t *)t36, (unsigned)n, vec);
+        ints_k36_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int64_t *)t35, (int64_t *)t36, (unsigned)n, vec);
     else
-        ints_k36_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int64_t *)t35, (int64_t *)t36, n, vec);
+        ints_k36_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int64_t *)t35, (int64_t *)t36, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k37 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t37, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k37_neg<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t37, (unsigned)n, vec);
+        ints_k37_neg<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t37, (unsigned)n, vec);
     else
-        ints_k37_neg<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t37, n, vec);
+        ints_k37_neg<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t37, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k38 */
     vec = !fx_scalar_only && fx_aligned(m_u, 8, 1) && fx_aligned(q_u, 4, 4) && fx_aligned(t37, 4, 4) && fx_aligned(t38, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k38_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (const int32_t *)t37, (int32_t *)t38, (unsigned)n, vec);
+        ints_k38_where<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (const int32_t *)t37, (int32_t *)t38, (unsigned)n, vec);
     else
-        ints_k38_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (const int32_t *)t37, (int32_t *)t38, n, vec);
+        ints_k38_where<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (const int32_t *)t37, (int32_t *)t38, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k39 */
     vec = !fx_scalar_only && fx_aligned(t36, 2, 8) && fx_aligned(t38, 2, 4) && fx_aligned(keep_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k39_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t36, (const int32_t *)t38, (int64_t *)keep_u, (unsigned)n, vec);
+        ints_k39_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t36, (const int32_t *)t38, (int64_t *)keep_u, (unsigned)n, vec);
     else
-        ints_k39_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t36, (const int32_t *)t38, (int64_t *)keep_u, n, vec);
+        ints_k39_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t36, (const int32_t *)t38, (int64_t *)keep_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k40 */
     vec = !fx_scalar_only && fx_aligned(u_u, 4, 1) && fx_aligned(t40, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k40_exp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, (unsigned)n, vec);
+        ints_k40_exp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, (unsigned)n, vec);
     else
-        ints_k40_exp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, n, vec);
+        ints_k40_exp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k41 */
     vec = !fx_scalar_only && fx_aligned(s_u, 8, 2) && fx_aligned(t41, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k41_abs<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t41, (unsigned)n, vec);
+        ints_k41_abs<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t41, (unsigned)n, vec);
     else
-        ints_k41_abs<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t41, n, vec);
+        ints_k41_abs<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t41, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k42 */
     vec = !fx_scalar_only && fx_aligned(t41, 4, 2) && fx_aligned(t42, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k42_sqrt<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t41, (float *)t42, (unsigned)n, vec);
+        ints_k42_sqrt<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t41, (float *)t42, (unsigned)n, vec);
     else
-        ints_k42_sqrt<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t41, (float *)t42, n, vec);
+        ints_k42_sqrt<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t41, (float *)t42, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k43 */
     vec = !fx_scalar_only && fx_aligned(t40, 4, 4) && fx_aligned(t42, 4, 4) && fx_aligned(t43, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k43_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t40, (const float *)t42, (float *)t43, (unsigned)n, vec);
+        ints_k43_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t40, (const float *)t42, (float *)t43, (unsigned)n, vec);
     else
-        ints_k43_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t40, (const float *)t42, (float *)t43, n, vec);
+        ints_k43_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t40, (const float *)t42, (float *)t43, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k44 */
     vec = !fx_scalar_only && fx_aligned(t43, 4, 4) && fx_aligned(q_u, 4, 4) && fx_aligned(flo_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k44_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t43, (const int32_t *)q_u, (float *)flo_u, (unsigned)n, vec);
+        ints_k44_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t43, (const int32_t *)q_u, (float *)flo_u, (unsigned)n, vec);
     else
-        ints_k44_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t43, (const int32_t *)q_u, (float *)flo_u, n, vec);
+        ints_k44_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t43, (const int32_t *)q_u, (float *)flo_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k45 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(b_u, 8, 1) && fx_aligned(t45, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k45_gt<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (bool *)t45, (unsigned)n, vec);
+        ints_k45_gt<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (bool *)t45, (unsigned)n, vec);
     else
-        ints_k45_gt<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (bool *)t45, n, vec);
+        ints_k45_gt<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (bool *)t45, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k46 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t46, 4, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k46_ne<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (bool *)t46, (unsigned)n, vec);
+        ints_k46_ne<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (bool *)t46, (unsigned)n, vec);
     else
-        ints_k46_ne<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (bool *)t46, n, vec);
+        ints_k46_ne<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (bool *)t46, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k47 */
     vec = !fx_scalar_only && fx_aligned(t45, 16, 1) && fx_aligned(t46, 16, 1) && fx_aligned(t47, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k47_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t45, (const bool *)t46, (bool *)t47, (unsigned)n, vec);
+        ints_k47_and<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t45, (const bool *)t46, (bool *)t47, (unsigned)n, vec);
     else
-        ints_k47_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t45, (const bool *)t46, (bool *)t47, n, vec);
+        ints_k47_and<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t45, (const bool *)t46, (bool *)t47, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k48 */
     vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t48, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k48_le<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (bool *)t48, (unsigned)n, vec);
+        ints_k48_le<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (bool *)t48, (unsigned)n, vec);
     else
-        ints_k48_le<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (bool *)t48, n, vec);
+        ints_k48_le<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (bool *)t48, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k49 */
     vec = !fx_scalar_only && fx_aligned(t47, 16, 1) && fx_aligned(t48, 16, 1) && fx_aligned(cmp_u, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k49_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t47, (const bool *)t48, (bool *)cmp_u, (unsigned)n, vec);
+        ints_k49_or<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t47, (const bool *)t48, (bool *)cmp_u, (unsigned)n, vec);
     else
-        ints_k49_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t47, (const bool *)t48, (bool *)cmp_u, n, vec);
+        ints_k49_or<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t47, (const bool *)t48, (bool *)cmp_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k50 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t50, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k50_div<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t50, (double)scale_u, (unsigned)n, vec);
+        ints_k50_div<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t50, (double)scale_u, (unsigned)n, vec);
     else
-        ints_k50_div<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t50, (double)scale_u, n, vec);
+        ints_k50_div<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t50, (double)scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k51 */
     vec = !fx_scalar_only && fx_aligned(t50, 4, 4) && fx_aligned(t51, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k51_round<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t50, (float *)t51, (unsigned)n, vec);
+        ints_k51_round<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t50, (float *)t51, (unsigned)n, vec);
     else
-        ints_k51_round<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t50, (float *)t51, n, vec);
+        ints_k51_round<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t50, (float *)t51, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k52 */
     vec = !fx_scalar_only && fx_aligned(t51, 4, 4) && fx_aligned(t52, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k52_clamp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t51, (float *)t52, (unsigned)n, vec);
+        ints_k52_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t51, (float *)t52, (unsigned)n, vec);
     else
-        ints_k52_clamp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t51, (float *)t52, n, vec);
+        ints_k52_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t51, (float *)t52, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k53 */
     vec = !fx_scalar_only && fx_aligned(t52, 4, 4) && fx_aligned(t53, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k53_i8<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t52, (int8_t *)t53, (unsigned)n, vec);
+        ints_k53_i8<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t52, (int8_t *)t53, (unsigned)n, vec);
     else
-        ints_k53_i8<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t52, (int8_t *)t53, n, vec);
+        ints_k53_i8<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t52, (int8_t *)t53, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k54 */
     vec = !fx_scalar_only && fx_aligned(t53, 4, 1) && fx_aligned(t54, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k54_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, (unsigned)n, vec);
+        ints_k54_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, (unsigned)n, vec);
     else
-        ints_k54_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, n, vec);
+        ints_k54_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k55 */
     vec = !fx_scalar_only && fx_aligned(t54, 4, 4) && fx_aligned(t55, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k55_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (double)scale_u, (unsigned)n, vec);
+        ints_k55_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (double)scale_u, (unsigned)n, vec);
     else
-        ints_k55_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (double)scale_u, n, vec);
+        ints_k55_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (double)scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k56 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t56, 2, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k56_bf16<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t56, (unsigned)n, vec);
+        ints_k56_bf16<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t56, (unsigned)n, vec);
     else
-        ints_k56_bf16<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t56, n, vec);
+        ints_k56_bf16<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t56, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k57 */
     vec = !fx_scalar_only && fx_aligned(t55, 4, 4) && fx_aligned(t56, 4, 2) && fx_aligned(t57, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k57_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (const __nv_bfloat16 *)t56, (float *)t57, (unsigned)n, vec);
+        ints_k57_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (const __nv_bfloat16 *)t56, (float *)t57, (unsigned)n, vec);
     else
-        ints_k57_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (const __nv_bfloat16 *)t56, (float *)t57, n, vec);
+        ints_k57_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (const __nv_bfloat16 *)t56, (float *)t57, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k58 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t58, 4, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k58_f16<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t58, (unsigned)n, vec);
+        ints_k58_f16<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t58, (unsigned)n, vec);
     else
-        ints_k58_f16<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t58, n, vec);
+        ints_k58_f16<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t58, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k59 */
     vec = !fx_scalar_only && fx_aligned(t57, 4, 4) && fx_aligned(t58, 4, 2) && fx_aligned(t59, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k59_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t57, (const __half *)t58, (float *)t59, (unsigned)n, vec);
+        ints_k59_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t57, (const __half *)t58, (float *)t59, (unsigned)n, vec);
     else
-        ints_k59_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t57, (const __half *)t58, (float *)t59, n, vec);
+        ints_k59_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t57, (const __half *)t58, (float *)t59, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k60 */
     vec = !fx_scalar_only && fx_aligned(t59, 4, 4) && fx_aligned(h_u, 4, 2) && fx_aligned(back_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k60_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)h_u, (float *)back_u, (unsigned)n, vec);
+        ints_k60_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)h_u, (float *)back_u, (unsigned)n, vec);
     else
-        ints_k60_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)h_u, (float *)back_u, n, vec);
+        ints_k60_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)h_u, (float *)back_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k61 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t61, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k61_u8<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (uint8_t *)t61, (unsigned)n, vec);
+        ints_k61_u8<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (uint8_t *)t61, (unsigned)n, vec);
     else
-        ints_k61_u8<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (uint8_t *)t61, n, vec);
+        ints_k61_u8<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (uint8_t *)t61, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k62 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t62, 2, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k62_i16<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t62, (unsigned)n, vec);
+        ints_k62_i16<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t62, (unsigned)n, vec);
     else
-        ints_k62_i16<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t62, n, vec);
+        ints_k62_i16<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t62, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k63 */
     vec = !fx_scalar_only && fx_aligned(t61, 16, 1) && fx_aligned(t62, 8, 2) && fx_aligned(t63, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k63_add<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t61, (const int16_t *)t62, (int16_t *)t63, (unsigned)n, vec);
+        ints_k63_add<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t61, (const int16_t *)t62, (int16_t *)t63, (unsigned)n, vec);
     else
-        ints_k63_add<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t61, (const int16_t *)t62, (int16_t *)t63, n, vec);
+        ints_k63_add<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t61, (const int16_t *)t62, (int16_t *)t63, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k64 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t64, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k64_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t64, (unsigned)n, vec);
+        ints_k64_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t64, (unsigned)n, vec);
     else
-        ints_k64_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t64, n, vec);
+        ints_k64_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t64, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k65 */
     vec = !fx_scalar_only && fx_aligned(t64, 2, 4) && fx_aligned(t65, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k65_i64<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t64, (int64_t *)t65, (unsigned)n, vec);
+        ints_k65_i64<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t64, (int64_t *)t65, (unsigned)n, vec);
     else
-        ints_k65_i64<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t64, (int64_t *)t65, n, vec);
+        ints_k65_i64<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t64, (int64_t *)t65, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k66 */
     vec = !fx_scalar_only && fx_aligned(t63, 2, 2) && fx_aligned(t65, 2, 8) && fx_aligned(t66, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k66_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t63, (const int64_t *)t65, (int64_t *)t66, (unsigned)n, vec);
+        ints_k66_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t63, (const int64_t *)t65, (int64_t *)t66, (unsigned)n, vec);
     else
-        ints_k66_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t63, (const int64_t *)t65, (int64_t *)t66, n, vec);
+        ints_k66_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t63, (const int64_t *)t65, (int64_t *)t66, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k67 */
     vec = !fx_scalar_only && fx_aligned(t66, 2, 8) && fx_aligned(cut_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k67_add<unsigned><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t66, (int64_t *)cut_u, (unsigned)n, vec);
+        ints_k67_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t66, (int64_t *)cut_u, (unsigned)n, vec);
     else
-        ints_k67_add<size_t><<<fx_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t66, (int64_t *)cut_u, n, vec);
+        ints_k67_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t66, (int64_t *)cut_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

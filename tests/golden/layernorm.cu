@@ -150,11 +150,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
 {
     const auto op = [=](float x0) { return fx_to_bf16(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -368,9 +374,9 @@ extern "C" cudaError_t layernorm_unfused(const uint16_t *x_u, const float *mean_
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(y_u, 4, 2);
     if (n <= FX_INDEX32_MAX)
-        layernorm_k5_bf16<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (__nv_bfloat16 *)y_u, (unsigned)n, vec);
+        layernorm_k5_bf16<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (__nv_bfloat16 *)y_u, (unsigned)n, vec);
     else
-        layernorm_k5_bf16<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (__nv_bfloat16 *)y_u, n, vec);
+        layernorm_k5_bf16<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (__nv_bfloat16 *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

@@ -47,11 +47,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k1_gt(con
 {
     const auto op = [=](__half x0) { return fx_to_bool((fx_widen(x0) > 0.0f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -71,11 +77,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k2_leaky_
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_leaky_relu(fx_widen(x0), 0.01f)); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -95,11 +107,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_k3_where(
 {
     const auto op = [=](bool x0, __half x1, __half x2) { return fx_to_f16((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j], a2[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j], a2[j]);
         return;
     }
@@ -123,11 +141,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k4_f32(co
 {
     const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -147,11 +171,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k5_sigmoi
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_bf16(fx_sigmoid(fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -171,11 +201,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k6_mul(co
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) * fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -197,11 +233,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k7_mul(co
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -221,11 +263,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k8_clamp(
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -4.0f, 4.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -245,11 +293,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k9_f16(co
 {
     const auto op = [=](float x0) { return fx_to_f16(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -269,11 +323,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k10_abs(c
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_abs(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -293,11 +353,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11_ge(co
 {
     const auto op = [=](float x0) { return fx_to_bool((fx_widen(x0) >= 0.001f)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -453,89 +519,89 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t1, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        mixed_k1_gt<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (bool *)t1, (unsigned)n, vec);
+        mixed_k1_gt<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (bool *)t1, (unsigned)n, vec);
     else
-        mixed_k1_gt<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (bool *)t1, n, vec);
+        mixed_k1_gt<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const __half *)h_u, (bool *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t2, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        mixed_k2_leaky_relu<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t2, (unsigned)n, vec);
+        mixed_k2_leaky_relu<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t2, (unsigned)n, vec);
     else
-        mixed_k2_leaky_relu<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t2, n, vec);
+        mixed_k2_leaky_relu<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 16, 1) && fx_aligned(h_u, 8, 2) && fx_aligned(t2, 8, 2) && fx_aligned(t3, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        mixed_k3_where<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, (unsigned)n, vec);
+        mixed_k3_where<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, (unsigned)n, vec);
     else
-        mixed_k3_where<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, n, vec);
+        mixed_k3_where<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t1, (const __half *)h_u, (const __half *)t2, (__half *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t3, 4, 2) && fx_aligned(t4, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        mixed_k4_f32<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, (unsigned)n, vec);
+        mixed_k4_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, (unsigned)n, vec);
     else
-        mixed_k4_f32<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, n, vec);
+        mixed_k4_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(g_u, 8, 2) && fx_aligned(t5, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        mixed_k5_sigmoid<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g_u, (__nv_bfloat16 *)t5, (unsigned)n, vec);
+        mixed_k5_sigmoid<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g_u, (__nv_bfloat16 *)t5, (unsigned)n, vec);
     else
-        mixed_k5_sigmoid<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g_u, (__nv_bfloat16 *)t5, n, vec);
+        mixed_k5_sigmoid<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)g_u, (__nv_bfloat16 *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 2) && fx_aligned(t6, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        mixed_k6_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, (unsigned)n, vec);
+        mixed_k6_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, (unsigned)n, vec);
     else
-        mixed_k6_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, n, vec);
+        mixed_k6_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t6, 4, 4) && fx_aligned(t7, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        mixed_k7_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, (unsigned)n, vec);
+        mixed_k7_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, (unsigned)n, vec);
     else
-        mixed_k7_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, n, vec);
+        mixed_k7_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t8, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        mixed_k8_clamp<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, (unsigned)n, vec);
+        mixed_k8_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, (unsigned)n, vec);
     else
-        mixed_k8_clamp<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, n, vec);
+        mixed_k8_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(y_u, 4, 2);
     if (n <= FX_INDEX32_MAX)
-        mixed_k9_f16<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, (unsigned)n, vec);
+        mixed_k9_f16<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, (unsigned)n, vec);
     else
-        mixed_k9_f16<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, n, vec);
+        mixed_k9_f16<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        mixed_k10_abs<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, (unsigned)n, vec);
+        mixed_k10_abs<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, (unsigned)n, vec);
     else
-        mixed_k10_abs<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, n, vec);
+        mixed_k10_abs<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t10, 4, 4) && fx_aligned(keep_u, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        mixed_k11_ge<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (bool *)keep_u, (unsigned)n, vec);
+        mixed_k11_ge<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (bool *)keep_u, (unsigned)n, vec);
     else
-        mixed_k11_ge<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (bool *)keep_u, n, vec);
+        mixed_k11_ge<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t10, (bool *)keep_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

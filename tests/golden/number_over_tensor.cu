@@ -51,11 +51,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_rdiv<__half>(0.001f, fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -75,11 +81,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_bf16(fx_rdiv<__nv_bfloat16>(3.0f, fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -99,11 +111,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_bf16(fx_rdiv<__nv_bfloat16>(0.0f, fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -123,11 +141,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](__nv_bfloat16 x0, __nv_bfloat16 x1) { return fx_to_bf16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -149,11 +173,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_rdiv<float>(2.5f, fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -173,11 +203,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 {
     const auto op = [=](int32_t x0) { return fx_to_f32(fx_rdiv<float>(2.0f, fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -339,54 +375,54 @@ extern "C" cudaError_t number_over_tensor_unfused(const uint16_t *h_u, const uin
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(y_u, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        number_over_tensor_k1_div<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)y_u, (unsigned)n, vec);
+        number_over_tensor_k1_div<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)y_u, (unsigned)n, vec);
     else
-        number_over_tensor_k1_div<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)y_u, n, vec);
+        number_over_tensor_k1_div<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(b_u, 8, 2) && fx_aligned(t2, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        number_over_tensor_k2_div<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)b_u, (__nv_bfloat16 *)t2, (unsigned)n, vec);
+        number_over_tensor_k2_div<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)b_u, (__nv_bfloat16 *)t2, (unsigned)n, vec);
     else
-        number_over_tensor_k2_div<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)b_u, (__nv_bfloat16 *)t2, n, vec);
+        number_over_tensor_k2_div<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)b_u, (__nv_bfloat16 *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(b_u, 8, 2) && fx_aligned(t3, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        number_over_tensor_k3_div<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)b_u, (__nv_bfloat16 *)t3, (unsigned)n, vec);
+        number_over_tensor_k3_div<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)b_u, (__nv_bfloat16 *)t3, (unsigned)n, vec);
     else
-        number_over_tensor_k3_div<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)b_u, (__nv_bfloat16 *)t3, n, vec);
+        number_over_tensor_k3_div<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)b_u, (__nv_bfloat16 *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(t2, 8, 2) && fx_aligned(t3, 8, 2) && fx_aligned(z_u, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        number_over_tensor_k4_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)t2, (const __nv_bfloat16 *)t3, (__nv_bfloat16 *)z_u, (unsigned)n, vec);
+        number_over_tensor_k4_add<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)t2, (const __nv_bfloat16 *)t3, (__nv_bfloat16 *)z_u, (unsigned)n, vec);
     else
-        number_over_tensor_k4_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)t2, (const __nv_bfloat16 *)t3, (__nv_bfloat16 *)z_u, n, vec);
+        number_over_tensor_k4_add<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)t2, (const __nv_bfloat16 *)t3, (__nv_bfloat16 *)z_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(w_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        number_over_tensor_k5_div<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)w_u, (unsigned)n, vec);
+        number_over_tensor_k5_div<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)w_u, (unsigned)n, vec);
     else
-        number_over_tensor_k5_div<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)w_u, n, vec);
+        number_over_tensor_k5_div<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)w_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(v_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        number_over_tensor_k6_div<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)v_u, (unsigned)n, vec);
+        number_over_tensor_k6_div<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)v_u, (unsigned)n, vec);
     else
-        number_over_tensor_k6_div<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)v_u, n, vec);
+        number_over_tensor_k6_div<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)v_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

@@ -51,11 +51,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k1_po
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -75,11 +81,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k2_ne
 {
     const auto op = [=](float x0) { return fx_to_f32((-fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -99,11 +111,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k3_mu
 {
     const auto op = [=](float x0) { return fx_to_f32((0.5f * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -123,11 +141,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k4_ad
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -149,11 +173,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k5_ad
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) + 512.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -173,11 +203,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k6_ad
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) + 8.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -197,11 +233,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k7_re
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_remainder(fx_widen(x0), 3.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -221,11 +263,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k8_re
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_remainder(fx_widen(x0), -2.5f)); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -245,11 +293,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k9_ad
 {
     const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -271,11 +325,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k10_r
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_remainder(2.5f, fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -295,11 +355,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k11_a
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -321,11 +387,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k12_f
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_floor_divide_by(fx_widen(x0), (float)s_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -345,11 +417,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k13_f
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_floor_divide_by<__half>(fx_widen(x0), 2.0f)); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -369,11 +447,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k14_a
 {
     const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -395,11 +479,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k15_f
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_floor_divide(7.0f, fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -419,11 +509,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k16_a
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -445,11 +541,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k17_n
 {
     const auto op = [=](bool x0) { return fx_to_bool((!fx_widen(x0))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -464,11 +566,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k18_a
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) & fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -483,11 +591,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k19_g
 {
     const auto op = [=](float x0) { return fx_to_bool((fx_widen(x0) > 0.0f)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -507,11 +621,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k20_x
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) ^ fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -526,11 +646,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k21_o
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) | fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -545,11 +671,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k22_w
 {
     const auto op = [=](bool x0, float x1, float x2) { return fx_to_f32((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j], a2[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j], a2[j]);
         return;
     }
@@ -573,11 +705,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -776,185 +914,185 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k1_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
+        operators_k1_pow<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
-        operators_k1_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
+        operators_k1_pow<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k2_neg<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
+        operators_k2_neg<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
     else
-        operators_k2_neg<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
+        operators_k2_neg<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k3_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, (unsigned)n, vec);
+        operators_k3_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, (unsigned)n, vec);
     else
-        operators_k3_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, n, vec);
+        operators_k3_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4) && fx_aligned(t4, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k4_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, (unsigned)n, vec);
+        operators_k4_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, (unsigned)n, vec);
     else
-        operators_k4_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, n, vec);
+        operators_k4_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k5_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
+        operators_k5_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
     else
-        operators_k5_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
+        operators_k5_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k6_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, (unsigned)n, vec);
+        operators_k6_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, (unsigned)n, vec);
     else
-        operators_k6_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, n, vec);
+        operators_k6_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t7, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k7_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, (unsigned)n, vec);
+        operators_k7_remainder<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, (unsigned)n, vec);
     else
-        operators_k7_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, n, vec);
+        operators_k7_remainder<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t8, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        operators_k8_remainder<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t8, (unsigned)n, vec);
+        operators_k8_remainder<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t8, (unsigned)n, vec);
     else
-        operators_k8_remainder<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t8, n, vec);
+        operators_k8_remainder<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t8, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t8, 4, 2) && fx_aligned(t9, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k9_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, (unsigned)n, vec);
+        operators_k9_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, (unsigned)n, vec);
     else
-        operators_k9_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, n, vec);
+        operators_k9_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k10_remainder<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t10, (unsigned)n, vec);
+        operators_k10_remainder<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t10, (unsigned)n, vec);
     else
-        operators_k10_remainder<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t10, n, vec);
+        operators_k10_remainder<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t10, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t9, 4, 4) && fx_aligned(t10, 4, 4) && fx_aligned(t11, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k11_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, (unsigned)n, vec);
+        operators_k11_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, (unsigned)n, vec);
     else
-        operators_k11_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, n, vec);
+        operators_k11_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t12, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k12_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t12, (double)s_u, (unsigned)n, vec);
+        operators_k12_floor_divide<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t12, (double)s_u, (unsigned)n, vec);
     else
-        operators_k12_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t12, (double)s_u, n, vec);
+        operators_k12_floor_divide<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t12, (double)s_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k13 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t13, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        operators_k13_floor_divide<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t13, (unsigned)n, vec);
+        operators_k13_floor_divide<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t13, (unsigned)n, vec);
     else
-        operators_k13_floor_divide<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t13, n, vec);
+        operators_k13_floor_divide<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t13, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k14 */
     vec = !fx_scalar_only && fx_aligned(t12, 4, 4) && fx_aligned(t13, 4, 2) && fx_aligned(t14, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k14_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, (unsigned)n, vec);
+        operators_k14_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, (unsigned)n, vec);
     else
-        operators_k14_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, n, vec);
+        operators_k14_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t15, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k15_floor_divide<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t15, (unsigned)n, vec);
+        operators_k15_floor_divide<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t15, (unsigned)n, vec);
     else
-        operators_k15_floor_divide<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t15, n, vec);
+        operators_k15_floor_divide<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t15, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k16 */
     vec = !fx_scalar_only && fx_aligned(t14, 4, 4) && fx_aligned(t15, 4, 4) && fx_aligned(t16, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k16_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, (unsigned)n, vec);
+        operators_k16_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, (unsigned)n, vec);
     else
-        operators_k16_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, n, vec);
+        operators_k16_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
     vec = !fx_scalar_only && fx_aligned(k_u, 16, 1) && fx_aligned(t17, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        operators_k17_not<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)k_u, (bool *)t17, (unsigned)n, vec);
+        operators_k17_not<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)k_u, (bool *)t17, (unsigned)n, vec);
     else
-        operators_k17_not<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)k_u, (bool *)t17, n, vec);
+        operators_k17_not<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)k_u, (bool *)t17, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
     vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(t17, 16, 1) && fx_aligned(t18, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        operators_k18_and<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const bool *)t17, (bool *)t18, (unsigned)n, vec);
+        operators_k18_and<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const bool *)t17, (bool *)t18, (unsigned)n, vec);
     else
-        operators_k18_and<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const bool *)t17, (bool *)t18, n, vec);
+        operators_k18_and<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (const bool *)t17, (bool *)t18, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t19, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        operators_k19_gt<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t19, (unsigned)n, vec);
+        operators_k19_gt<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t19, (unsigned)n, vec);
     else
-        operators_k19_gt<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t19, n, vec);
+        operators_k19_gt<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
     vec = !fx_scalar_only && fx_aligned(t19, 16, 1) && fx_aligned(m_u, 16, 1) && fx_aligned(t20, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        operators_k20_xor<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t19, (const bool *)m_u, (bool *)t20, (unsigned)n, vec);
+        operators_k20_xor<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t19, (const bool *)m_u, (bool *)t20, (unsigned)n, vec);
     else
-        operators_k20_xor<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t19, (const bool *)m_u, (bool *)t20, n, vec);
+        operators_k20_xor<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t19, (const bool *)m_u, (bool *)t20, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
     vec = !fx_scalar_only && fx_aligned(t18, 16, 1) && fx_aligned(t20, 16, 1) && fx_aligned(c_u, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        operators_k21_or<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t18, (const bool *)t20, (bool *)c_u, (unsigned)n, vec);
+        operators_k21_or<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t18, (const bool *)t20, (bool *)c_u, (unsigned)n, vec);
     else
-        operators_k21_or<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t18, (const bool *)t20, (bool *)c_u, n, vec);
+        operators_k21_or<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t18, (const bool *)t20, (bool *)c_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
     vec = !fx_scalar_only && fx_aligned(c_u, 8, 1) && fx_aligned(t6, 4, 4) && fx_aligned(t16, 4, 4) && fx_aligned(t22, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k22_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)c_u, (const float *)t6, (const float *)t16, (float *)t22, (unsigned)n, vec);
+        operators_k22_where<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)c_u, (const float *)t6, (const float *)t16, (float *)t22, (unsigned)n, vec);
     else
-        operators_k22_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)c_u, (const float *)t6, (const float *)t16, (float *)t22, n, vec);
+        operators_k22_where<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)c_u, (const float *)t6, (const float *)t16, (float *)t22, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
     vec = !fx_scalar_only && fx_aligned(t22, 4, 4) && fx_aligned(t11, 4, 4) && fx_aligned(y_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k23_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, (unsigned)n, vec);
+        operators_k23_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, (unsigned)n, vec);
     else
-        operators_k23_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, n, vec);
+        operators_k23_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

@@ -51,11 +51,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k1_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -75,11 +81,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k2_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -99,11 +111,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k3_add(cons
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -125,11 +143,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k4_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_reciprocal(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -149,11 +173,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k5_add(cons
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -175,11 +205,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k6_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_reciprocal(fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -199,11 +235,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k7_add(cons
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -225,11 +267,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k8_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_sqrt(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -249,11 +297,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k9_pow(cons
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_rsqrt(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -273,11 +327,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k10_add(con
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -299,11 +359,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k11_pow(con
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_pow(fx_widen(x0), 2.5f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -323,11 +389,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k12_add(con
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -349,11 +421,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k13_pow(con
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_pow_scalar(fx_widen(x0), (float)e_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -373,11 +451,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k14_add(con
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -399,11 +483,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k15_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -423,11 +513,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k16_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16((fx_widen(fx_to_f16(fx_widen(x0) * fx_widen(x0))) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -447,11 +543,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k17_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_reciprocal(fx_widen(fx_to_f16(fx_widen(x0) * fx_widen(x0))))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -471,11 +573,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k18_add(con
 {
     const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -497,11 +605,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k19_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16((fx_widen(x0) * fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -521,11 +635,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k20_add(con
 {
     const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -547,11 +667,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k21_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_pow(fx_widen(x0), fx_widen(fx_to_f16(0.3f)))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -571,11 +697,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k22_add(con
 {
     const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -597,11 +729,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k23_pow(con
 {
     const auto op = [=](__half x0) { return fx_to_f16(fx_pow_scalar<__half>(fx_widen(x0), (float)e_u)); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -621,11 +759,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
 {
     const auto op = [=](__half x0, __half x1) { return fx_to_f16((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -818,193 +962,193 @@ extern "C" cudaError_t pow_unfused(const uint16_t *h_u, const float *x_u, float 
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k1_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
+        pow_k1_pow<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
-        pow_k1_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
+        pow_k1_pow<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k2_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (unsigned)n, vec);
+        pow_k2_pow<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (unsigned)n, vec);
     else
-        pow_k2_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, n, vec);
+        pow_k2_pow<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k3_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)t3, (unsigned)n, vec);
+        pow_k3_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)t3, (unsigned)n, vec);
     else
-        pow_k3_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)t3, n, vec);
+        pow_k3_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (const float *)t2, (float *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t4, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k4_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t4, (unsigned)n, vec);
+        pow_k4_pow<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t4, (unsigned)n, vec);
     else
-        pow_k4_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t4, n, vec);
+        pow_k4_pow<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(t3, 4, 4) && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k5_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)t4, (float *)t5, (unsigned)n, vec);
+        pow_k5_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)t4, (float *)t5, (unsigned)n, vec);
     else
-        pow_k5_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)t4, (float *)t5, n, vec);
+        pow_k5_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (const float *)t4, (float *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t6, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k6_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, (unsigned)n, vec);
+        pow_k6_pow<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, (unsigned)n, vec);
     else
-        pow_k6_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, n, vec);
+        pow_k6_pow<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(a_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k7_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a_u, (unsigned)n, vec);
+        pow_k7_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a_u, (unsigned)n, vec);
     else
-        pow_k7_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a_u, n, vec);
+        pow_k7_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (const float *)t6, (float *)a_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t8, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k8_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t8, (unsigned)n, vec);
+        pow_k8_pow<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t8, (unsigned)n, vec);
     else
-        pow_k8_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t8, n, vec);
+        pow_k8_pow<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t8, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t9, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k9_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t9, (unsigned)n, vec);
+        pow_k9_pow<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t9, (unsigned)n, vec);
     else
-        pow_k9_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t9, n, vec);
+        pow_k9_pow<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t9, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(t9, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k10_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (const float *)t9, (float *)t10, (unsigned)n, vec);
+        pow_k10_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (const float *)t9, (float *)t10, (unsigned)n, vec);
     else
-        pow_k10_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (const float *)t9, (float *)t10, n, vec);
+        pow_k10_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (const float *)t9, (float *)t10, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t11, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k11_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t11, (unsigned)n, vec);
+        pow_k11_pow<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t11, (unsigned)n, vec);
     else
-        pow_k11_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t11, n, vec);
+        pow_k11_pow<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
     vec = !fx_scalar_only && fx_aligned(t10, 4, 4) && fx_aligned(t11, 4, 4) && fx_aligned(t12, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k12_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)t12, (unsigned)n, vec);
+        pow_k12_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)t12, (unsigned)n, vec);
     else
-        pow_k12_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)t12, n, vec);
+        pow_k12_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t10, (const float *)t11, (float *)t12, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k13 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t13, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k13_pow<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t13, (double)e_u, (unsigned)n, vec);
+        pow_k13_pow<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t13, (double)e_u, (unsigned)n, vec);
     else
-        pow_k13_pow<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t13, (double)e_u, n, vec);
+        pow_k13_pow<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t13, (double)e_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k14 */
     vec = !fx_scalar_only && fx_aligned(t12, 4, 4) && fx_aligned(t13, 4, 4) && fx_aligned(b_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        pow_k14_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b_u, (unsigned)n, vec);
+        pow_k14_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b_u, (unsigned)n, vec);
     else
-        pow_k14_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b_u, n, vec);
+        pow_k14_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const float *)t13, (float *)b_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(c_u, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        pow_k15_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)c_u, (unsigned)n, vec);
+        pow_k15_pow<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)c_u, (unsigned)n, vec);
     else
-        pow_k15_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)c_u, n, vec);
+        pow_k15_pow<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)c_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k16 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t16, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        pow_k16_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t16, (unsigned)n, vec);
+        pow_k16_pow<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t16, (unsigned)n, vec);
     else
-        pow_k16_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t16, n, vec);
+        pow_k16_pow<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t16, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t17, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        pow_k17_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t17, (unsigned)n, vec);
+        pow_k17_pow<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t17, (unsigned)n, vec);
     else
-        pow_k17_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t17, n, vec);
+        pow_k17_pow<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t17, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
     vec = !fx_scalar_only && fx_aligned(t16, 8, 2) && fx_aligned(t17, 8, 2) && fx_aligned(t18, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        pow_k18_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, (unsigned)n, vec);
+        pow_k18_add<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, (unsigned)n, vec);
     else
-        pow_k18_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, n, vec);
+        pow_k18_add<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t16, (const __half *)t17, (__half *)t18, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t19, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        pow_k19_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t19, (unsigned)n, vec);
+        pow_k19_pow<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t19, (unsigned)n, vec);
     else
-        pow_k19_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t19, n, vec);
+        pow_k19_pow<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
     vec = !fx_scalar_only && fx_aligned(t18, 8, 2) && fx_aligned(t19, 8, 2) && fx_aligned(t20, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        pow_k20_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, (unsigned)n, vec);
+        pow_k20_add<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, (unsigned)n, vec);
     else
-        pow_k20_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, n, vec);
+        pow_k20_add<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t18, (const __half *)t19, (__half *)t20, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t21, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        pow_k21_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t21, (unsigned)n, vec);
+        pow_k21_pow<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t21, (unsigned)n, vec);
     else
-        pow_k21_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t21, n, vec);
+        pow_k21_pow<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t21, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
     vec = !fx_scalar_only && fx_aligned(t20, 8, 2) && fx_aligned(t21, 8, 2) && fx_aligned(t22, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        pow_k22_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, (unsigned)n, vec);
+        pow_k22_add<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, (unsigned)n, vec);
     else
-        pow_k22_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, n, vec);
+        pow_k22_add<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t20, (const __half *)t21, (__half *)t22, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
     vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(t23, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        pow_k23_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t23, (double)e_u, (unsigned)n, vec);
+        pow_k23_pow<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t23, (double)e_u, (unsigned)n, vec);
     else
-        pow_k23_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t23, (double)e_u, n, vec);
+        pow_k23_pow<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (__half *)t23, (double)e_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k24 */
     vec = !fx_scalar_only && fx_aligned(t22, 8, 2) && fx_aligned(t23, 8, 2) && fx_aligned(d_u, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        pow_k24_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d_u, (unsigned)n, vec);
+        pow_k24_add<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d_u, (unsigned)n, vec);
     else
-        pow_k24_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d_u, n, vec);
+        pow_k24_add<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t22, (const __half *)t23, (__half *)d_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

@@ -46,11 +46,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k1_eq(c
 {
     const auto op = [=](bool x0) { return fx_to_bool((fx_to_f32(fx_widen(x0)) == 0.5f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -70,11 +76,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k2_mul(
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 2.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -94,11 +106,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k3_wher
 {
     const auto op = [=](bool x0, float x1, float x2) { return fx_to_f32((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j], a2[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j], a2[j]);
         return;
     }
@@ -122,11 +140,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k4_eq(c
 {
     const auto op = [=](float x0) { return fx_to_bool((fx_widen(x0) == (float)s_u)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -146,11 +170,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k5_mul(
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)c0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -170,11 +200,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_k6_mul(
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 0.099975586f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -194,11 +230,17 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7_wher
 {
     const auto op = [=](bool x0, float x1, float x2) { return fx_to_f32((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j], a2[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j], a2[j]);
         return;
     }
@@ -350,57 +392,57 @@ extern "C" cudaError_t scalars_unfused(const uint8_t *m_u, const float *x_u, flo
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(m_u, 16, 1) && fx_aligned(t1, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        scalars_k1_eq<unsigned><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (bool *)t1, (unsigned)n, vec);
+        scalars_k1_eq<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (bool *)t1, (unsigned)n, vec);
     else
-        scalars_k1_eq<size_t><<<fx_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (bool *)t1, n, vec);
+        scalars_k1_eq<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)m_u, (bool *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        scalars_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (unsigned)n, vec);
+        scalars_k2_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, (unsigned)n, vec);
     else
-        scalars_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, n, vec);
+        scalars_k2_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t1, 8, 1) && fx_aligned(x_u, 4, 4) && fx_aligned(t2, 4, 4) && fx_aligned(y_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        scalars_k3_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, (unsigned)n, vec);
+        scalars_k3_where<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, (unsigned)n, vec);
     else
-        scalars_k3_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, n, vec);
+        scalars_k3_where<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t1, (const float *)x_u, (const float *)t2, (float *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t4, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        scalars_k4_eq<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t4, (double)s_u, (unsigned)n, vec);
+        scalars_k4_eq<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t4, (double)s_u, (unsigned)n, vec);
     else
-        scalars_k4_eq<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t4, (double)s_u, n, vec);
+        scalars_k4_eq<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (bool *)t4, (double)s_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        scalars_k5_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t5, (double)c0, (unsigned)n, vec);
+        scalars_k5_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t5, (double)c0, (unsigned)n, vec);
     else
-        scalars_k5_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t5, (double)c0, n, vec);
+        scalars_k5_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t5, (double)c0, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t6, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        scalars_k6_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, (unsigned)n, vec);
+        scalars_k6_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, (unsigned)n, vec);
     else
-        scalars_k6_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, n, vec);
+        scalars_k6_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t4, 8, 1) && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4) && fx_aligned(z_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        scalars_k7_where<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t4, (const float *)t5, (const float *)t6, (float *)z_u, (unsigned)n, vec);
+        scalars_k7_where<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t4, (const float *)t5, (const float *)t6, (float *)z_u, (unsigned)n, vec);
     else
-        scalars_k7_where<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t4, (const float *)t5, (const float *)t6, (float *)z_u, n, vec);
+        scalars_k7_where<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)t4, (const float *)t5, (const float *)t6, (float *)z_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

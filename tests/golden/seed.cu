@@ -40,11 +40,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k1_mul(con
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 2.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -64,11 +70,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k2_add(con
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) + 1.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -88,11 +100,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k3_relu(co
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_relu(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -112,11 +130,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) seed_k4_mul(con
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 0.5f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -241,33 +265,33 @@ extern "C" cudaError_t seed_unfused(const float *x_u, float *y_u, size_t n, cuda
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        seed_k1_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
+        seed_k1_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
-        seed_k1_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
+        seed_k1_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        seed_k2_add<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
+        seed_k2_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
     else
-        seed_k2_add<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
+        seed_k2_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        seed_k3_relu<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, (unsigned)n, vec);
+        seed_k3_relu<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, (unsigned)n, vec);
     else
-        seed_k3_relu<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, n, vec);
+        seed_k3_relu<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (float *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t3, 4, 4) && fx_aligned(y_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        seed_k4_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y_u, (unsigned)n, vec);
+        seed_k4_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y_u, (unsigned)n, vec);
     else
-        seed_k4_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y_u, n, vec);
+        seed_k4_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t3, (float *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

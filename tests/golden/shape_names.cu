@@ -73,11 +73,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_names_k2_
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) * fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j], a1[j]);
         return;
     }
@@ -280,9 +286,9 @@ extern "C" cudaError_t shape_names_unfused(const float *dim_u, const float *u_u,
     n = dim_R;
     vec = !fx_scalar_only && fx_aligned(u_u, 4, 4) && fx_aligned(s_u, 4, 2) && fx_aligned(t2, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        shape_names_k2_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)u_u, (const __nv_bfloat16 *)s_u, (float *)t2, (unsigned)n, vec);
+        shape_names_k2_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)u_u, (const __nv_bfloat16 *)s_u, (float *)t2, (unsigned)n, vec);
     else
-        shape_names_k2_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)u_u, (const __nv_bfloat16 *)s_u, (float *)t2, n, vec);
+        shape_names_k2_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)u_u, (const __nv_bfloat16 *)s_u, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */

@@ -49,11 +49,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k1_mul(c
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 2.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -99,11 +105,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k3_mul(c
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)k_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -175,11 +187,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k6_relu(
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_relu(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I i = ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
         return;
-    if (!vec || n - i < (I)E) { /* element by element */
-        for (I j = i; j < n && j < i + (I)E; j++)
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
             r[j] = op(a0[j]);
         return;
     }
@@ -363,9 +381,9 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(b_u, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        shapes_k1_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)b_u, (float *)t1, (unsigned)n, vec);
+        shapes_k1_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)b_u, (float *)t1, (unsigned)n, vec);
     else
-        shapes_k1_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)b_u, (float *)t1, n, vec);
+        shapes_k1_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)b_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
@@ -382,9 +400,9 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        shapes_k3_mul<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t3, (double)k_u, (unsigned)n, vec);
+        shapes_k3_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t3, (double)k_u, (unsigned)n, vec);
     else
-        shapes_k3_mul<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t3, (double)k_u, n, vec);
+        shapes_k3_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t3, (double)k_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
@@ -411,9 +429,9 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     n = dim_B * dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        shapes_k6_relu<unsigned><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)y_u, (float *)z_u, (unsigned)n, vec);
+        shapes_k6_relu<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)y_u, (float *)z_u, (unsigned)n, vec);
     else
-        shapes_k6_relu<size_t><<<fx_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)y_u, (float *)z_u, n, vec);
+        shapes_k6_relu<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)y_u, (float *)z_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
