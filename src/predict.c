@@ -410,13 +410,29 @@ void predict_explain(FILE *f, const Chain *c)
         double lft = fusec_launch_floor(d, 1 + (one.tail_chunk != 0), host, hot);
         tail_words(&one, tw, sizeof tw);
         /* and the fetch of the queued kernels' code (fusec_code_us), in the overhead beside the launches */
-        char code[120] = "";
+        char code[400] = "";
         if (one.u.overhead_us - lu >= 0.005)
             snprintf(code, sizeof code, " and %.2f us fetching the later kernels' code", one.u.overhead_us - lu);
         char least[200] = "";
         if (one.f.us - lft >= 0.1)
             snprintf(least, sizeof least, ", and the fused kernel's drain (its last elements' chain of %.0f issue "
                      "slots) adds %.1f us", t->fcost.slots32 + t->fcost.slots64, one.f.us - lft);
+        /* the unfused kernels' least work: their drains, and the wait of those in eager's
+         * broadcast form before their first loads (FUSEC_GATHER_LATENCY_US) */
+        int nb = 0;
+        for (int i = 0; i < t->nkernels; i++)
+            nb += t->kernels[i].broadcasts;
+        char uleast[240] = "";
+        if (one.u.us - one.u.overhead_us >= 0.1 && nb > 0)
+            snprintf(uleast, sizeof uleast, ", plus %.1f us of least work (%s%d kernel%s in eager's broadcast form, "
+                     "%.1f us %sfinding %s elements' places before %s first loads)", one.u.us - one.u.overhead_us,
+                     one.u.us - one.u.overhead_us - nb * FUSEC_GATHER_LATENCY_US >= 0.05 ? "of it, " : "", nb,
+                     plural(nb), FUSEC_GATHER_LATENCY_US, nb > 1 ? "each " : "",
+                     nb > 1 ? "their" : "its", nb > 1 ? "their" : "its");
+        else if (one.u.us - one.u.overhead_us >= 0.1)
+            snprintf(uleast, sizeof uleast, ", plus %.1f us of least work (its kernels' drains)",
+                     one.u.us - one.u.overhead_us);
+        strncat(code, uleast, sizeof code - strlen(code) - 1);
         fprintf(f, "On %s, at %.0f GB/s, ", d->name, d->hbm_gbps);
         /* A crossover of 0: the version is never overhead-bound in
          * [1, 2^40], or always is. */
