@@ -496,6 +496,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         const FusecKernelCost *k = &v->kernels[i];
         double m = k->count > 0 ? k->count : 1;
         double io = k->in_bytes + k->out_bytes, mid = k->mid_read + k->mid_write, again = k->in_again;
+        double moved = fusec_kernel_bytes(k); /* io + mid + again */
         /* a read of an intermediate hits in L2 while the array is small beside
          * the L2 (the next kernel's output streams in meanwhile): all of it up
          * to 0.35 of the L2, none from 0.55 on (FUSEC_L2_MID_FULL, _NONE; the
@@ -525,7 +526,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         if (again_hit < hot_hit)
             again_hit = hot_hit;
         double l2 = io * hot_hit + k->mid_read * mid_hit + k->mid_write * write_hit + again * again_hit;
-        double hbm = io + mid + again - l2;
+        double hbm = moved - l2;
         /* a broadcast operand read again on each pass (reread): from HBM once
          * the kernel's traffic between two passes is large beside the L2, as
          * an intermediate's read, and for free while it stays (its lines are
@@ -536,7 +537,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * MiB of table (docs/model.md, "Passes") */
         double pass = 0;
         if (k->reread > 0) {
-            double pass_hit = fusec_mid_share(n * k->reread_dist * (io + mid + again), p->l2_bytes);
+            double pass_hit = fusec_mid_share(n * k->reread_dist * moved, p->l2_bytes);
             pass = k->reread * (1 - (pass_hit > hot_hit ? pass_hit : hot_hit));
             hbm += pass;
         }

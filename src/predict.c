@@ -205,6 +205,15 @@ static const char *tail_words(const Point *pt, char *buf, size_t len)
     return buf;
 }
 
+/* The unfused kernels in eager's per-element broadcast form. */
+static int broadcast_kernels(const Traffic *t)
+{
+    int n = 0;
+    for (int k = 0; k < t->nkernels; k++)
+        n += t->kernels[k].broadcasts;
+    return n;
+}
+
 /* Whether an unfused kernel reads an input an earlier kernel read (from L2
  * while it fits, as an intermediate: src/traffic.c). */
 static bool inputs_read_again(const Chain *c)
@@ -322,9 +331,7 @@ static void explain_bands(FILE *f, const Chain *c)
                     d->ramp_us, range);
             break;
         case WHY_GATHER: {
-            int ng = 0; /* unfused kernels in the per-element broadcast form */
-            for (int k = 0; k < t->nkernels; k++)
-                ng += t->kernels[k].broadcasts;
+            int ng = broadcast_kernels(t);
             fprintf(f, "the unfused call's %d kernel%s with a broadcast operand find%s each element's place, as "
                        "eager's do, at most %.0f G elements a second (%.1f us beyond %s bytes' time at %s): %s, "
                        "above the traffic ratio",
@@ -419,9 +426,7 @@ void predict_explain(FILE *f, const Chain *c)
                      "slots) adds %.1f us", t->fcost.slots32 + t->fcost.slots64, one.f.us - lft);
         /* the unfused kernels' least work: their drains, and the wait of those in eager's
          * broadcast form before their first loads (FUSEC_GATHER_LATENCY_US) */
-        int nb = 0;
-        for (int i = 0; i < t->nkernels; i++)
-            nb += t->kernels[i].broadcasts;
+        int nb = broadcast_kernels(t);
         char uleast[240] = "";
         if (one.u.us - one.u.overhead_us >= 0.1 && nb > 0)
             snprintf(uleast, sizeof uleast, ", plus %.1f us of least work (%s%d kernel%s in eager's broadcast form, "
