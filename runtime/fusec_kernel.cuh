@@ -446,18 +446,20 @@ static inline unsigned fx_blocks(size_t n, int e)
     return (unsigned)(b == 0 ? 1 : b > 0x7fffffffu ? 0x7fffffffu : b);
 }
 
-/* The grid of an unfused kernel: a thread for each whole chunk of E, then one
- * for each element of the tail (n % E of them), so that the tail's elements
- * load side by side. A thread that took the tail's E - 1 elements one after
- * another waited for each load in turn: 0.2-0.5 us more at 2^12-2^16 elements
- * when n is not a multiple of E (call 2 of session 28, docs/cuda.md). */
+/* The grid of a kernel over n elements, E a thread: a thread for each whole
+ * chunk of E, then one for each element of the tail (n % E of them), so that
+ * the tail's elements load side by side and need no launch of their own. An
+ * unfused thread that took the tail's E - 1 elements one after another waited
+ * for each load in turn: 0.2-0.5 us more at 2^12-2^16 elements when n is not a
+ * multiple of E (call 2 of session 28); the fused call launched a second
+ * kernel for its tail, about 2 us cold (docs/cuda.md). */
 static inline __attribute__((unused)) unsigned fx_tail_blocks(size_t n, int e)
 {
     return fx_blocks(n / (size_t)e + n % (size_t)e, 1);
 }
 
 /* When true, every kernel takes its scalar path, the one misaligned
- * pointers and the tail take (the fused kernel's TAIL instance for all of
+ * pointers take (the fused kernel at E = 1, one element a thread, for all of
  * n): the harness verifies each version both ways.
  * Always false in a library. */
 static bool fx_scalar_only = false;

@@ -13,9 +13,9 @@
  *
  * Every kernel has the same shape: each thread moves E elements, 16 bytes of
  * the widest array (up to 32 in an unfused kernel with a bool array:
- * elems_per_thread), one chunk a thread with no loop (the grid covers n,
- * one_chunk; an unfused kernel's tail one element a thread, fx_tail_blocks);
- * a scalar path takes misaligned pointers (and the fused kernel's tail);
+ * elems_per_thread), one chunk a thread with no loop (the grid covers n),
+ * and past the whole chunks one element of the tail a thread in the same
+ * launch (fx_tail_blocks); a scalar path takes misaligned pointers;
  * indices are 32-bit when n < 2^31 and 64-bit otherwise. A shaped
  * chain's fused kernel is the flat one over its elements in row-major
  * order, its broadcast inputs gathered (emit_fused_kernel).
@@ -771,21 +771,7 @@ static void unfused_operands(Emitter *em, int k, const char *pre, const char *po
     }
 }
 
-/* A kernel's start: the thread's first element, and the return of a thread
- * past n. Each thread takes one chunk, as eager's and Inductor's kernels do:
- * the launch's grid covers n (fx_blocks; the host APIs refuse an n beyond
- * what 2^31 - 1 blocks cover, FX_MAX_ELEMS), so no grid-stride loop is
- * needed, and the loop's bookkeeping put f16 sigmoid's unfused kernel at
- * about 253 instructions to its store against eager's 222 (227 without it:
- * SASS, session 20). The broadcast kernel keeps its loop
- * (emit_broadcast_kernel says why). */
-static void one_chunk(FILE *f, const char *var, const char *first)
-{
-    fprintf(f, "    const I %s = %s; /* one chunk a thread: the grid covers n */\n    if (%s >= n)\n        return;\n", var,
-            first, var);
-}
-
-/* An API's refusal of more elements than one launch covers (one_chunk). */
+/* An API's refusal of more elements than one launch covers (fx_blocks: one chunk a thread, no grid-stride loop; docs/cuda.md). */
 static void n_guard(FILE *f, const char *n)
 {
     fprintf(f, "    if (%s > FX_MAX_ELEMS) /* more than one launch's grid covers */\n        return cudaErrorInvalidValue;\n",
@@ -1048,12 +1034,7 @@ void emit_cuda_fused_launches(const Chain *c, FusecVersion *v)
     bool wide, tiny;
     fused_arrays(p, load, &nl, whole, &nw, store);
     int e = fused_shape(c, whole, nw, store, p->n_out, "", why, sizeof why, &wide, &tiny);
-    double threads = runtime_define(c, "fusec_kernel.cuh", "FX_THREADS");
-    double half = runtime_define(c, "fusec_kernel.cuh", half_blocks(wide));
-    double tb = runtime_define(c, "fusec_kernel.cuh", "FX_TINY_BLOCKS");
     v->chunk = e;
-    v->half_max = (half - 1) * threads * e;
-    v->tiny_max = tiny && e / 2 > 1 ? (tb - 1) * threads * (e / 2) : 0; /* as emit_flat_launches */
     /* a shaped chain with a gathered input has ROW instances, of E / 2 too (emit_flat_launches' row_es) */
     v->row_max = p->shaped && nw < nl && e / 2 > 1 ? runtime_define(c, "fusec_kernel.cuh", "FX_INDEX32_MAX") : 0;
     /* each broadcast layout's offsets: a divide a merged dim past the first (fx_gather_offset) */
@@ -1208,7 +1189,8 @@ static void fused_args_init(Emitter *em, const int *fsc, int nfsc)
 static int bcast_init(Emitter *em, const char *name, const Shape *as, const Shape *rs, bool coalesce);
 
 /* The fused kernel over n elements in flat order, E a thread, one chunk a
- * thread (one_chunk). A shaped chain's is the same kernel
+ * thread, the tail one element a thread past them (P_fused_elems on E
+ * elements, or on 1). A shaped chain's is the same kernel
  * over its elements in row-major order, its broadcast inputs gathered
  * (fx_gather), with one more template argument, ROW: the host sets it when
  * the last dim is a multiple of E, so that a thread's E elements lie in one
@@ -1278,10 +1260,10 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
                    " * round them (nvcc would contract a * b + c into one fma, rounded once).\n");
     fprintf(f, " * E elements per thread: %d (%s), or %d for a grid of under\n"
                " * %s blocks (%s)%s.\n"
-               " * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses\n"
-               " * with no bounds checks (the host API passes n a multiple of E); TAIL true: the\n"
-               " * rest, one element a thread (E = 1: the last n %% E, or all of n if a pointer is\n"
-               " * misaligned). */\n",
+               " * A thread takes a whole chunk of E elements by vector accesses, with no bounds to\n"
+               " * check; past the whole chunks, one element of the rest (the grid covers n / E + n %% E\n"
+               " * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer\n"
+               " * is misaligned. */\n",
             e, why, e / 2 > 0 ? e / 2 : 1, half_blocks(em->wide),
             em->wide ? "under two waves: more threads in flight beat more bytes a thread"
                      : "small n: twice the threads, half the serial work each",
@@ -1314,26 +1296,25 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
     const char *lb = !shaped || same ? launch_bounds(em, mb)
                                              : arena_printf(p->arena, "FX_THREADS, ROW && sizeof(I) == 4 ? %s : %s",
                                                             mb_row ? mb_row : "1", mb ? mb : "1");
-    fprintf(f, "template <typename I, int E, bool TAIL%s>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, I n, I first)\n{\n",
-            shaped ? ", bool ROW" : "", lb, em->c->prefix, em->c->prefix);
+    const char *P = em->c->prefix, *R = shaped ? ", bool ROW" : "", *r = shaped ? ", ROW" : "";
+    fprintf(f, "template <typename I, int E%s>\n__device__ __forceinline__ void %s_fused_elems(const %s_fused_args &a, I i, I n)\n{\n",
+            R, P, P);
     fused_args_locals(em, load, nl, store, nout, sc, nsc);
-    fprintf(f, "    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */\n");
-    one_chunk(f, "i", "first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E");
     for (int k = 0; k < nl; k++) {
         fprintf(f, "    %s %s_v[E];\n", store_t[p->inst[load[k]].dtype], lnames[k]);
         if (gathered(p, load[k])) {
-            int r = gather_rep(p, load[k]);
+            int rg = gather_rep(p, load[k]);
             bool along;
             int rank = gather_dims(p, &p->inst[load[k]].shape, &along);
-            fprintf(f, "    fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i, n, full); /* %s */\n", rank,
-                    along ? "true" : "false", lnames[k], lnames[k], em->cname[r],
+            fprintf(f, "    fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i, n, true); /* %s */\n", rank,
+                    along ? "true" : "false", lnames[k], lnames[k], em->cname[rg],
                     comment_safe(em, arena_printf(p->arena, "%s: %s%s%s%s", p->sym[p->inst[load[k]].sym].name,
                                                   shape_text(p, &p->inst[load[k]].shape),
-                                                  r != load[k] ? ", at the offsets of " : "",
-                                                  r != load[k] ? p->sym[p->inst[r].sym].name : "",
-                                                  r != load[k] ? ", of the same layout" : "")));
+                                                  rg != load[k] ? ", at the offsets of " : "",
+                                                  rg != load[k] ? p->sym[p->inst[rg].sym].name : "",
+                                                  rg != load[k] ? ", of the same layout" : "")));
         } else
-            fprintf(f, "    fx_load<E>(%s_v, %s, i, n, full);\n", lnames[k], lnames[k]);
+            fprintf(f, "    fx_load<E>(%s_v, %s, i, n, true);\n", lnames[k], lnames[k]);
     }
     for (int k = 0; k < nout; k++)
         fprintf(f, "    %s %s_v[E];\n", store_t[p->inst[store[k]].dtype], snames[k]);
@@ -1343,8 +1324,16 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
         out_element(em, snames[k], store[k]);
     fprintf(f, "    }\n");
     for (int k = 0; k < nout; k++)
-        fprintf(f, "    fx_store<E>(%s, i, n, full, %s_v);\n", snames[k], snames[k]);
-    fprintf(f, "}\n");
+        fprintf(f, "    fx_store<E>(%s, i, n, true, %s_v);\n", snames[k], snames[k]);
+    fprintf(f, "}\n\n");
+    fprintf(f, "template <typename I, int E%s>\n__global__ void __launch_bounds__(%s) %s_fused_kernel(const %s_fused_args a, I n)\n{\n",
+            R, lb, P, P);
+    fprintf(f, "    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;\n"
+               "    if (t < chunks) /* a whole chunk */\n"
+               "        %s_fused_elems<I, E%s>(a, t * E, n);\n"
+               "    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */\n"
+               "        %s_fused_elems<I, 1%s>(a, chunks * E + (t - chunks), n);\n}\n",
+            P, r, P, r);
 }
 
 /* ---- host API ----------------------------------------------------------- */
@@ -1539,16 +1528,15 @@ static void launch(Emitter *em, const char *kernel, const char *args, int e)
             args);
 }
 
-/* One launch of the fused kernel's whole chunks: I the index type, e its E,
- * first and count ("0u", "(unsigned)full") its elements; a shaped chain's
- * (row: the condition of its ROW instance, NULL for none) picks its ROW
- * instance when the condition holds. */
-static void chunk_launch(Emitter *em, const char *indent, const char *I, int e, const char *n, const char *first,
-                         const char *row)
+/* One launch of the fused kernel over all n elements: I the index type, e its
+ * E (whole chunks of e a thread, then the rest one element a thread); a shaped
+ * chain's (row: the condition of its ROW instance, NULL for none) picks its
+ * ROW instance when the condition holds. */
+static void chunk_launch(Emitter *em, const char *indent, const char *I, int e, const char *row)
 {
-    const char *K = arena_printf(em->p->arena, "%s_fused_kernel<%s, %d, false", em->c->prefix, I, e);
-    const char *L = arena_printf(em->p->arena, "<<<fx_blocks(full, %d), FX_THREADS, 0, stream>>>(args, %s, %s);\n", e,
-                                 n, first);
+    const char *K = arena_printf(em->p->arena, "%s_fused_kernel<%s, %d", em->c->prefix, I, e);
+    const char *L = arena_printf(em->p->arena, "<<<fx_tail_blocks(n, %d), FX_THREADS, 0, stream>>>(args, %sn);\n", e,
+                                 strcmp(I, "unsigned") == 0 ? "(unsigned)" : "");
     if (!em->p->shaped)
         fprintf(em->f, "%s%s>%s", indent, K, L);
     else if (!row)
@@ -1558,52 +1546,41 @@ static void chunk_launch(Emitter *em, const char *indent, const char *I, int e, 
                 K, L);
 }
 
-/* The flat fused kernel's launches over n elements (emit_fused_kernel), after
- * args and vec (vec_cond): whole aligned chunks of E, then the rest one
- * element a thread. row: a shaped chain's variable that allows its ROW
- * instances (emit_fused_api_shaped), or NULL. */
+/* The flat fused kernel's launch over n elements (emit_fused_kernel), after
+ * args and vec (vec_cond): one launch, whose E the pointers' alignment and
+ * the grid's size pick; its threads past the whole chunks take the rest one
+ * element each. row: a shaped chain's variable that allows its ROW instances
+ * (emit_fused_api_shaped), or NULL. */
 static void emit_flat_launches(Emitter *em, const char *row)
 {
     FILE *f = em->f;
     const Program *p = em->p;
     const Traffic *t = em->t;
-    const char *P = arena_printf(p->arena, "%s_fused", em->c->prefix);
-    const char *rows = p->shaped ? ", false" : "";
     int e = em->elems[t->nkernels]; /* set by emit_fused_kernel */
     int es = e / 2 > 0 ? e / 2 : 1;
     const char *row_e = row ? arena_printf(p->arena, "%s && cols %% %d == 0", row, e) : NULL;
     const char *row_es = row && es > 1 ? arena_printf(p->arena, "%s && cols %% %d == 0", row, es) : NULL;
-    /* each branch below covers the whole chunks of its own E, so that a smaller E leaves
-     * fewer elements (none where n is a multiple of it) to the tail's launch */
-    fprintf(f, "    /* whole chunks of %d by vector accesses, then the rest element by element */\n"
-               "    size_t full = vec ? n / %d * %d : 0;\n", e, e, e);
-    bool tiny = em->tiny && es > 1;
-    if (tiny) {
-        fprintf(f, "    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, %d) < FX_TINY_BLOCKS) {\n"
-                   "        full = n; /* one element a thread: every element */\n", es);
-        chunk_launch(em, "        ", "unsigned", 1, "(unsigned)full", "0u", NULL);
+    fprintf(f, "    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */\n"
+               "    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */\n");
+    chunk_launch(em, "        ", "unsigned", 1, NULL);
+    fprintf(f, "    else if (!vec)\n");
+    chunk_launch(em, "        ", "size_t", 1, NULL);
+    if (em->tiny && es > 1) {
+        fprintf(f, "    else if (n <= FX_INDEX32_MAX && fx_blocks(n, %d) < FX_TINY_BLOCKS) /* one element a thread */\n", es);
+        chunk_launch(em, "        ", "unsigned", 1, NULL);
     }
     /* a shaped chain whose rows are a multiple of E / 2 but not of E: E / 2 a thread, ROW */
     const char *odd = row_es ? arena_printf(p->arena, " || (%s && cols %% %d != 0 && cols %% %d == 0)", row, e, es)
                                      : "";
-    fprintf(f, "    %sif (full > 0 && n <= FX_INDEX32_MAX && %sfx_blocks(full, %d) < %s%s%s) {\n", tiny ? "} else " : "",
-            *odd ? "(" : "", e, half_blocks(em->wide), odd, *odd ? ")" : "");
-    if (es > 1)
-        fprintf(f, "        full = n / %d * %d;\n", es, es);
-    else
-        fprintf(f, "        full = n;\n");
-    chunk_launch(em, "        ", "unsigned", es, "(unsigned)full", "0u", row_es);
-    fprintf(f, "    } else if (full > 0 && full <= FX_INDEX32_MAX)%s\n", p->shaped ? " {" : "");
-    chunk_launch(em, "        ", "unsigned", e, "(unsigned)full", "0u", row_e);
-    fprintf(f, "    %selse if (full > 0)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
-    chunk_launch(em, "        ", "size_t", e, "full", "(size_t)0", row_e);
+    fprintf(f, "    else if (n <= FX_INDEX32_MAX && %sfx_blocks(n, %d) < %s%s%s)%s\n", *odd ? "(" : "", e,
+            half_blocks(em->wide), odd, *odd ? ")" : "", p->shaped ? " {" : "");
+    chunk_launch(em, "        ", "unsigned", es, row_es);
+    fprintf(f, "    %selse if (n <= FX_INDEX32_MAX)%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
+    chunk_launch(em, "        ", "unsigned", e, row_e);
+    fprintf(f, "    %selse%s\n", p->shaped ? "} " : "", p->shaped ? " {" : "");
+    chunk_launch(em, "        ", "size_t", e, row_e);
     if (p->shaped)
         fprintf(f, "    }\n");
-    fprintf(f, "    if (full < n && n <= FX_INDEX32_MAX)\n"
-               "        %s_kernel<unsigned, 1, true%s><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);\n"
-               "    else if (full < n)\n"
-               "        %s_kernel<size_t, 1, true%s><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);\n",
-            P, rows, P, rows);
     fprintf(f, "    return cudaGetLastError();\n");
 }
 
@@ -2264,9 +2241,8 @@ static void emit_harness(Emitter *em)
             p->n_par ? "_par" : "");
     /* the fused call's chunks as its launches pick them, from this file's own thresholds */
     int e = t->fused.chunk;
-    fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0, 0, 0},\n    {1, %s_fused_cost, %g, %d, (%s - 1.0) * FX_THREADS * %d, %s, %s%s},\n",
-            t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e, half_blocks(em->wide), e,
-            t->fused.tiny_max > 0 ? arena_printf(p->arena, "(FX_TINY_BLOCKS - 1.0) * FX_THREADS * %d", e / 2) : "0.0",
+    fprintf(f, "    {%d, %s_unfused_cost, %g, 0, 0},\n    {1, %s_fused_cost, %g, %d, %s%s},\n",
+            t->ngroups, P, t->unfused.footprint, P, t->fused.footprint, e,
             t->fused.row_max > 0 ? "(double)FX_INDEX32_MAX" : "0.0",
             t->fused.gather_slots > 0 ? arena_printf(p->arena, ", %g /* gathers: fp32 slots an element that finds its own broadcast offsets */",
                                                          t->fused.gather_slots)

@@ -522,8 +522,8 @@ bool driver_prefix_reserved(const char *prefix);
 /* ---- emit_cuda.c: what the other backends take from the CUDA one ------- */
 /* Writes runtime/name between its marker comments. */
 void emit_cuda_runtime(FILE *f, const char *name);
-/* The fused call's chunks and where its launches pick them (FusecVersion's
- * chunk, half_max, tiny_max), as the emitted call does with fusec's thresholds. */
+/* The fused call's chunks (FusecVersion's chunk, row_max, gather_slots), as
+ * the emitted call takes them with fusec's thresholds. */
 void emit_cuda_fused_launches(const Chain *c, FusecVersion *v);
 /* The C type of a dtype in the C API ("float", "uint16_t"). */
 const char *emit_cuda_api_type(int dtype);
@@ -551,7 +551,6 @@ typedef struct Point {
     double ub, fb;    /* bytes per element of each version there */
     FusecTime u, f;
     double speedup;
-    int tail_chunk; /* the fused call's tail kernel there: the chunk whose rest it takes, or 0 (fusec_tail_chunk) */
 } Point;
 Point predict_at(const Chain *c, double n);
 /* What the sweep varies: "n", or the sweep dim's name. */

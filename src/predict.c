@@ -42,7 +42,6 @@ Point predict_at(const Chain *c, double n)
     pt.u = fusec_model_time(d, &u, pt.elems, c->opt->host, 0, c->opt->hot);
     pt.f = fusec_model_time(d, &f, pt.elems, c->opt->host, 1, c->opt->hot);
     pt.speedup = pt.u.us / pt.f.us;
-    pt.tail_chunk = fusec_tail_chunk(&f, pt.elems);
     return pt;
 }
 
@@ -195,16 +194,6 @@ static int why_at(const Chain *c, const Point *pt)
     return best;
 }
 
-/* "" or the words for the fused call's tail kernel at pt (fusec_tail_launch). */
-static const char *tail_words(const Point *pt, char *buf, size_t len)
-{
-    buf[0] = 0;
-    if (pt->tail_chunk)
-        snprintf(buf, len, ", a tail kernel's launch included (%.0f elements are not a multiple of %d: the fused "
-                 "call's chunks leave a rest, which a second kernel takes)", pt->elems, pt->tail_chunk);
-    return buf;
-}
-
 /* The unfused kernels in eager's per-element broadcast form. */
 static int broadcast_kernels(const Traffic *t)
 {
@@ -270,17 +259,16 @@ static void explain_bands(FILE *f, const Chain *c)
                         fusec_regime_name[p1.u.regime], fusec_regime_name[p1.f.regime]);
             break;
         case WHY_LAUNCHES: {
-            char tw[200];
             double lu = p1.u.overhead_us, lf = p1.f.overhead_us;
             /* they rule where a version is overhead-bound at the band's start;
              * past that they still move the speedup (a memory-bound band's launches) */
             bool rule = p0.u.regime == FUSEC_OVERHEAD || p0.f.regime == FUSEC_OVERHEAD;
             if (rule && c->opt->hot && c->opt->host == FUSEC_HOST_C) { /* the calls' floors, as above */
                 lu = fusec_launch_floor(d, t->nkernels, FUSEC_HOST_C, 1);
-                lf = fusec_launch_floor(d, 1 + (p1.tail_chunk != 0), FUSEC_HOST_C, 1);
+                lf = fusec_launch_floor(d, 1, FUSEC_HOST_C, 1);
             }
-            fprintf(f, "launches %s: %s (the unfused call's %.1f us of launches against %.1f us at %s%s)",
-                    rule ? "rule" : "move it off the traffic ratio", range, lu, lf, b, tail_words(&p1, tw, sizeof tw));
+            fprintf(f, "launches %s: %s (the unfused call's %.1f us of launches against %.1f us at %s)",
+                    rule ? "rule" : "move it off the traffic ratio", range, lu, lf, b);
             break;
         }
         case WHY_HOST:
@@ -410,20 +398,16 @@ void predict_explain(FILE *f, const Chain *c)
         int hot = c->opt->hot;
         double lu = fusec_launch_floor(d, k, host, hot), lf = fusec_launch_floor(d, 1, host, hot);
         /* what a call costs at n = 1: its launches and each kernel's least work (the fused kernel's
-         * drain, fusec_drain_us), which the speedup tends to; a
-         * shaped chain's n = 1 of its sweep dim may leave the fused call a tail kernel too */
+         * drain, fusec_drain_us), which the speedup tends to */
         Point one = predict_at(c, 1);
-        char tw[200];
-        double lft = fusec_launch_floor(d, 1 + (one.tail_chunk != 0), host, hot);
-        tail_words(&one, tw, sizeof tw);
         /* and the fetch of the queued kernels' code (fusec_code_us), in the overhead beside the launches */
         char code[400] = "";
         if (one.u.overhead_us - lu >= 0.005)
             snprintf(code, sizeof code, " and %.2f us fetching the later kernels' code", one.u.overhead_us - lu);
         char least[200] = "";
-        if (one.f.us - lft >= 0.1)
+        if (one.f.us - lf >= 0.1)
             snprintf(least, sizeof least, ", and the fused kernel's drain (its last elements' chain of %.0f issue "
-                     "slots) adds %.1f us", t->fcost.slots32 + t->fcost.slots64, one.f.us - lft);
+                     "slots) adds %.1f us", t->fcost.slots32 + t->fcost.slots64, one.f.us - lf);
         /* the unfused kernels' least work: their drains, and the wait of those in eager's
          * broadcast form before their first loads (FUSEC_GATHER_LATENCY_US) */
         int nb = broadcast_kernels(t);
@@ -475,8 +459,8 @@ void predict_explain(FILE *f, const Chain *c)
             chain_terms(terms, sizeof terms, k, "one node's", d->graph_launch_us, d->graph_second_us,
                         d->graph_third_us, d->graph_node_us, d->graph_far_us);
             fprintf(f, "%s, the graph's overhead rules: a replay of %d dependent node%s costs %.1f us "
-                       "(%s)%s against %.1f us for one%s%s, so the speedup tends to %.1f / %.1f = %.2fx.",
-                    below, k, plural(k), lu, terms, code, lft, tw, least, one.u.us, one.f.us, one.speedup);
+                       "(%s)%s against %.1f us for one%s, so the speedup tends to %.1f / %.1f = %.2fx.",
+                    below, k, plural(k), lu, terms, code, lf, least, one.u.us, one.f.us, one.speedup);
         } else if (hot) {
             /* back to back: each kernel queued behind the last call's, and the host's issue time when it is
              * the slower (fusec_launch_floor) */
@@ -487,16 +471,16 @@ void predict_explain(FILE *f, const Chain *c)
                 snprintf(calls, sizeof calls, "the unfused one");
             fprintf(f, "%s, launches rule: back to back, a call costs the larger of the host's issue time (%.2f us "
                        "a call and %.2f us a launch) and the GPU's (%.2f us a call and %.2f us a queued kernel): %.1f us for %s, "
-                       "%.1f us for the fused one%s%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
-                    below, d->host_call_us, d->host_launch_us, d->hot_call_us, d->launch_next_us, lu, calls, lft, tw, least,
+                       "%.1f us for the fused one%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
+                    below, d->host_call_us, d->host_launch_us, d->hot_call_us, d->launch_next_us, lu, calls, lf, least,
                     one.u.us, one.f.us, one.speedup, k > 1 ? " rather than the traffic ratio" : "");
         } else {
             char terms[200];
             chain_terms(terms, sizeof terms, k, "the first kernel's", d->launch_first_us, d->launch_second_us,
                         d->launch_third_us, d->launch_next_us, d->launch_far_us);
             fprintf(f, "%s, launches rule: a cold call of %d kernel%s costs %.1f us of launches (%s)%s against "
-                       "%.1f us for one%s%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
-                    below, k, plural(k), lu, terms, code, lft, tw, least, one.u.us, one.f.us, one.speedup,
+                       "%.1f us for one%s, so the speedup tends to %.1f / %.1f = %.2fx%s.",
+                    below, k, plural(k), lu, terms, code, lf, least, one.u.us, one.f.us, one.speedup,
                     k > 1 ? " rather than the traffic ratio" : "");
         }
     }

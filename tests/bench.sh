@@ -221,6 +221,15 @@ kept_table c16 "$c16/fidelity100.tgz" "$c16/fidelity100.txt" "call 16"
 grep -q '^harness runs: 100, failed or stopped: 0 $' "$work/c16.txt" || fail "fidelity.py: call 16's 100 runs"
 [ "$(ls "$work"/c16/fidelity/rand_*.csv | wc -l)" = 100 ] || fail "fidelity: call 16 has 100 programs' CSVs"
 
+# ab.py on session 29's call 3: the kept table, and the one launch's gain where n leaves a rest
+ab3=bench/results/2026-12-06-s29/call-3
+python3 bench/ab.py "$ab3" >"$work/ab3.txt" || fail "ab.py exit status"
+cmp -s "$work/ab3.txt" "$ab3/ab.txt" || fail "ab.py: call 3's table differs from the kept one"
+grep -q '^median fused before / after, n not a multiple of 8, cold: 1.398 (27 rows)$' "$work/ab3.txt" ||
+  fail "ab.py: call 3's cold gain off the multiples of 8"
+grep -q '^shape_names *273 *cold *5.90 *3.94 *1.500 ' "$work/ab3.txt" || fail "ab.py: shape_names at 273 rows"
+python3 bench/ab.py "$ab3" old new >/dev/null 2>&1 && fail "ab.py: builds without CSVs accepted"
+
 # fusion_bench.py: sizes, the variants' source edits, ulps (pure parts, no torch)
 "$fusec" -w examples/seed.fuse -o "$work/seed_fb.cu" || fail "fusion_bench.py: seed's .cu"
 python3 - "$root" "$work/seed_fb.cu" <<'PY' || fail "fusion_bench.py: pure parts"
@@ -264,7 +273,10 @@ assert len(calls) == 1 and "-DFUSEC_CUB" in calls[0], calls
 # x2 doubles the large-n launch's elements a thread in the .cu fusec emits today
 src = open(sys.argv[2]).read()
 v = fb.variant_source(src, "seed", "x2")
-assert "size_t full = vec ? n / 8 * 8 : 0;" in v and "seed_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8)" in v
+assert "seed_fused_kernel<unsigned, 8><<<fx_tail_blocks(n, 8)" in v and "seed_fused_kernel<size_t, 8><<<fx_tail_blocks(n, 8)" in v, v
+# the small grid's E / 2 and a misaligned pointer's one element a thread stay
+assert "seed_fused_kernel<unsigned, 2><<<fx_tail_blocks(n, 2)" in v and "seed_fused_kernel<size_t, 1><<<fx_tail_blocks(n, 1)" in v
+assert "<unsigned, 4>" not in v and fb.variant_source(src, "seed", "e4") == src
 PY
 
 # opcost_fused.py --dry-run: undoing its chain's extra multiplies and adds from

@@ -73,10 +73,10 @@ __global__ void __launch_bounds__(FX_THREADS) bcast_only_k1_add(const float *__r
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array of the chain's shape), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct bcast_only_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *x_u;
     const float *b_u;
@@ -84,21 +84,17 @@ struct bcast_only_fused_args { /* the kernel's arrays and scalars: one argument 
     FxBcast b_u_b; /* where its elements are, for fx_gather */
 };
 
-template <typename I, int E, bool TAIL, bool ROW>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fused_kernel(const bcast_only_fused_args a, I n, I first)
+template <typename I, int E, bool ROW>
+__device__ __forceinline__ void bcast_only_fused_elems(const bcast_only_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const float *__restrict__ x_u = a.x_u;
     const float *__restrict__ b_u = a.b_u;
     float *__restrict__ y_u = a.y_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     float x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     float b_u_v[E];
-    fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i, n, full); /* b: [C] */
+    fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i, n, true); /* b: [C] */
     float y_u_v[E];
 #pragma unroll
     for (int e = 0; e < E; e++) {
@@ -107,7 +103,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fuse
         const float v2 = fx_add(v0, v1); /* y */
         y_u_v[e] = fx_to_f32(v2);
     }
-    fx_store<E>(y_u, i, n, full, y_u_v);
+    fx_store<E>(y_u, i, n, true, y_u_v);
+}
+
+template <typename I, int E, bool ROW>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fused_kernel(const bcast_only_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        bcast_only_fused_elems<I, E, ROW>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        bcast_only_fused_elems<I, 1, ROW>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -128,29 +134,27 @@ extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, floa
     /* where a thread's chunk lies in one row (cols a multiple of 4, or else of 2 with 2 a
      * thread), each broadcast input's place is found once a chunk (ROW) */
     const bool row = vec && fx_aligned(b_u, 4, 4);
-    /* whole chunks of 4 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
-        full = n / 2 * 2;
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        bcast_only_fused_kernel<unsigned, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        bcast_only_fused_kernel<size_t, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && (fx_blocks(n, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
         if (row && cols % 2 == 0)
-            bcast_only_fused_kernel<unsigned, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+            bcast_only_fused_kernel<unsigned, 2, true><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
         else
-            bcast_only_fused_kernel<unsigned, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX) {
+            bcast_only_fused_kernel<unsigned, 2, false><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    } else if (n <= FX_INDEX32_MAX) {
         if (row && cols % 4 == 0)
-            bcast_only_fused_kernel<unsigned, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+            bcast_only_fused_kernel<unsigned, 4, true><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
         else
-            bcast_only_fused_kernel<unsigned, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0) {
+            bcast_only_fused_kernel<unsigned, 4, false><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    } else {
         if (row && cols % 4 == 0)
-            bcast_only_fused_kernel<size_t, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+            bcast_only_fused_kernel<size_t, 4, true><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, n);
         else
-            bcast_only_fused_kernel<size_t, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+            bcast_only_fused_kernel<size_t, 4, false><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, n);
     }
-    if (full < n && n <= FX_INDEX32_MAX)
-        bcast_only_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        bcast_only_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 
@@ -257,8 +261,8 @@ static const FusecChain bcast_only_chain = {
     "y = x + b\n",
     2, 1, 0,
     bcast_only_in, bcast_only_out, NULL,
-    {1, bcast_only_unfused_cost, 8.00001, 0, 0, 0, 0},
-    {1, bcast_only_fused_cost, 8.00001, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 14 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
+    {1, bcast_only_unfused_cost, 8.00001, 0, 0},
+    {1, bcast_only_fused_cost, 8.00001, 4, (double)FX_INDEX32_MAX, 14 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     8.00001, 8.00001,
     NULL,
     bcast_only_reference,

@@ -926,10 +926,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k29_copy(co
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 2 (16 bytes of the widest array of the chain's shape), or 1 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const __half *h_u;
@@ -954,8 +954,8 @@ struct fp8_fused_args { /* the kernel's arrays and scalars: one argument */
     FxBcast s_u_b; /* where its elements are, for fx_gather */
 };
 
-template <typename I, int E, bool TAIL, bool ROW>
-__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I n, I first)
+template <typename I, int E, bool ROW>
+__device__ __forceinline__ void fp8_fused_elems(const fp8_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
@@ -978,22 +978,18 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
     FxF8e4m3 *__restrict__ qi_u = a.qi_u;
     FxF8e4m3 *__restrict__ ws_u = a.ws_u;
     const double inv_scale_u = a.inv_scale_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     __nv_bfloat16 x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     __half h_u_v[E];
-    fx_load<E>(h_u_v, h_u, i, n, full);
+    fx_load<E>(h_u_v, h_u, i, n, true);
     double d_u_v[E];
-    fx_load<E>(d_u_v, d_u, i, n, full);
+    fx_load<E>(d_u_v, d_u, i, n, true);
     float s_u_v[E];
-    fx_gather<E, 2, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, full); /* s: [C] */
+    fx_gather<E, 2, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, true); /* s: [C] */
     FxF8e4m3 q_u_v[E];
-    fx_load<E>(q_u_v, q_u, i, n, full);
+    fx_load<E>(q_u_v, q_u, i, n, true);
     FxF8e5m2 r_u_v[E];
-    fx_gather<E, 2, ROW, true>(r_u_v, r_u, a.s_u_b, i, n, full); /* r: [C], at the offsets of s, of the same layout */
+    fx_gather<E, 2, ROW, true>(r_u_v, r_u, a.s_u_b, i, n, true); /* r: [C], at the offsets of s, of the same layout */
     FxF8e4m3 a_u_v[E];
     FxF8e5m2 b_u_v[E];
     FxF8e4m3 c_u_v[E];
@@ -1055,19 +1051,29 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
         qi_u_v[e] = fx_to_f8e4m3_satc(v19);
         ws_u_v[e] = fx_to_f8e4m3_sat(v30);
     }
-    fx_store<E>(a_u, i, n, full, a_u_v);
-    fx_store<E>(b_u, i, n, full, b_u_v);
-    fx_store<E>(c_u, i, n, full, c_u_v);
-    fx_store<E>(e_u, i, n, full, e_u_v);
-    fx_store<E>(g_u, i, n, full, g_u_v);
-    fx_store<E>(k_u, i, n, full, k_u_v);
-    fx_store<E>(m_u, i, n, full, m_u_v);
-    fx_store<E>(w_u, i, n, full, w_u_v);
-    fx_store<E>(bh_u, i, n, full, bh_u_v);
-    fx_store<E>(qs_u, i, n, full, qs_u_v);
-    fx_store<E>(qt_u, i, n, full, qt_u_v);
-    fx_store<E>(qi_u, i, n, full, qi_u_v);
-    fx_store<E>(ws_u, i, n, full, ws_u_v);
+    fx_store<E>(a_u, i, n, true, a_u_v);
+    fx_store<E>(b_u, i, n, true, b_u_v);
+    fx_store<E>(c_u, i, n, true, c_u_v);
+    fx_store<E>(e_u, i, n, true, e_u_v);
+    fx_store<E>(g_u, i, n, true, g_u_v);
+    fx_store<E>(k_u, i, n, true, k_u_v);
+    fx_store<E>(m_u, i, n, true, m_u_v);
+    fx_store<E>(w_u, i, n, true, w_u_v);
+    fx_store<E>(bh_u, i, n, true, bh_u_v);
+    fx_store<E>(qs_u, i, n, true, qs_u_v);
+    fx_store<E>(qt_u, i, n, true, qt_u_v);
+    fx_store<E>(qi_u, i, n, true, qi_u_v);
+    fx_store<E>(ws_u, i, n, true, ws_u_v);
+}
+
+template <typename I, int E, bool ROW>
+__global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel(const fp8_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        fp8_fused_elems<I, E, ROW>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        fp8_fused_elems<I, 1, ROW>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -1088,26 +1094,24 @@ extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const
     /* where a thread's chunk lies in one row (cols a multiple of 2), each broadcast
      * input's place is found once a chunk (ROW) */
     const bool row = vec && fx_aligned(s_u, 2, 4) && fx_aligned(r_u, 2, 1);
-    /* whole chunks of 2 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 2 * 2 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 2) < FX_SMALL_BLOCKS) {
-        full = n;
-        fp8_fused_kernel<unsigned, 1, false, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX) {
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        fp8_fused_kernel<unsigned, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        fp8_fused_kernel<size_t, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 2) < FX_SMALL_BLOCKS) {
+        fp8_fused_kernel<unsigned, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    } else if (n <= FX_INDEX32_MAX) {
         if (row && cols % 2 == 0)
-            fp8_fused_kernel<unsigned, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+            fp8_fused_kernel<unsigned, 2, true><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
         else
-            fp8_fused_kernel<unsigned, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0) {
+            fp8_fused_kernel<unsigned, 2, false><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    } else {
         if (row && cols % 2 == 0)
-            fp8_fused_kernel<size_t, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+            fp8_fused_kernel<size_t, 2, true><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, n);
         else
-            fp8_fused_kernel<size_t, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+            fp8_fused_kernel<size_t, 2, false><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, n);
     }
-    if (full < n && n <= FX_INDEX32_MAX)
-        fp8_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        fp8_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 
@@ -1746,8 +1750,8 @@ static const FusecChain fp8_chain = {
     "out a, b, c, e, g, k, m, w, bh, qs, qt, qi, ws\n",
     6, 13, 1,
     fp8_in, fp8_out, fp8_par,
-    {29, fp8_unfused_cost, 45.0022, 0, 0, 0, 0},
-    {1, fp8_fused_cost, 29.0012, 2, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 2, 0.0, 0.0, 14 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
+    {29, fp8_unfused_cost, 45.0022, 0, 0},
+    {1, fp8_fused_cost, 29.0012, 2, 0.0, 14 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     156.004, 29.0012,
     NULL,
     fp8_reference,

@@ -2124,10 +2124,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k67_add(co
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 2 (16 bytes of the widest array), or 1 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct ints_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *x_u;
     const __nv_bfloat16 *h_u;
@@ -2152,8 +2152,8 @@ struct ints_fused_args { /* the kernel's arrays and scalars: one argument */
     double scale_u;
 };
 
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kernel(const ints_fused_args a, I n, I first)
+template <typename I, int E>
+__device__ __forceinline__ void ints_fused_elems(const ints_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const float *__restrict__ x_u = a.x_u;
@@ -2177,26 +2177,22 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kern
     float *__restrict__ back_u = a.back_u;
     int64_t *__restrict__ cut_u = a.cut_u;
     const double scale_u = a.scale_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     float x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     __nv_bfloat16 h_u_v[E];
-    fx_load<E>(h_u_v, h_u, i, n, full);
+    fx_load<E>(h_u_v, h_u, i, n, true);
     int32_t q_u_v[E];
-    fx_load<E>(q_u_v, q_u, i, n, full);
+    fx_load<E>(q_u_v, q_u, i, n, true);
     uint8_t u_u_v[E];
-    fx_load<E>(u_u_v, u_u, i, n, full);
+    fx_load<E>(u_u_v, u_u, i, n, true);
     int8_t b_u_v[E];
-    fx_load<E>(b_u_v, b_u, i, n, full);
+    fx_load<E>(b_u_v, b_u, i, n, true);
     int16_t s_u_v[E];
-    fx_load<E>(s_u_v, s_u, i, n, full);
+    fx_load<E>(s_u_v, s_u, i, n, true);
     int64_t w_u_v[E];
-    fx_load<E>(w_u_v, w_u, i, n, full);
+    fx_load<E>(w_u_v, w_u, i, n, true);
     bool m_u_v[E];
-    fx_load<E>(m_u_v, m_u, i, n, full);
+    fx_load<E>(m_u_v, m_u, i, n, true);
     int16_t mix_u_v[E];
     int32_t twice_u_v[E];
     float ratio_u_v[E];
@@ -2299,18 +2295,28 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kern
         back_u_v[e] = fx_to_f32(v67);
         cut_u_v[e] = fx_to_i64(v74);
     }
-    fx_store<E>(mix_u, i, n, full, mix_u_v);
-    fx_store<E>(twice_u, i, n, full, twice_u_v);
-    fx_store<E>(ratio_u, i, n, full, ratio_u_v);
-    fx_store<E>(wrap_u, i, n, full, wrap_u_v);
-    fx_store<E>(fd_u, i, n, full, fd_u_v);
-    fx_store<E>(bits_u, i, n, full, bits_u_v);
-    fx_store<E>(shifted_u, i, n, full, shifted_u_v);
-    fx_store<E>(keep_u, i, n, full, keep_u_v);
-    fx_store<E>(flo_u, i, n, full, flo_u_v);
-    fx_store<E>(cmp_u, i, n, full, cmp_u_v);
-    fx_store<E>(back_u, i, n, full, back_u_v);
-    fx_store<E>(cut_u, i, n, full, cut_u_v);
+    fx_store<E>(mix_u, i, n, true, mix_u_v);
+    fx_store<E>(twice_u, i, n, true, twice_u_v);
+    fx_store<E>(ratio_u, i, n, true, ratio_u_v);
+    fx_store<E>(wrap_u, i, n, true, wrap_u_v);
+    fx_store<E>(fd_u, i, n, true, fd_u_v);
+    fx_store<E>(bits_u, i, n, true, bits_u_v);
+    fx_store<E>(shifted_u, i, n, true, shifted_u_v);
+    fx_store<E>(keep_u, i, n, true, keep_u_v);
+    fx_store<E>(flo_u, i, n, true, flo_u_v);
+    fx_store<E>(cmp_u, i, n, true, cmp_u_v);
+    fx_store<E>(back_u, i, n, true, back_u_v);
+    fx_store<E>(cut_u, i, n, true, cut_u_v);
+}
+
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kernel(const ints_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        ints_fused_elems<I, E>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        ints_fused_elems<I, 1>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -2324,19 +2330,17 @@ extern "C" cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const i
         return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 2, 4) && fx_aligned(h_u, 2, 2) && fx_aligned(q_u, 2, 4) && fx_aligned(u_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(s_u, 2, 2) && fx_aligned(w_u, 2, 8) && fx_aligned(m_u, 2, 1) && fx_aligned(mix_u, 2, 2) && fx_aligned(twice_u, 2, 4) && fx_aligned(ratio_u, 2, 4) && fx_aligned(wrap_u, 2, 8) && fx_aligned(fd_u, 2, 4) && fx_aligned(bits_u, 2, 8) && fx_aligned(shifted_u, 2, 4) && fx_aligned(keep_u, 2, 8) && fx_aligned(flo_u, 2, 4) && fx_aligned(cmp_u, 2, 1) && fx_aligned(back_u, 2, 4) && fx_aligned(cut_u, 2, 8);
     const ints_fused_args args = {(const float *)x_u, (const __nv_bfloat16 *)h_u, (const int32_t *)q_u, (const uint8_t *)u_u, (const int8_t *)b_u, (const int16_t *)s_u, (const int64_t *)w_u, (const bool *)m_u, (int16_t *)mix_u, (int32_t *)twice_u, (float *)ratio_u, (int64_t *)wrap_u, (int32_t *)fd_u, (int64_t *)bits_u, (int32_t *)shifted_u, (int64_t *)keep_u, (float *)flo_u, (bool *)cmp_u, (float *)back_u, (int64_t *)cut_u, (double)scale_u};
-    /* whole chunks of 2 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 2 * 2 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 2) < FX_SMALL_BLOCKS) {
-        full = n;
-        ints_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX)
-        ints_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        ints_fused_kernel<size_t, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= FX_INDEX32_MAX)
-        ints_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        ints_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        ints_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        ints_fused_kernel<size_t, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 2) < FX_SMALL_BLOCKS)
+        ints_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (n <= FX_INDEX32_MAX)
+        ints_fused_kernel<unsigned, 2><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else
+        ints_fused_kernel<size_t, 2><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, n);
     return cudaGetLastError();
 }
 
@@ -3407,8 +3411,8 @@ static const FusecChain ints_chain = {
     "cut = u8(q) + i16(w) + i64(x * 1000) + u8(-1.5)\n",
     8, 12, 1,
     ints_in, ints_out, ints_par,
-    {64, ints_unfused_cost, 114, 0, 0, 0, 0},
-    {1, ints_fused_cost, 82, 2, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 2, 0.0, 0.0},
+    {64, ints_unfused_cost, 114, 0, 0},
+    {1, ints_fused_cost, 82, 2, 0.0},
     601, 82,
     ints_run,
     ints_reference,

@@ -185,10 +185,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) layernorm_k5_bf
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (16 bytes of the widest array of the chain's shape), or 4 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument */
     const __nv_bfloat16 *x_u;
     const float *mean_u;
@@ -200,8 +200,8 @@ struct layernorm_fused_args { /* the kernel's arrays and scalars: one argument *
     FxBcast weight_u_b; /* where its elements are, for fx_gather */
 };
 
-template <typename I, int E, bool TAIL, bool ROW>
-__global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_THREADS : 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I n, I first)
+template <typename I, int E, bool ROW>
+__device__ __forceinline__ void layernorm_fused_elems(const layernorm_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __nv_bfloat16 *__restrict__ x_u = a.x_u;
@@ -210,20 +210,16 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
     const float *__restrict__ weight_u = a.weight_u;
     const float *__restrict__ bias_u = a.bias_u;
     __nv_bfloat16 *__restrict__ y_u = a.y_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     __nv_bfloat16 x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     float mean_u_v[E];
-    fx_gather<E, 2, ROW, false>(mean_u_v, mean_u, a.mean_u_b, i, n, full); /* mean: [R, 1] */
+    fx_gather<E, 2, ROW, false>(mean_u_v, mean_u, a.mean_u_b, i, n, true); /* mean: [R, 1] */
     float rstd_u_v[E];
-    fx_gather<E, 2, ROW, false>(rstd_u_v, rstd_u, a.mean_u_b, i, n, full); /* rstd: [R, 1], at the offsets of mean, of the same layout */
+    fx_gather<E, 2, ROW, false>(rstd_u_v, rstd_u, a.mean_u_b, i, n, true); /* rstd: [R, 1], at the offsets of mean, of the same layout */
     float weight_u_v[E];
-    fx_gather<E, 2, ROW, true>(weight_u_v, weight_u, a.weight_u_b, i, n, full); /* weight: [C] */
+    fx_gather<E, 2, ROW, true>(weight_u_v, weight_u, a.weight_u_b, i, n, true); /* weight: [C] */
     float bias_u_v[E];
-    fx_gather<E, 2, ROW, true>(bias_u_v, bias_u, a.weight_u_b, i, n, full); /* bias: [C], at the offsets of weight, of the same layout */
+    fx_gather<E, 2, ROW, true>(bias_u_v, bias_u, a.weight_u_b, i, n, true); /* bias: [C], at the offsets of weight, of the same layout */
     __nv_bfloat16 y_u_v[E];
 #pragma unroll
     for (int e = 0; e < E; e++) {
@@ -239,7 +235,17 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
         const float v9 = fx_widen(fx_to_bf16(v8)); /* y */
         y_u_v[e] = fx_to_bf16(v8);
     }
-    fx_store<E>(y_u, i, n, full, y_u_v);
+    fx_store<E>(y_u, i, n, true, y_u_v);
+}
+
+template <typename I, int E, bool ROW>
+__global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_THREADS : 1024 / FX_THREADS) layernorm_fused_kernel(const layernorm_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        layernorm_fused_elems<I, E, ROW>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        layernorm_fused_elems<I, 1, ROW>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -262,29 +268,27 @@ extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u,
     /* where a thread's chunk lies in one row (cols a multiple of 8, or else of 4 with 4 a
      * thread), each broadcast input's place is found once a chunk (ROW) */
     const bool row = vec && fx_aligned(weight_u, 4, 4) && fx_aligned(bias_u, 4, 4);
-    /* whole chunks of 8 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && (fx_blocks(full, 8) < FX_SMALL_BLOCKS || (row && cols % 8 != 0 && cols % 4 == 0))) {
-        full = n / 4 * 4;
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        layernorm_fused_kernel<unsigned, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        layernorm_fused_kernel<size_t, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && (fx_blocks(n, 8) < FX_SMALL_BLOCKS || (row && cols % 8 != 0 && cols % 4 == 0))) {
         if (row && cols % 4 == 0)
-            layernorm_fused_kernel<unsigned, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+            layernorm_fused_kernel<unsigned, 4, true><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
         else
-            layernorm_fused_kernel<unsigned, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX) {
+            layernorm_fused_kernel<unsigned, 4, false><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    } else if (n <= FX_INDEX32_MAX) {
         if (row && cols % 8 == 0)
-            layernorm_fused_kernel<unsigned, 8, false, true><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+            layernorm_fused_kernel<unsigned, 8, true><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, (unsigned)n);
         else
-            layernorm_fused_kernel<unsigned, 8, false, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0) {
+            layernorm_fused_kernel<unsigned, 8, false><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    } else {
         if (row && cols % 8 == 0)
-            layernorm_fused_kernel<size_t, 8, false, true><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+            layernorm_fused_kernel<size_t, 8, true><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, n);
         else
-            layernorm_fused_kernel<size_t, 8, false, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+            layernorm_fused_kernel<size_t, 8, false><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, n);
     }
-    if (full < n && n <= FX_INDEX32_MAX)
-        layernorm_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        layernorm_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 
@@ -499,8 +503,8 @@ static const FusecChain layernorm_chain = {
     "# torch: y = ((x - mean) * rstd * weight + bias).to(torch.bfloat16)\n",
     5, 1, 0,
     layernorm_in, layernorm_out, NULL,
-    {5, layernorm_unfused_cost, 12.0021, 0, 0, 0, 0},
-    {1, layernorm_fused_cost, 4.00208, 8, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 8, 0.0, (double)FX_INDEX32_MAX, 28 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
+    {5, layernorm_unfused_cost, 12.0021, 0, 0},
+    {1, layernorm_fused_cost, 4.00208, 8, (double)FX_INDEX32_MAX, 28 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     36.0021, 4.00208,
     NULL,
     layernorm_reference,

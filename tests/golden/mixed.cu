@@ -384,10 +384,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k11_ge(co
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (16 bytes of the widest array), or 4 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct mixed_fused_args { /* the kernel's arrays and scalars: one argument */
     const __half *h_u;
     const __nv_bfloat16 *g_u;
@@ -396,8 +396,8 @@ struct mixed_fused_args { /* the kernel's arrays and scalars: one argument */
     double scale_u;
 };
 
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_kernel(const mixed_fused_args a, I n, I first)
+template <typename I, int E>
+__device__ __forceinline__ void mixed_fused_elems(const mixed_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __half *__restrict__ h_u = a.h_u;
@@ -405,14 +405,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_ker
     __half *__restrict__ y_u = a.y_u;
     bool *__restrict__ keep_u = a.keep_u;
     const double scale_u = a.scale_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     __half h_u_v[E];
-    fx_load<E>(h_u_v, h_u, i, n, full);
+    fx_load<E>(h_u_v, h_u, i, n, true);
     __nv_bfloat16 g_u_v[E];
-    fx_load<E>(g_u_v, g_u, i, n, full);
+    fx_load<E>(g_u_v, g_u, i, n, true);
     __half y_u_v[E];
     bool keep_u_v[E];
 #pragma unroll
@@ -433,8 +429,18 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_ker
         y_u_v[e] = fx_to_f16(v9);
         keep_u_v[e] = fx_to_bool(v12);
     }
-    fx_store<E>(y_u, i, n, full, y_u_v);
-    fx_store<E>(keep_u, i, n, full, keep_u_v);
+    fx_store<E>(y_u, i, n, true, y_u_v);
+    fx_store<E>(keep_u, i, n, true, keep_u_v);
+}
+
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_kernel(const mixed_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        mixed_fused_elems<I, E>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        mixed_fused_elems<I, 1>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -448,19 +454,17 @@ extern "C" cudaError_t mixed_fused(const uint16_t *h_u, const uint16_t *g_u, uin
         return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(g_u, 8, 2) && fx_aligned(y_u, 8, 2) && fx_aligned(keep_u, 8, 1);
     const mixed_fused_args args = {(const __half *)h_u, (const __nv_bfloat16 *)g_u, (__half *)y_u, (bool *)keep_u, (double)scale_u};
-    /* whole chunks of 8 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_SMALL_BLOCKS) {
-        full = n / 4 * 4;
-        mixed_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX)
-        mixed_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        mixed_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= FX_INDEX32_MAX)
-        mixed_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        mixed_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        mixed_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        mixed_fused_kernel<size_t, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 8) < FX_SMALL_BLOCKS)
+        mixed_fused_kernel<unsigned, 4><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (n <= FX_INDEX32_MAX)
+        mixed_fused_kernel<unsigned, 8><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else
+        mixed_fused_kernel<size_t, 8><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, n);
     return cudaGetLastError();
 }
 
@@ -761,8 +765,8 @@ static const FusecChain mixed_chain = {
     "keep = abs(gated) >= 1e-3                        # a bool mask, 1 byte per element\n",
     2, 2, 1,
     mixed_in, mixed_out, mixed_par,
-    {11, mixed_unfused_cost, 20, 0, 0, 0, 0},
-    {1, mixed_fused_cost, 7, 8, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 8, 0.0, 0.0},
+    {11, mixed_unfused_cost, 20, 0, 0},
+    {1, mixed_fused_cost, 7, 8, 0.0},
     69, 7,
     mixed_run,
     mixed_reference,

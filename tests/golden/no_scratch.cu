@@ -102,29 +102,25 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_k2_c
  * 2 distinct ops.
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct no_scratch_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *x_u;
     float *y_u;
     float *z_u;
 };
 
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_fused_kernel(const no_scratch_fused_args a, I n, I first)
+template <typename I, int E>
+__device__ __forceinline__ void no_scratch_fused_elems(const no_scratch_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const float *__restrict__ x_u = a.x_u;
     float *__restrict__ y_u = a.y_u;
     float *__restrict__ z_u = a.z_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     float x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     float y_u_v[E];
     float z_u_v[E];
 #pragma unroll
@@ -135,8 +131,18 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_fuse
         y_u_v[e] = fx_to_f32(v2);
         z_u_v[e] = fx_to_f32(v1);
     }
-    fx_store<E>(y_u, i, n, full, y_u_v);
-    fx_store<E>(z_u, i, n, full, z_u_v);
+    fx_store<E>(y_u, i, n, true, y_u_v);
+    fx_store<E>(z_u, i, n, true, z_u_v);
+}
+
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) no_scratch_fused_kernel(const no_scratch_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        no_scratch_fused_elems<I, E>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        no_scratch_fused_elems<I, 1>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -150,19 +156,17 @@ extern "C" cudaError_t no_scratch_fused(const float *x_u, float *y_u, float *z_u
         return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
     const no_scratch_fused_args args = {(const float *)x_u, (float *)y_u, (float *)z_u};
-    /* whole chunks of 4 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS) {
-        full = n / 2 * 2;
-        no_scratch_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX)
-        no_scratch_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        no_scratch_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= FX_INDEX32_MAX)
-        no_scratch_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        no_scratch_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        no_scratch_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        no_scratch_fused_kernel<size_t, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 4) < FX_SMALL_BLOCKS)
+        no_scratch_fused_kernel<unsigned, 2><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (n <= FX_INDEX32_MAX)
+        no_scratch_fused_kernel<unsigned, 4><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else
+        no_scratch_fused_kernel<size_t, 4><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, n);
     return cudaGetLastError();
 }
 
@@ -310,8 +314,8 @@ static const FusecChain no_scratch_chain = {
     "z = -x\n",
     1, 2, 0,
     no_scratch_in, no_scratch_out, NULL,
-    {2, no_scratch_unfused_cost, 12, 0, 0, 0, 0},
-    {1, no_scratch_fused_cost, 12, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 0.0},
+    {2, no_scratch_unfused_cost, 12, 0, 0},
+    {1, no_scratch_fused_cost, 12, 4, 0.0},
     16, 12,
     no_scratch_run,
     no_scratch_reference,

@@ -235,10 +235,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct number_over_tensor_fused_args { /* the kernel's arrays and scalars: one argument */
     const __half *h_u;
     const __nv_bfloat16 *b_u;
@@ -250,8 +250,8 @@ struct number_over_tensor_fused_args { /* the kernel's arrays and scalars: one a
     float *v_u;
 };
 
-template <typename I, int E, bool TAIL, bool ROW>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) number_over_tensor_fused_kernel(const number_over_tensor_fused_args a, I n, I first)
+template <typename I, int E, bool ROW>
+__device__ __forceinline__ void number_over_tensor_fused_elems(const number_over_tensor_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __half *__restrict__ h_u = a.h_u;
@@ -262,18 +262,14 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) number_over_ten
     __nv_bfloat16 *__restrict__ z_u = a.z_u;
     float *__restrict__ w_u = a.w_u;
     float *__restrict__ v_u = a.v_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     __half h_u_v[E];
-    fx_load<E>(h_u_v, h_u, i, n, full);
+    fx_load<E>(h_u_v, h_u, i, n, true);
     __nv_bfloat16 b_u_v[E];
-    fx_load<E>(b_u_v, b_u, i, n, full);
+    fx_load<E>(b_u_v, b_u, i, n, true);
     float x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     int32_t q_u_v[E];
-    fx_load<E>(q_u_v, q_u, i, n, full);
+    fx_load<E>(q_u_v, q_u, i, n, true);
     __half y_u_v[E];
     __nv_bfloat16 z_u_v[E];
     float w_u_v[E];
@@ -295,10 +291,20 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) number_over_ten
         w_u_v[e] = fx_to_f32(v7);
         v_u_v[e] = fx_to_f32(v9);
     }
-    fx_store<E>(y_u, i, n, full, y_u_v);
-    fx_store<E>(z_u, i, n, full, z_u_v);
-    fx_store<E>(w_u, i, n, full, w_u_v);
-    fx_store<E>(v_u, i, n, full, v_u_v);
+    fx_store<E>(y_u, i, n, true, y_u_v);
+    fx_store<E>(z_u, i, n, true, z_u_v);
+    fx_store<E>(w_u, i, n, true, w_u_v);
+    fx_store<E>(v_u, i, n, true, v_u_v);
+}
+
+template <typename I, int E, bool ROW>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) number_over_tensor_fused_kernel(const number_over_tensor_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        number_over_tensor_fused_elems<I, E, ROW>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        number_over_tensor_fused_elems<I, 1, ROW>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -314,20 +320,18 @@ extern "C" cudaError_t number_over_tensor_fused(const uint16_t *h_u, const uint1
     const number_over_tensor_fused_args args = {(const __half *)h_u, (const __nv_bfloat16 *)b_u, (const float *)x_u, (const int32_t *)q_u, (__half *)y_u, (__nv_bfloat16 *)z_u, (float *)w_u, (float *)v_u};
     const size_t n = rows * cols;
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 4, 2) && fx_aligned(b_u, 4, 2) && fx_aligned(x_u, 4, 4) && fx_aligned(q_u, 4, 4) && fx_aligned(y_u, 4, 2) && fx_aligned(z_u, 4, 2) && fx_aligned(w_u, 4, 4) && fx_aligned(v_u, 4, 4);
-    /* whole chunks of 4 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS) {
-        full = n / 2 * 2;
-        number_over_tensor_fused_kernel<unsigned, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX) {
-        number_over_tensor_fused_kernel<unsigned, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0) {
-        number_over_tensor_fused_kernel<size_t, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        number_over_tensor_fused_kernel<unsigned, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        number_over_tensor_fused_kernel<size_t, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 4) < FX_SMALL_BLOCKS) {
+        number_over_tensor_fused_kernel<unsigned, 2, false><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    } else if (n <= FX_INDEX32_MAX) {
+        number_over_tensor_fused_kernel<unsigned, 4, false><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    } else {
+        number_over_tensor_fused_kernel<size_t, 4, false><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, n);
     }
-    if (full < n && n <= FX_INDEX32_MAX)
-        number_over_tensor_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        number_over_tensor_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 
@@ -558,8 +562,8 @@ static const FusecChain number_over_tensor_chain = {
     "out y, z, w, v\n",
     4, 4, 0,
     number_over_tensor_in, number_over_tensor_out, NULL,
-    {6, number_over_tensor_unfused_cost, 28, 0, 0, 0, 0},
-    {1, number_over_tensor_fused_cost, 24, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 0.0},
+    {6, number_over_tensor_unfused_cost, 28, 0, 0},
+    {1, number_over_tensor_fused_cost, 24, 4, 0.0},
     34, 24,
     NULL,
     number_over_tensor_reference,

@@ -740,10 +740,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
  * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
  * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
  * one element a thread spreads its serial work over more SMs).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct operators_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *x_u;
     const __half *h_u;
@@ -754,8 +754,8 @@ struct operators_fused_args { /* the kernel's arrays and scalars: one argument *
     double s_u;
 };
 
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused_kernel(const operators_fused_args a, I n, I first)
+template <typename I, int E>
+__device__ __forceinline__ void operators_fused_elems(const operators_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const float *__restrict__ x_u = a.x_u;
@@ -765,18 +765,14 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
     float *__restrict__ y_u = a.y_u;
     bool *__restrict__ c_u = a.c_u;
     const double s_u = a.s_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     float x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     __half h_u_v[E];
-    fx_load<E>(h_u_v, h_u, i, n, full);
+    fx_load<E>(h_u_v, h_u, i, n, true);
     bool m_u_v[E];
-    fx_load<E>(m_u_v, m_u, i, n, full);
+    fx_load<E>(m_u_v, m_u, i, n, true);
     bool k_u_v[E];
-    fx_load<E>(k_u_v, k_u, i, n, full);
+    fx_load<E>(k_u_v, k_u, i, n, true);
     float y_u_v[E];
     bool c_u_v[E];
 #pragma unroll
@@ -811,8 +807,18 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
         y_u_v[e] = fx_to_f32(v26);
         c_u_v[e] = fx_to_bool(v24);
     }
-    fx_store<E>(y_u, i, n, full, y_u_v);
-    fx_store<E>(c_u, i, n, full, c_u_v);
+    fx_store<E>(y_u, i, n, true, y_u_v);
+    fx_store<E>(c_u, i, n, true, c_u_v);
+}
+
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused_kernel(const operators_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        operators_fused_elems<I, E>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        operators_fused_elems<I, 1>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -826,22 +832,19 @@ extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, co
         return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(h_u, 8, 2) && fx_aligned(m_u, 8, 1) && fx_aligned(k_u, 8, 1) && fx_aligned(y_u, 4, 4) && fx_aligned(c_u, 8, 1);
     const operators_fused_args args = {(const float *)x_u, (const __half *)h_u, (const bool *)m_u, (const bool *)k_u, (float *)y_u, (bool *)c_u, (double)s_u};
-    /* whole chunks of 8 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS) {
-        full = n; /* one element a thread: every element */
-        operators_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS) {
-        full = n / 4 * 4;
-        operators_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX)
-        operators_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        operators_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= FX_INDEX32_MAX)
-        operators_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        operators_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        operators_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        operators_fused_kernel<size_t, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 4) < FX_TINY_BLOCKS) /* one element a thread */
+        operators_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 8) < FX_WIDE_BLOCKS)
+        operators_fused_kernel<unsigned, 4><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (n <= FX_INDEX32_MAX)
+        operators_fused_kernel<unsigned, 8><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else
+        operators_fused_kernel<size_t, 8><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, n);
     return cudaGetLastError();
 }
 
@@ -1305,8 +1308,8 @@ static const FusecChain operators_chain = {
     "out y, c\n",
     4, 2, 1,
     operators_in, operators_out, operators_par,
-    {20, operators_unfused_cost, 34, 0, 0, 0, 0},
-    {1, operators_fused_cost, 13, 8, (FX_WIDE_BLOCKS - 1.0) * FX_THREADS * 8, (FX_TINY_BLOCKS - 1.0) * FX_THREADS * 4, 0.0},
+    {20, operators_unfused_cost, 34, 0, 0},
+    {1, operators_fused_cost, 13, 8, 0.0},
     177, 13,
     operators_run,
     operators_reference,

@@ -794,10 +794,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) pow_k24_add(con
  * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
  * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
  * one element a thread spreads its serial work over more SMs).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct pow_fused_args { /* the kernel's arrays and scalars: one argument */
     const __half *h_u;
     const float *x_u;
@@ -808,8 +808,8 @@ struct pow_fused_args { /* the kernel's arrays and scalars: one argument */
     double e_u;
 };
 
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kernel(const pow_fused_args a, I n, I first)
+template <typename I, int E>
+__device__ __forceinline__ void pow_fused_elems(const pow_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const __half *__restrict__ h_u = a.h_u;
@@ -819,14 +819,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
     __half *__restrict__ c_u = a.c_u;
     __half *__restrict__ d_u = a.d_u;
     const double e_u = a.e_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     __half h_u_v[E];
-    fx_load<E>(h_u_v, h_u, i, n, full);
+    fx_load<E>(h_u_v, h_u, i, n, true);
     float x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     float a_u_v[E];
     float b_u_v[E];
     __half c_u_v[E];
@@ -864,10 +860,20 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
         c_u_v[e] = fx_to_f16(v16);
         d_u_v[e] = fx_to_f16(v25);
     }
-    fx_store<E>(a_u, i, n, full, a_u_v);
-    fx_store<E>(b_u, i, n, full, b_u_v);
-    fx_store<E>(c_u, i, n, full, c_u_v);
-    fx_store<E>(d_u, i, n, full, d_u_v);
+    fx_store<E>(a_u, i, n, true, a_u_v);
+    fx_store<E>(b_u, i, n, true, b_u_v);
+    fx_store<E>(c_u, i, n, true, c_u_v);
+    fx_store<E>(d_u, i, n, true, d_u_v);
+}
+
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kernel(const pow_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        pow_fused_elems<I, E>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        pow_fused_elems<I, 1>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -881,22 +887,19 @@ extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a
         return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(h_u, 8, 2) && fx_aligned(x_u, 4, 4) && fx_aligned(a_u, 4, 4) && fx_aligned(b_u, 4, 4) && fx_aligned(c_u, 8, 2) && fx_aligned(d_u, 8, 2);
     const pow_fused_args args = {(const __half *)h_u, (const float *)x_u, (float *)a_u, (float *)b_u, (__half *)c_u, (__half *)d_u, (double)e_u};
-    /* whole chunks of 8 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_TINY_BLOCKS) {
-        full = n; /* one element a thread: every element */
-        pow_fused_kernel<unsigned, 1, false><<<fx_blocks(full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS) {
-        full = n / 4 * 4;
-        pow_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX)
-        pow_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        pow_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= FX_INDEX32_MAX)
-        pow_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        pow_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        pow_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        pow_fused_kernel<size_t, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 4) < FX_TINY_BLOCKS) /* one element a thread */
+        pow_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 8) < FX_WIDE_BLOCKS)
+        pow_fused_kernel<unsigned, 4><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (n <= FX_INDEX32_MAX)
+        pow_fused_kernel<unsigned, 8><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else
+        pow_fused_kernel<size_t, 8><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, n);
     return cudaGetLastError();
 }
 
@@ -1362,8 +1365,8 @@ static const FusecChain pow_chain = {
     "out a, b, c, d\n",
     2, 4, 1,
     pow_in, pow_out, pow_par,
-    {18, pow_unfused_cost, 30, 0, 0, 0, 0},
-    {1, pow_fused_cost, 18, 8, (FX_WIDE_BLOCKS - 1.0) * FX_THREADS * 8, (FX_TINY_BLOCKS - 1.0) * FX_THREADS * 4, 0.0},
+    {18, pow_unfused_cost, 30, 0, 0},
+    {1, pow_fused_cost, 18, 8, 0.0},
     184, 18,
     pow_run,
     pow_reference,

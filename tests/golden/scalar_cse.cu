@@ -137,10 +137,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_k3_a
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 0.71 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
  * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct scalar_cse_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *x_u;
     float *y_u;
@@ -148,20 +148,16 @@ struct scalar_cse_fused_args { /* the kernel's arrays and scalars: one argument 
     double c1;
 };
 
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_fused_kernel(const scalar_cse_fused_args a, I n, I first)
+template <typename I, int E>
+__device__ __forceinline__ void scalar_cse_fused_elems(const scalar_cse_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const float *__restrict__ x_u = a.x_u;
     float *__restrict__ y_u = a.y_u;
     const double c2 = a.c2;
     const double c1 = a.c1;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     float x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     float y_u_v[E];
 #pragma unroll
     for (int e = 0; e < E; e++) {
@@ -171,7 +167,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_fuse
         const float v3 = fx_add(v1, v2); /* y */
         y_u_v[e] = fx_to_f32(v3);
     }
-    fx_store<E>(y_u, i, n, full, y_u_v);
+    fx_store<E>(y_u, i, n, true, y_u_v);
+}
+
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalar_cse_fused_kernel(const scalar_cse_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        scalar_cse_fused_elems<I, E>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        scalar_cse_fused_elems<I, 1>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -190,19 +196,17 @@ extern "C" cudaError_t scalar_cse_fused(const float *x_u, float *y_u, float s_u,
     const double c4 = ((double)c3 + 1.0);
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const scalar_cse_fused_args args = {(const float *)x_u, (float *)y_u, (double)c2, (double)c1};
-    /* whole chunks of 8 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 8 * 8 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 8) < FX_WIDE_BLOCKS) {
-        full = n / 4 * 4;
-        scalar_cse_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX)
-        scalar_cse_fused_kernel<unsigned, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        scalar_cse_fused_kernel<size_t, 8, false><<<fx_blocks(full, 8), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= FX_INDEX32_MAX)
-        scalar_cse_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        scalar_cse_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        scalar_cse_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        scalar_cse_fused_kernel<size_t, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 8) < FX_WIDE_BLOCKS)
+        scalar_cse_fused_kernel<unsigned, 4><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (n <= FX_INDEX32_MAX)
+        scalar_cse_fused_kernel<unsigned, 8><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else
+        scalar_cse_fused_kernel<size_t, 8><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>(args, n);
     return cudaGetLastError();
 }
 
@@ -402,8 +406,8 @@ static const FusecChain scalar_cse_chain = {
     "y = (2 % (abs(s) + 1)) * x + x // (abs(s) + 1)\n",
     1, 1, 1,
     scalar_cse_in, scalar_cse_out, scalar_cse_par,
-    {3, scalar_cse_unfused_cost, 16, 0, 0, 0, 0},
-    {1, scalar_cse_fused_cost, 8, 8, (FX_WIDE_BLOCKS - 1.0) * FX_THREADS * 8, 0.0, 0.0},
+    {3, scalar_cse_unfused_cost, 16, 0, 0},
+    {1, scalar_cse_fused_cost, 8, 8, 0.0},
     28, 8,
     scalar_cse_run,
     scalar_cse_reference,

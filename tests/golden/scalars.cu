@@ -265,10 +265,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) scalars_k7_wher
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct scalars_fused_args { /* the kernel's arrays and scalars: one argument */
     const bool *m_u;
     const float *x_u;
@@ -278,8 +278,8 @@ struct scalars_fused_args { /* the kernel's arrays and scalars: one argument */
     double c0;
 };
 
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const scalars_fused_args a, I n, I first)
+template <typename I, int E>
+__device__ __forceinline__ void scalars_fused_elems(const scalars_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const bool *__restrict__ m_u = a.m_u;
@@ -288,14 +288,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_k
     float *__restrict__ z_u = a.z_u;
     const double s_u = a.s_u;
     const double c0 = a.c0;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     bool m_u_v[E];
-    fx_load<E>(m_u_v, m_u, i, n, full);
+    fx_load<E>(m_u_v, m_u, i, n, true);
     float x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     float y_u_v[E];
     float z_u_v[E];
 #pragma unroll
@@ -312,8 +308,18 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_k
         y_u_v[e] = fx_to_f32(v4);
         z_u_v[e] = fx_to_f32(v8);
     }
-    fx_store<E>(y_u, i, n, full, y_u_v);
-    fx_store<E>(z_u, i, n, full, z_u_v);
+    fx_store<E>(y_u, i, n, true, y_u_v);
+    fx_store<E>(z_u, i, n, true, z_u_v);
+}
+
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) scalars_fused_kernel(const scalars_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        scalars_fused_elems<I, E>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        scalars_fused_elems<I, 1>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -328,19 +334,17 @@ extern "C" cudaError_t scalars_fused(const uint8_t *m_u, const float *x_u, float
     const double c0 = (double)fx_widen(fx_to_f16((double)t_u));
     const bool vec = !fx_scalar_only && fx_aligned(m_u, 4, 1) && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
     const scalars_fused_args args = {(const bool *)m_u, (const float *)x_u, (float *)y_u, (float *)z_u, (double)s_u, (double)c0};
-    /* whole chunks of 4 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS) {
-        full = n / 2 * 2;
-        scalars_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX)
-        scalars_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        scalars_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= FX_INDEX32_MAX)
-        scalars_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        scalars_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        scalars_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        scalars_fused_kernel<size_t, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 4) < FX_SMALL_BLOCKS)
+        scalars_fused_kernel<unsigned, 2><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (n <= FX_INDEX32_MAX)
+        scalars_fused_kernel<unsigned, 4><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else
+        scalars_fused_kernel<size_t, 4><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, n);
     return cudaGetLastError();
 }
 
@@ -589,8 +593,8 @@ static const FusecChain scalars_chain = {
     "z = where(x == s, x * f16(t), x * f16(0.1))\n",
     2, 2, 2,
     scalars_in, scalars_out, scalars_par,
-    {7, scalars_unfused_cost, 22, 0, 0, 0, 0},
-    {1, scalars_fused_cost, 13, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 0.0},
+    {7, scalars_unfused_cost, 22, 0, 0},
+    {1, scalars_fused_cost, 13, 4, 0.0},
     57, 13,
     scalars_run,
     scalars_reference,

@@ -222,10 +222,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k6_relu(
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array of the chain's shape), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct shapes_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *s_u;
     const float *b_u;
@@ -239,8 +239,8 @@ struct shapes_fused_args { /* the kernel's arrays and scalars: one argument */
     FxBcast r_u_b; /* where its elements are, for fx_gather */
 };
 
-template <typename I, int E, bool TAIL, bool ROW>
-__global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_THREADS : 1024 / FX_THREADS) shapes_fused_kernel(const shapes_fused_args a, I n, I first)
+template <typename I, int E, bool ROW>
+__device__ __forceinline__ void shapes_fused_elems(const shapes_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const float *__restrict__ s_u = a.s_u;
@@ -250,18 +250,14 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
     float *__restrict__ y_u = a.y_u;
     float *__restrict__ z_u = a.z_u;
     const double k_u = a.k_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     float s_u_v[E];
-    fx_gather<E, 3, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, full); /* s: [B, 1, C] */
+    fx_gather<E, 3, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, true); /* s: [B, 1, C] */
     float b_u_v[E];
-    fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i, n, full); /* b: [C] */
+    fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i, n, true); /* b: [C] */
     __half r_u_v[E];
-    fx_gather<E, 3, ROW, false>(r_u_v, r_u, a.r_u_b, i, n, full); /* r: [R, 1] */
+    fx_gather<E, 3, ROW, false>(r_u_v, r_u, a.r_u_b, i, n, true); /* r: [R, 1] */
     __half x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     float y_u_v[E];
     float z_u_v[E];
 #pragma unroll
@@ -279,8 +275,18 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
         y_u_v[e] = fx_to_f32(v8);
         z_u_v[e] = fx_to_f32(v9);
     }
-    fx_store<E>(y_u, i, n, full, y_u_v);
-    fx_store<E>(z_u, i, n, full, z_u_v);
+    fx_store<E>(y_u, i, n, true, y_u_v);
+    fx_store<E>(z_u, i, n, true, z_u_v);
+}
+
+template <typename I, int E, bool ROW>
+__global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_THREADS : 1024 / FX_THREADS) shapes_fused_kernel(const shapes_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        shapes_fused_elems<I, E, ROW>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        shapes_fused_elems<I, 1, ROW>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -305,29 +311,27 @@ extern "C" cudaError_t shapes_fused(const float *s_u, const float *b_u, const ui
     /* where a thread's chunk lies in one row (cols a multiple of 4, or else of 2 with 2 a
      * thread), each broadcast input's place is found once a chunk (ROW) */
     const bool row = vec && fx_aligned(s_u, 4, 4) && fx_aligned(b_u, 4, 4);
-    /* whole chunks of 4 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && (fx_blocks(full, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
-        full = n / 2 * 2;
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        shapes_fused_kernel<unsigned, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        shapes_fused_kernel<size_t, 1, false><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && (fx_blocks(n, 4) < FX_SMALL_BLOCKS || (row && cols % 4 != 0 && cols % 2 == 0))) {
         if (row && cols % 2 == 0)
-            shapes_fused_kernel<unsigned, 2, false, true><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+            shapes_fused_kernel<unsigned, 2, true><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
         else
-            shapes_fused_kernel<unsigned, 2, false, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX) {
+            shapes_fused_kernel<unsigned, 2, false><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    } else if (n <= FX_INDEX32_MAX) {
         if (row && cols % 4 == 0)
-            shapes_fused_kernel<unsigned, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
+            shapes_fused_kernel<unsigned, 4, true><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
         else
-            shapes_fused_kernel<unsigned, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0) {
+            shapes_fused_kernel<unsigned, 4, false><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    } else {
         if (row && cols % 4 == 0)
-            shapes_fused_kernel<size_t, 4, false, true><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+            shapes_fused_kernel<size_t, 4, true><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, n);
         else
-            shapes_fused_kernel<size_t, 4, false, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
+            shapes_fused_kernel<size_t, 4, false><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, n);
     }
-    if (full < n && n <= FX_INDEX32_MAX)
-        shapes_fused_kernel<unsigned, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        shapes_fused_kernel<size_t, 1, true, false><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
     return cudaGetLastError();
 }
 
@@ -572,8 +576,8 @@ static const FusecChain shapes_chain = {
     "z = relu(y)\n",
     4, 2, 1,
     shapes_in, shapes_out, shapes_par,
-    {6, shapes_unfused_cost, 18.0006, 0, 0, 0, 0},
-    {1, shapes_fused_cost, 10.0006, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, (double)FX_INDEX32_MAX, 70 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
+    {6, shapes_unfused_cost, 18.0006, 0, 0},
+    {1, shapes_fused_cost, 10.0006, 4, (double)FX_INDEX32_MAX, 70 /* gathers: fp32 slots an element that finds its own broadcast offsets */},
     30.0006, 10.0006,
     NULL,
     shapes_reference,

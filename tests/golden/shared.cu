@@ -164,27 +164,23 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_k4_add(c
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 4 (16 bytes of the widest array), or 2 for a grid of under
  * FX_SMALL_BLOCKS blocks (small n: twice the threads, half the serial work each).
- * TAIL false: elements [first, n) in whole, aligned chunks of E, by vector accesses
- * with no bounds checks (the host API passes n a multiple of E); TAIL true: the
- * rest, one element a thread (E = 1: the last n % E, or all of n if a pointer is
- * misaligned). */
+ * A thread takes a whole chunk of E elements by vector accesses, with no bounds to
+ * check; past the whole chunks, one element of the rest (the grid covers n / E + n % E
+ * threads, fx_tail_blocks), so that one launch covers any n. E = 1 where a pointer
+ * is misaligned. */
 struct shared_fused_args { /* the kernel's arrays and scalars: one argument */
     const float *x_u;
     float *y_u;
 };
 
-template <typename I, int E, bool TAIL>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_fused_kernel(const shared_fused_args a, I n, I first)
+template <typename I, int E>
+__device__ __forceinline__ void shared_fused_elems(const shared_fused_args &a, I i, I n)
 {
     /* __restrict__: no array overlaps another, so loads may take the read-only path */
     const float *__restrict__ x_u = a.x_u;
     float *__restrict__ y_u = a.y_u;
-    constexpr bool full = !TAIL; /* whole chunks: vector accesses, no bounds to check */
-    const I i = first + ((I)blockIdx.x * FX_THREADS + threadIdx.x) * E; /* one chunk a thread: the grid covers n */
-    if (i >= n)
-        return;
     float x_u_v[E];
-    fx_load<E>(x_u_v, x_u, i, n, full);
+    fx_load<E>(x_u_v, x_u, i, n, true);
     float y_u_v[E];
 #pragma unroll
     for (int e = 0; e < E; e++) {
@@ -194,7 +190,17 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_fused_ke
         const float v3 = fx_add(v1, v2); /* y */
         y_u_v[e] = fx_to_f32(v3);
     }
-    fx_store<E>(y_u, i, n, full, y_u_v);
+    fx_store<E>(y_u, i, n, true, y_u_v);
+}
+
+template <typename I, int E>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_fused_kernel(const shared_fused_args a, I n)
+{
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, chunks = n / E;
+    if (t < chunks) /* a whole chunk */
+        shared_fused_elems<I, E>(a, t * E, n);
+    else if (chunks * E + (t - chunks) < n) /* past them, one element of the rest */
+        shared_fused_elems<I, 1>(a, chunks * E + (t - chunks), n);
 }
 
 /* ==== host API ==== */
@@ -208,19 +214,17 @@ extern "C" cudaError_t shared_fused(const float *x_u, float *y_u, size_t n, cuda
         return cudaErrorInvalidValue;
     const bool vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(y_u, 4, 4);
     const shared_fused_args args = {(const float *)x_u, (float *)y_u};
-    /* whole chunks of 4 by vector accesses, then the rest element by element */
-    size_t full = vec ? n / 4 * 4 : 0;
-    if (full > 0 && n <= FX_INDEX32_MAX && fx_blocks(full, 4) < FX_SMALL_BLOCKS) {
-        full = n / 2 * 2;
-        shared_fused_kernel<unsigned, 2, false><<<fx_blocks(full, 2), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    } else if (full > 0 && full <= FX_INDEX32_MAX)
-        shared_fused_kernel<unsigned, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, (unsigned)full, 0u);
-    else if (full > 0)
-        shared_fused_kernel<size_t, 4, false><<<fx_blocks(full, 4), FX_THREADS, 0, stream>>>(args, full, (size_t)0);
-    if (full < n && n <= FX_INDEX32_MAX)
-        shared_fused_kernel<unsigned, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n, (unsigned)full);
-    else if (full < n)
-        shared_fused_kernel<size_t, 1, true><<<fx_blocks(n - full, 1), FX_THREADS, 0, stream>>>(args, n, full);
+    /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
+    if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
+        shared_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (!vec)
+        shared_fused_kernel<size_t, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, n);
+    else if (n <= FX_INDEX32_MAX && fx_blocks(n, 4) < FX_SMALL_BLOCKS)
+        shared_fused_kernel<unsigned, 2><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else if (n <= FX_INDEX32_MAX)
+        shared_fused_kernel<unsigned, 4><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, (unsigned)n);
+    else
+        shared_fused_kernel<size_t, 4><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>(args, n);
     return cudaGetLastError();
 }
 
@@ -411,8 +415,8 @@ static const FusecChain shared_chain = {
     "y = exp(x) + exp(x) * (2 * 3 + 1)\n",
     1, 1, 0,
     shared_in, shared_out, NULL,
-    {4, shared_unfused_cost, 20, 0, 0, 0, 0},
-    {1, shared_fused_cost, 8, 4, (FX_SMALL_BLOCKS - 1.0) * FX_THREADS * 4, 0.0, 0.0},
+    {4, shared_unfused_cost, 20, 0, 0},
+    {1, shared_fused_cost, 8, 4, 0.0},
     36, 8,
     shared_run,
     shared_reference,

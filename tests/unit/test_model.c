@@ -26,7 +26,7 @@ static double mem_us(double n, double bytes)
     const FusecProfile *p = h200();
     return n * bytes / (p->hbm_gbps * 1e3) + p->ramp_us * (1 - exp(-n * bytes / p->ramp_bytes));
 }
-static const FusecVersion U = {4, seed_u, 20, 0, 0, 0, 0}, F = {1, seed_f, 8, 0, 0, 0, 0};
+static const FusecVersion U = {4, seed_u, 20, 0, 0}, F = {1, seed_f, 8, 0, 0};
 
 static void memory_bound_at_large_n(void **state)
 {
@@ -54,7 +54,7 @@ static void gather_cap(void **state)
     const FusecKernelCost flat[] = {{1, 0, 0, 4, 1, 0, 1, 0, 0}};
     FusecKernelCost bcast[] = {{1, 0, 0, 4, 1, 0, 1, 0, 0}};
     bcast[0].gather = 1;
-    const FusecVersion fv = {1, flat, 5, 0, 0, 0, 0}, bv = {1, bcast, 5, 0, 0, 0, 0};
+    const FusecVersion fv = {1, flat, 5, 0, 0}, bv = {1, bcast, 5, 0, 0};
     FusecTime f = fusec_model_time(p, &fv, n, FUSEC_HOST_C, 0, 0);
     FusecTime b = fusec_model_time(p, &bv, n, FUSEC_HOST_C, 0, 0);
     assert_true(p->gather_gelems > 100 && cap > mem_us(n, 5));
@@ -136,7 +136,7 @@ static void intermediates_in_l2(void **state)
     FusecKernelCost ru[4];
     memcpy(ru, seed_u, sizeof ru);
     ru[2].reuse = 1;
-    FusecVersion R = {4, ru, 16, 0, 0, 0, 0};
+    FusecVersion R = {4, ru, 16, 0, 0};
     FusecTime reused = fusec_model_time(h200(), &R, n, FUSEC_HOST_C, 0, 0);
     assert_true(fabs(reused.l2_bytes - 16) < 1e-12 && reused.mem_us < small.mem_us);
     FusecTime reused23 = fusec_model_time(h200(), &R, 1 << 23, FUSEC_HOST_C, 0, 0);
@@ -178,7 +178,7 @@ static void inputs_read_again(void **state)
     FusecKernelCost k = {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4};
     k.in_again = 4;
     k.again_dist = 100;
-    FusecVersion v = {1, &k, 12, 0, 0, 0, 0};
+    FusecVersion v = {1, &k, 12, 0, 0};
     FusecTime far = fusec_model_time(h200(), &v, n, FUSEC_HOST_C, 0, 0);
     assert_true(fabs(far.l2_bytes - 4) < 1e-12); /* t hits; x comes from HBM */
     k.again_dist = 8; /* x read by the kernel before: it hits too */
@@ -190,7 +190,7 @@ static void compute_bound_when_arithmetic_dominates(void **state)
 {
     (void)state;
     FusecKernelCost heavy = {8, 0, 0, 8, 400, 40, 0, 4000, 1}; /* f64, many issue slots */
-    FusecVersion v = {1, &heavy, 16, 0, 0, 0, 0};
+    FusecVersion v = {1, &heavy, 16, 0, 0};
     FusecTime t = fusec_model_time(h200(), &v, 1 << 28, FUSEC_HOST_C, 1, 0);
     assert_int_equal(t.regime, FUSEC_COMPUTE);
     assert_true(t.compute_us > t.mem_us);
@@ -238,49 +238,33 @@ static void launch_floors(void **state)
     assert_true(fabs(fusec_launch_floor(&fast, 4, FUSEC_HOST_C, 1) - 4 * p->launch_next_us) < 1e-12);
 }
 
-/* The fused version's tail kernel: one more launch at a whole n of at least
- * one chunk of E that is not a multiple of the chunk its call takes there
- * (E / 2 up to half_max elements of whole chunks, E above it); none at a
- * multiple, below one chunk of E (the tail kernel is then the only one), up to
- * tiny_max (a compute-heavy kernel's call takes every element one a thread),
- * at a fractional n (the crossovers' bisection) or for a version without a
- * tail (the unfused). The rule is src/emit_cuda.c's emit_flat_launches. */
-static void tail_launch(void **state)
+/* The fused call is one launch at any n (since session 29 its kernel's
+ * threads past the whole chunks take the rest: src/emit_cuda.c's
+ * emit_flat_launches), odd or even, so its overhead is one kernel's; a shaped
+ * chain's ROW instances share one gathered offset among E elements, or E / 2
+ * where the rows are a multiple of E / 2 only, and each element finds its own
+ * elsewhere. */
+static void one_launch(void **state)
 {
     (void)state;
     const FusecProfile *p = h200();
     FusecKernelCost k = {4, 0, 0, 4, 3, 0, 3, 0, 0};
-    FusecVersion fused = {1, &k, 8, 4, 1023.0 * 128 * 4, 0, 0}, none = {1, &k, 8, 0, 0, 0, 0};
-    double second = fusec_cold_launches(p, 2) - fusec_cold_launches(p, 1);
-    FusecTime odd = fusec_model_time(p, &fused, 4095, FUSEC_HOST_C, 1, 0);
-    FusecTime even = fusec_model_time(p, &fused, 4096, FUSEC_HOST_C, 1, 0);
-    assert_true(fabs(odd.overhead_us - even.overhead_us - second) < 0.01);
-    assert_true(fabs(odd.us - even.us - second) < 0.05);
-    assert_int_equal(fusec_tail_chunk(&fused, 4095), 2);
-    assert_int_equal(fusec_tail_launch(&fused, 4096), 0);
-    assert_int_equal(fusec_tail_launch(&fused, 4098), 0);    /* a multiple of E / 2 on a small grid */
-    assert_int_equal(fusec_tail_chunk(&fused, 1048578), 4); /* past half_max: chunks of E */
-    assert_int_equal(fusec_tail_launch(&fused, 1048580), 0);
-    assert_int_equal(fusec_tail_launch(&fused, 3), 0);      /* under one chunk of E: the tail kernel alone */
-    assert_int_equal(fusec_tail_launch(&fused, 4095.5), 0);
-    assert_int_equal(fusec_tail_launch(&none, 4095), 0);
-    FusecVersion heavy = {1, &k, 8, 8, 4095.0 * 128 * 8, 255.0 * 128 * 4, 0};
-    assert_int_equal(fusec_tail_launch(&fused, 523778), 0);  /* whole chunks of E at half_max: E / 2 */
-    assert_int_equal(fusec_tail_chunk(&fused, 523782), 4);   /* one chunk of E past it: E */
-    FusecVersion two = {1, &k, 8, 2, 1023.0 * 128 * 2, 0, 0}; /* E = 2: E / 2 is one element a thread */
-    assert_int_equal(fusec_tail_launch(&two, 4095), 0);
-    assert_int_equal(fusec_tail_chunk(&two, 1048577), 2);
-    assert_int_equal(fusec_tail_launch(&heavy, 130560 + 7), 0); /* whole chunks at tiny_max: every element */
-    assert_int_equal(fusec_tail_launch(&heavy, 130561), 0); /* every element one a thread */
-    assert_int_equal(fusec_tail_chunk(&heavy, 130569), 4);
-    /* a shaped chain with ROW instances: rows of 6 take chunks of 2 at any size, rows of 8 of 4 */
-    FusecVersion rows = {1, &k, 8, 4, 1023.0 * 128 * 4, 0, 2147483647.0}, six = rows, eight = rows;
+    FusecVersion fused = {1, &k, 8, 4, 0, 0};
+    for (double n = 4093; n <= 4100; n++) {
+        FusecTime t = fusec_model_time(p, &fused, n, FUSEC_HOST_C, 1, 0);
+        assert_true(fabs(t.overhead_us - fusec_cold_launches(p, 1)) < 1e-9);
+    }
+    FusecTime odd = fusec_model_time(p, &fused, 1048577, FUSEC_HOST_GRAPH, 1, 0);
+    assert_true(fabs(odd.overhead_us - fusec_graph_launches(p, 1)) < 1e-9);
+    FusecVersion rows = {1, &k, 8, 4, 2147483647.0, 0}, six = rows, eight = rows, five = rows, flat = fused;
     fusec_version_rows(&six, 6);
     fusec_version_rows(&eight, 8);
-    assert_int_equal(fusec_tail_launch(&six, 6.0 * 1000000), 0);
-    assert_int_equal(fusec_tail_chunk(&eight, 8.0 * 1000000 + 2), 4);
-    FusecTime plain = fusec_model_time(p, &none, 4095, FUSEC_HOST_C, 1, 0);
-    assert_true(fabs(plain.overhead_us - even.overhead_us) < 0.01);
+    fusec_version_rows(&five, 5);
+    fusec_version_rows(&flat, 6); /* no ROW instances of E / 2 */
+    assert_int_equal(six.gather_run, 2);
+    assert_int_equal(eight.gather_run, 4);
+    assert_int_equal(five.gather_run, 1);
+    assert_int_equal(flat.gather_run, 1);
 }
 
 static void size_lists(void **state)
@@ -356,7 +340,7 @@ int main(void)
         cmocka_unit_test(intermediates_in_l2),      cmocka_unit_test(compute_bound_when_arithmetic_dominates),
         cmocka_unit_test(size_lists),               cmocka_unit_test(profiles),
         cmocka_unit_test(smooth_maximum),           cmocka_unit_test(launch_floors),
-        cmocka_unit_test(tail_launch),              cmocka_unit_test(inputs_read_again),
+        cmocka_unit_test(one_launch),              cmocka_unit_test(inputs_read_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
