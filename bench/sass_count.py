@@ -11,7 +11,10 @@ instance where it has one (--no-row: the one without, which a last dim not a
 multiple of E runs). One chunk a thread, no loop: its instructions up
 to the first EXIT that is not predicated are the path a thread runs (the fast
 paths inline; the slow paths' subroutines, a division's or an erf's, come
-after it, and loops such as fmodf's count once). Prints per chain E, that
+after it, and loops such as fmodf's count once). The kernel's first
+predicated branch parts a whole chunk from one element of the tail (the
+threads past the whole chunks): of its two ways, the longer is the whole
+chunk's, which is counted. Prints per chain E, that
 count over E (SASS an element) and its mix (fp32: FFMA, FADD, FMUL, FSEL,
 ... and the half-pair ops; fp64: D*; mufu: MUFU; int: integer and logic ops;
 mem: loads, stores and constant reads; ctl: branches, barriers, calls;
@@ -31,7 +34,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from repredict import shape_args  # noqa: E402  (a source's # fusec-args)
 
-INSN = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)")
+INSN = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)(?:.*`\((\.L_x_\d+)\))?")
+LABEL = re.compile(r"^(\.L_x_\d+):$")
 SECTION = re.compile(r"^\.text\.(\S+):$")
 CLASSES = (
     ("fp64", re.compile(r"^D(FMA|ADD|MUL|SETP|MNMX)$")),
@@ -52,16 +56,21 @@ def klass(op):
 
 
 def kernels(sass):
-    """{mangled name: [(predicated, opcode)]} of every function in nvdisasm -c's output."""
+    """{mangled name: ([(predicated, opcode, branch target or None)], {label: index})} of every function
+    in nvdisasm -c's output."""
     out, cur = {}, None
     for line in sass.splitlines():
         m = SECTION.match(line.strip())
         if m:
-            cur = out.setdefault(m.group(1), [])
+            cur = out.setdefault(m.group(1), ([], {}))
+            continue
+        m = LABEL.match(line.strip())
+        if m and cur is not None:
+            cur[1][m.group(1)] = len(cur[0])
             continue
         m = INSN.match(line)
         if m and cur is not None:
-            cur.append((bool(m.group(1)), m.group(2)))
+            cur[0].append((bool(m.group(1)), m.group(2), m.group(3)))
     return out
 
 
@@ -69,7 +78,7 @@ def large_n_instance(prefix, fns, row=True):
     """(name, E) of the fused kernel's whole-chunk, 32-bit instance with the largest E (ROW where there is
     one, unless row is False: then the instance an odd last dim runs, each broadcast input gathered an element)."""
     best = None
-    pat = re.compile(r"^_Z\d+%s_fused_kernelIjLi(\d+)ELb0E(Lb([01])E)?" % re.escape(prefix))
+    pat = re.compile(r"^_Z\d+%s_fused_kernelIjLi(\d+)E(Lb([01])E)?E" % re.escape(prefix))
     for name in fns:
         m = pat.match(name)
         if m:
@@ -79,13 +88,31 @@ def large_n_instance(prefix, fns, row=True):
     return (best[1], best[0][0]) if best else (None, 0)
 
 
-def count(insns):
-    """The mix of a thread's path: every instruction up to the first EXIT that is not predicated."""
-    mix = dict.fromkeys(NAMES, 0)
-    for pred, op in insns:
-        mix[klass(op)] += 1
+def run_to_exit(insns, start):
+    """The instructions from start up to the first EXIT that is not predicated."""
+    out = []
+    for pred, op, _ in insns[start:]:
+        out.append(op)
         if op == "EXIT" and not pred:
             break
+    return out
+
+
+def count(fn):
+    """The mix of a whole chunk's path: the instructions up to the first predicated branch, then the
+    longer of its two ways (fall through, or the branch's target) up to an EXIT that is not predicated."""
+    insns, labels = fn
+    path = run_to_exit(insns, 0)
+    for k, (pred, op, target) in enumerate(insns):
+        if op == "EXIT" and not pred:
+            break
+        if op == "BRA" and pred and target in labels:
+            head = [o for _, o, _ in insns[:k + 1]]
+            path = head + max(run_to_exit(insns, k + 1), run_to_exit(insns, labels[target]), key=len)
+            break
+    mix = dict.fromkeys(NAMES, 0)
+    for op in path:
+        mix[klass(op)] += 1
     return mix
 
 

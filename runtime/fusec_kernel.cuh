@@ -556,9 +556,10 @@ __device__ __forceinline__ I fx_gather_offset(const FxBcast &b, I i)
  * varies along the last dim (ALONG: [C], [R, 1, C]) holds them side by side,
  * loaded as one vector (the host checks its alignment), and one that does not
  * ([R, 1]) holds one element for all E. Else (a last dim that is not a
- * multiple of E) each at its own offset, those below n unless full. */
+ * multiple of E) each at its own offset. Elements [i, i + E) are in range
+ * (the fused kernel's whole chunk, or its one element of the tail). */
 template <int E, int R, bool RUN, bool ALONG, typename T, typename I>
-__device__ __forceinline__ void fx_gather(T (&r)[E], const T *__restrict__ p, const FxBcast &b, I i, I n, bool full)
+__device__ __forceinline__ void fx_gather(T (&r)[E], const T *__restrict__ p, const FxBcast &b, I i)
 {
     if (RUN) {
         const I off = fx_gather_offset<R, ALONG>(b, i);
@@ -573,7 +574,7 @@ __device__ __forceinline__ void fx_gather(T (&r)[E], const T *__restrict__ p, co
     } else {
 #pragma unroll
         for (int e = 0; e < E; e++)
-            r[e] = full || i + (I)e < n ? p[fx_gather_offset<R, ALONG>(b, i + (I)e)] : T();
+            r[e] = p[fx_gather_offset<R, ALONG>(b, i + (I)e)];
     }
 }
 

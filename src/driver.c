@@ -213,7 +213,7 @@ static int compile(const Options *opt, const Source *src, FILE *out, OpenPart op
             longjmp(bail, 1);
         if (p->shaped && c.dims_known)
             traffic_set(p, &c.traffic, c.dimv); /* at --dims */
-        emit_cuda_fused_launches(&c, &c.traffic.fused); /* where the fused call launches its tail */
+        emit_cuda_fused_launches(&c, &c.traffic.fused); /* the fused call's chunks */
         if (!p->shaped || c.dims_known)
             predict_prepare(&c); /* the time model's crossovers */
         const Backend *b = driver_backend(opt->emit);

@@ -1306,7 +1306,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
             int rg = gather_rep(p, load[k]);
             bool along;
             int rank = gather_dims(p, &p->inst[load[k]].shape, &along);
-            fprintf(f, "    fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i, n, true); /* %s */\n", rank,
+            fprintf(f, "    fx_gather<E, %d, ROW, %s>(%s_v, %s, a.%s_b, i); /* %s */\n", rank,
                     along ? "true" : "false", lnames[k], lnames[k], em->cname[rg],
                     comment_safe(em, arena_printf(p->arena, "%s: %s%s%s%s", p->sym[p->inst[load[k]].sym].name,
                                                   shape_text(p, &p->inst[load[k]].shape),
@@ -1715,8 +1715,8 @@ static void emit_api(Emitter *em, int *fsc, int nfsc)
     fputc('\n', f);
     part(em, arena_printf(a, "host API (%s_fused, %s_unfused)", P, P));
     fprintf(f, "/* ==== host API ==== */\n\n/* The fused version: %s. */\nextern \"C\" cudaError_t %s_fused",
-            p->shaped ? "one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail"
-                      : "one kernel over the whole chunks, and its one-element instance over the tail", P);
+            p->shaped ? "one launch of its kernel: whole chunks of E a thread (each in one row where the last dim allows), the tail past them one element a thread"
+                      : "one launch of its kernel: whole chunks of E a thread, the tail past them one element a thread", P);
     api_params(em, f);
     fprintf(f, "\n{\n");
     if (p->shaped)

@@ -225,10 +225,14 @@ grep -q '^harness runs: 100, failed or stopped: 0 $' "$work/c16.txt" || fail "fi
 ab3=bench/results/2026-12-06-s29/call-3
 python3 bench/ab.py "$ab3" >"$work/ab3.txt" || fail "ab.py exit status"
 cmp -s "$work/ab3.txt" "$ab3/ab.txt" || fail "ab.py: call 3's table differs from the kept one"
-grep -q '^median fused before / after, n not a multiple of 8, cold: 1.398 (27 rows)$' "$work/ab3.txt" ||
+grep -q '^median fused before / after, elements not a multiple of 8, cold: 1.406 (26 rows)$' "$work/ab3.txt" ||
   fail "ab.py: call 3's cold gain off the multiples of 8"
 grep -q '^shape_names *273 *cold *5.90 *3.94 *1.500 ' "$work/ab3.txt" || fail "ab.py: shape_names at 273 rows"
 python3 bench/ab.py "$ab3" old new >/dev/null 2>&1 && fail "ab.py: builds without CSVs accepted"
+# a row that one build lacks is named, not dropped in silence
+mkdir -p "$work/ab1" && cp "$ab3"/*-seed-p1.csv "$work/ab1/" && { grep '^#' "$ab3/after-mixed-p1.csv"; grep -v '^#' "$ab3/after-mixed-p1.csv" | head -n 2; } >"$work/ab1/after-mixed-p1.csv"
+python3 bench/ab.py "$work/ab1" >"$work/ab1.txt" || fail "ab.py on one chain"
+grep -q '^only after: mixed at n = 4096, cold$' "$work/ab1.txt" || fail "ab.py: a row of one build alone"
 
 # fusion_bench.py: sizes, the variants' source edits, ulps (pure parts, no torch)
 "$fusec" -w examples/seed.fuse -o "$work/seed_fb.cu" || fail "fusion_bench.py: seed's .cu"

@@ -316,8 +316,9 @@ static int fh_verify_run(FhVerify *v, int version, int run)
         FH_CHECK(cudaMemsetAsync(v->bufs[c->n_in + k], fh_poison[run], v->elems * sz, v->R->s));
     }
     /* The second run takes every kernel's scalar path (misaligned pointers
-     * take it, and the fused kernel's tail), the first the 16-byte vector
-     * path; the CUB version has one path, which both runs take. */
+     * take it: one element a thread), the first the 16-byte vector path and,
+     * at a size that leaves a rest, the tail's one element a thread; the CUB
+     * version has one path, which both runs take. */
     fx_scalar_only = run == 1;
     fh_run_checked(v->R, version, v->bufs, v->n);
     fx_scalar_only = false;

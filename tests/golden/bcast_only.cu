@@ -94,7 +94,7 @@ __device__ __forceinline__ void bcast_only_fused_elems(const bcast_only_fused_ar
     float x_u_v[E];
     fx_load<E>(x_u_v, x_u, i, n, true);
     float b_u_v[E];
-    fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i, n, true); /* b: [C] */
+    fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i); /* b: [C] */
     float y_u_v[E];
 #pragma unroll
     for (int e = 0; e < E; e++) {
@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) bcast_only_fuse
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread (each in one row where the last dim allows), the tail past them one element a thread. */
 extern "C" cudaError_t bcast_only_fused(const float *x_u, const float *b_u, float *y_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */

@@ -985,11 +985,11 @@ __device__ __forceinline__ void fp8_fused_elems(const fp8_fused_args &a, I i, I 
     double d_u_v[E];
     fx_load<E>(d_u_v, d_u, i, n, true);
     float s_u_v[E];
-    fx_gather<E, 2, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, true); /* s: [C] */
+    fx_gather<E, 2, ROW, true>(s_u_v, s_u, a.s_u_b, i); /* s: [C] */
     FxF8e4m3 q_u_v[E];
     fx_load<E>(q_u_v, q_u, i, n, true);
     FxF8e5m2 r_u_v[E];
-    fx_gather<E, 2, ROW, true>(r_u_v, r_u, a.s_u_b, i, n, true); /* r: [C], at the offsets of s, of the same layout */
+    fx_gather<E, 2, ROW, true>(r_u_v, r_u, a.s_u_b, i); /* r: [C], at the offsets of s, of the same layout */
     FxF8e4m3 a_u_v[E];
     FxF8e5m2 b_u_v[E];
     FxF8e4m3 c_u_v[E];
@@ -1078,7 +1078,7 @@ __global__ void __launch_bounds__(FX_THREADS, 512 / FX_THREADS) fp8_fused_kernel
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread (each in one row where the last dim allows), the tail past them one element a thread. */
 extern "C" cudaError_t fp8_fused(const uint16_t *x_u, const uint16_t *h_u, const double *d_u, const float *s_u, const uint8_t *q_u, const uint8_t *r_u, uint8_t *a_u, uint8_t *b_u, uint8_t *c_u, float *e_u, uint8_t *g_u, int8_t *k_u, uint8_t *m_u, uint8_t *w_u, uint8_t *bh_u, uint8_t *qs_u, uint8_t *qt_u, uint8_t *qi_u, uint8_t *ws_u, float inv_scale_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */

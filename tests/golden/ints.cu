@@ -2321,7 +2321,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kern
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks, and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread, the tail past them one element a thread. */
 extern "C" cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)

@@ -213,13 +213,13 @@ __device__ __forceinline__ void layernorm_fused_elems(const layernorm_fused_args
     __nv_bfloat16 x_u_v[E];
     fx_load<E>(x_u_v, x_u, i, n, true);
     float mean_u_v[E];
-    fx_gather<E, 2, ROW, false>(mean_u_v, mean_u, a.mean_u_b, i, n, true); /* mean: [R, 1] */
+    fx_gather<E, 2, ROW, false>(mean_u_v, mean_u, a.mean_u_b, i); /* mean: [R, 1] */
     float rstd_u_v[E];
-    fx_gather<E, 2, ROW, false>(rstd_u_v, rstd_u, a.mean_u_b, i, n, true); /* rstd: [R, 1], at the offsets of mean, of the same layout */
+    fx_gather<E, 2, ROW, false>(rstd_u_v, rstd_u, a.mean_u_b, i); /* rstd: [R, 1], at the offsets of mean, of the same layout */
     float weight_u_v[E];
-    fx_gather<E, 2, ROW, true>(weight_u_v, weight_u, a.weight_u_b, i, n, true); /* weight: [C] */
+    fx_gather<E, 2, ROW, true>(weight_u_v, weight_u, a.weight_u_b, i); /* weight: [C] */
     float bias_u_v[E];
-    fx_gather<E, 2, ROW, true>(bias_u_v, bias_u, a.weight_u_b, i, n, true); /* bias: [C], at the offsets of weight, of the same layout */
+    fx_gather<E, 2, ROW, true>(bias_u_v, bias_u, a.weight_u_b, i); /* bias: [C], at the offsets of weight, of the same layout */
     __nv_bfloat16 y_u_v[E];
 #pragma unroll
     for (int e = 0; e < E; e++) {
@@ -250,7 +250,7 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread (each in one row where the last dim allows), the tail past them one element a thread. */
 extern "C" cudaError_t layernorm_fused(const uint16_t *x_u, const float *mean_u, const float *rstd_u, const float *weight_u, const float *bias_u, uint16_t *y_u, size_t dim_R, size_t dim_C, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */

@@ -445,7 +445,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_fused_ker
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks, and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread, the tail past them one element a thread. */
 extern "C" cudaError_t mixed_fused(const uint16_t *h_u, const uint16_t *g_u, uint16_t *y_u, uint8_t *keep_u, float scale_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)

@@ -309,7 +309,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) number_over_ten
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread (each in one row where the last dim allows), the tail past them one element a thread. */
 extern "C" cudaError_t number_over_tensor_fused(const uint16_t *h_u, const uint16_t *b_u, const float *x_u, const int32_t *q_u, uint16_t *y_u, uint16_t *z_u, float *w_u, float *v_u, size_t dim_C, cudaStream_t stream)
 {
     const size_t rows = (size_t)1, cols = dim_C; /* every dim but the last, and the last */

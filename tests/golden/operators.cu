@@ -823,7 +823,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_fused
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks, and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread, the tail past them one element a thread. */
 extern "C" cudaError_t operators_fused(const float *x_u, const uint16_t *h_u, const uint8_t *m_u, const uint8_t *k_u, float *y_u, uint8_t *c_u, float s_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)

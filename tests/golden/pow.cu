@@ -878,7 +878,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) pow_fused_kerne
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks, and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread, the tail past them one element a thread. */
 extern "C" cudaError_t pow_fused(const uint16_t *h_u, const float *x_u, float *a_u, float *b_u, uint16_t *c_u, uint16_t *d_u, float e_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)

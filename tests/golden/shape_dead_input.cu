@@ -95,7 +95,7 @@ __device__ __forceinline__ void shape_dead_input_fused_elems(const shape_dead_in
     __nv_bfloat16 x_u_v[E];
     fx_load<E>(x_u_v, x_u, i, n, true);
     float w_u_v[E];
-    fx_gather<E, 2, ROW, true>(w_u_v, w_u, a.w_u_b, i, n, true); /* w: [C] */
+    fx_gather<E, 2, ROW, true>(w_u_v, w_u, a.w_u_b, i); /* w: [C] */
     float y_u_v[E];
 #pragma unroll
     for (int e = 0; e < E; e++) {
@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shape_dead_inpu
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread (each in one row where the last dim allows), the tail past them one element a thread. */
 extern "C" cudaError_t shape_dead_input_fused(const float *unused_u, const uint16_t *x_u, const float *w_u, float *y_u, size_t dim_C, size_t dim_R, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_C; /* every dim but the last, and the last */

@@ -160,11 +160,11 @@ __device__ __forceinline__ void shape_names_fused_elems(const shape_names_fused_
     const float *__restrict__ x_u = a.x_u;
     float *__restrict__ y_u = a.y_u;
     float dim_u_v[E];
-    fx_gather<E, 2, ROW, true>(dim_u_v, dim_u, a.dim_u_b, i, n, true); /* dim: [u_b] */
+    fx_gather<E, 2, ROW, true>(dim_u_v, dim_u, a.dim_u_b, i); /* dim: [u_b] */
     float u_u_v[E];
-    fx_gather<E, 2, ROW, false>(u_u_v, u_u, a.u_u_b, i, n, true); /* u: [R, 1] */
+    fx_gather<E, 2, ROW, false>(u_u_v, u_u, a.u_u_b, i); /* u: [R, 1] */
     __nv_bfloat16 s_u_v[E];
-    fx_gather<E, 2, ROW, false>(s_u_v, s_u, a.u_u_b, i, n, true); /* s: [R, 1], at the offsets of u, of the same layout */
+    fx_gather<E, 2, ROW, false>(s_u_v, s_u, a.u_u_b, i); /* s: [R, 1], at the offsets of u, of the same layout */
     float x_u_v[E];
     fx_load<E>(x_u_v, x_u, i, n, true);
     float y_u_v[E];
@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread (each in one row where the last dim allows), the tail past them one element a thread. */
 extern "C" cudaError_t shape_names_fused(const float *dim_u, const float *u_u, const uint16_t *s_u, const float *x_u, float *y_u, size_t dim_u_b_d, size_t dim_R, cudaStream_t stream)
 {
     const size_t rows = dim_R, cols = dim_u_b_d; /* every dim but the last, and the last */

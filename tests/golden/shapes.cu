@@ -251,11 +251,11 @@ __device__ __forceinline__ void shapes_fused_elems(const shapes_fused_args &a, I
     float *__restrict__ z_u = a.z_u;
     const double k_u = a.k_u;
     float s_u_v[E];
-    fx_gather<E, 3, ROW, true>(s_u_v, s_u, a.s_u_b, i, n, true); /* s: [B, 1, C] */
+    fx_gather<E, 3, ROW, true>(s_u_v, s_u, a.s_u_b, i); /* s: [B, 1, C] */
     float b_u_v[E];
-    fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i, n, true); /* b: [C] */
+    fx_gather<E, 2, ROW, true>(b_u_v, b_u, a.b_u_b, i); /* b: [C] */
     __half r_u_v[E];
-    fx_gather<E, 3, ROW, false>(r_u_v, r_u, a.r_u_b, i, n, true); /* r: [R, 1] */
+    fx_gather<E, 3, ROW, false>(r_u_v, r_u, a.r_u_b, i); /* r: [R, 1] */
     __half x_u_v[E];
     fx_load<E>(x_u_v, x_u, i, n, true);
     float y_u_v[E];
@@ -291,7 +291,7 @@ __global__ void __launch_bounds__(FX_THREADS, ROW && sizeof(I) == 4 ? 2048 / FX_
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks (each in one row where the last dim allows), and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread (each in one row where the last dim allows), the tail past them one element a thread. */
 extern "C" cudaError_t shapes_fused(const float *s_u, const float *b_u, const uint16_t *r_u, const uint16_t *x_u, float *y_u, float *z_u, float k_u, size_t dim_B, size_t dim_C, size_t dim_R, cudaStream_t stream)
 {
     const size_t rows = dim_B * dim_R, cols = dim_C; /* every dim but the last, and the last */

@@ -205,7 +205,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shared_fused_ke
 
 /* ==== host API ==== */
 
-/* The fused version: one kernel over the whole chunks, and its one-element instance over the tail. */
+/* The fused version: one launch of its kernel: whole chunks of E a thread, the tail past them one element a thread. */
 extern "C" cudaError_t shared_fused(const float *x_u, float *y_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)

@@ -265,6 +265,17 @@ static void one_launch(void **state)
     assert_int_equal(eight.gather_run, 4);
     assert_int_equal(five.gather_run, 1);
     assert_int_equal(flat.gather_run, 1);
+    /* a fused kernel that gathers each element's offsets waits FUSEC_GATHER_LATENCY_US more before its
+     * loads than one whose E elements share one (ROW), beside the slots each spends: at 4096 elements
+     * the slots are a few ns, so the difference is the latency's */
+    FusecVersion own = rows, shared = rows;
+    own.gather_slots = shared.gather_slots = 14;
+    fusec_version_rows(&own, 5);
+    fusec_version_rows(&shared, 8);
+    double d = fusec_model_time(p, &own, 4096, FUSEC_HOST_C, 1, 0).us - fusec_model_time(p, &shared, 4096, FUSEC_HOST_C, 1, 0).us;
+    assert_true(d > FUSEC_GATHER_LATENCY_US && d < FUSEC_GATHER_LATENCY_US + 0.05);
+    own.gather_slots = 0; /* no gathered input: no wait */
+    assert_true(fabs(fusec_model_time(p, &own, 4096, FUSEC_HOST_C, 1, 0).us - fusec_model_time(p, &fused, 4096, FUSEC_HOST_C, 1, 0).us) < 1e-9);
 }
 
 static void size_lists(void **state)
