@@ -344,12 +344,14 @@ static inline double fusec_rate_us(const FusecProfile *p, const FusecKernelCost 
  * call 1.15-1.40 us over, four plain ones 0.6-1.1 cold and -0.2-0 in a graph.
  * Re-predicted over every kept fidelity run (bench/repredict.py, eleven runs,
  * 12129 rows), 0.25-0.35 keep the most rows within target (docs/model.md,
- * "One thread's chain"). A shaped chain's fused kernel where each element
- * finds its own offsets (no ROW instance at the point: gather_run 1) waits
- * the same (fusec_model_time; since session 29, when the fused call's tail
- * no longer hid it: golden shape_names' fused call at 1365 elements, [3,
- * 455], 4.6 us cold against 3.7 predicted; call 4 re-predicted 871 -> 874 of
- * 987 rows within target). */
+ * "One thread's chain"). A shaped chain's fused kernel with a gathered
+ * input waits the same, whether each element finds its own offsets or a ROW
+ * instance's chunk shares one (fusec_model_time; since session 29, when the
+ * fused call's tail no longer hid it: golden shape_names' fused call at 1365
+ * elements, [3, 455], 4.6 us cold against 3.7 predicted). Re-predicted, rows
+ * within target: session 29's call 4 871 -> 889 of 987 (874 for the
+ * per-element form alone), call 5 721 -> 725 of 966, the eleven kept runs
+ * 9181 -> 9224 of 12129. */
 #define FUSEC_GATHER_LATENCY_US 0.3
 static inline double fusec_drain_us(const FusecProfile *p, const FusecKernelCost *k)
 {
@@ -552,14 +554,14 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         }
         /* a shaped chain's fused kernel: its broadcast inputs' offsets (gather_slots) */
         FusecKernelCost kg;
-        int own = 0; /* each element finds its own offsets before its loads, as eager's broadcast form */
         if (v->gather_slots > 0) {
             kg = *k;
             kg.slots32 += v->gather_slots / (v->gather_run > 1 ? v->gather_run : 1);
             k = &kg;
-            own = v->gather_run <= 1;
         }
-        double rate = fusec_rate_us(p, k, n), drain = fusec_drain_us(p, k) + (own ? FUSEC_GATHER_LATENCY_US : 0);
+        /* a gathered input's offsets come before its loads, as in eager's broadcast form */
+        double rate = fusec_rate_us(p, k, n),
+               drain = fusec_drain_us(p, k) + (v->gather_slots > 0 ? FUSEC_GATHER_LATENCY_US : 0);
         double comp = rate + drain;
         double w = fusec_overlap(mem, rate) + drain;
         t.mem_us += m * mem;
