@@ -404,8 +404,12 @@ void predict_explain(FILE *f, const Chain *c)
         char code[400] = "";
         if (one.u.overhead_us - lu >= 0.005)
             snprintf(code, sizeof code, " and %.2f us fetching the later kernels' code", one.u.overhead_us - lu);
-        char least[200] = "";
-        if (one.f.us - lf >= 0.1)
+        char least[240] = "";
+        if (one.f.us - lf >= 0.1 && t->fused.gather_slots > 0) /* a gathered input: fusec_model_time */
+            snprintf(least, sizeof least, ", and the fused kernel's least work (its last elements' chain of %.0f "
+                     "issue slots, and %.1f us finding its broadcast inputs' places before its first loads) adds "
+                     "%.1f us", t->fcost.slots32 + t->fcost.slots64, FUSEC_GATHER_LATENCY_US, one.f.us - lf);
+        else if (one.f.us - lf >= 0.1)
             snprintf(least, sizeof least, ", and the fused kernel's drain (its last elements' chain of %.0f issue "
                      "slots) adds %.1f us", t->fcost.slots32 + t->fcost.slots64, one.f.us - lf);
         /* the unfused kernels' least work: their drains, and the wait of those in eager's
