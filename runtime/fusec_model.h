@@ -346,17 +346,20 @@ static inline double fusec_rate_us(const FusecProfile *p, const FusecKernelCost 
  * 12129 rows), 0.25-0.35 keep the most rows within target (docs/model.md,
  * "One thread's chain"). A shaped chain's fused kernel with a gathered
  * input waits the same, whether each element finds its own offsets or a ROW
- * instance's chunk shares one (fusec_model_time; since session 29, when the
+ * instance's chunk shares one (fusec_drain_us; since session 29, when the
  * fused call's tail no longer hid it: golden shape_names' fused call at 1365
  * elements, [3, 455], 4.6 us cold against 3.7 predicted). Re-predicted, rows
  * within target: session 29's call 4 871 -> 889 of 987 (874 for the
  * per-element form alone), call 5 721 -> 725 of 966, the eleven kept runs
  * 9181 -> 9224 of 12129. */
 #define FUSEC_GATHER_LATENCY_US 0.3
-static inline double fusec_drain_us(const FusecProfile *p, const FusecKernelCost *k)
+/* A kernel k of version v: its last elements' chain, and the wait of a
+ * gathered input's offsets before its loads (an unfused kernel in eager's
+ * broadcast form, gather; a shaped chain's fused kernel, gather_slots). */
+static inline double fusec_drain_us(const FusecProfile *p, const FusecVersion *v, const FusecKernelCost *k)
 {
     return FUSEC_DRAIN_SHARE * (k->slots32 * p->fma_latency_ns + k->slots64 * p->dfma_latency_ns) * 1e-3 +
-           (k->gather > 0 ? FUSEC_GATHER_LATENCY_US : 0);
+           (k->gather > 0 || v->gather_slots > 0 ? FUSEC_GATHER_LATENCY_US : 0);
 }
 
 /* The share of `bytes` that L2 (of l2 bytes) keeps: 1 up to full * l2, 0
@@ -559,10 +562,7 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
             kg.slots32 += v->gather_slots / (v->gather_run > 1 ? v->gather_run : 1);
             k = &kg;
         }
-        /* a gathered input's offsets come before its loads, as in eager's broadcast form */
-        double rate = fusec_rate_us(p, k, n),
-               drain = fusec_drain_us(p, k) + (v->gather_slots > 0 ? FUSEC_GATHER_LATENCY_US : 0);
-        double comp = rate + drain;
+        double rate = fusec_rate_us(p, k, n), drain = fusec_drain_us(p, v, k), comp = rate + drain;
         double w = fusec_overlap(mem, rate) + drain;
         t.mem_us += m * mem;
         t.ramp_us += m * ramp;

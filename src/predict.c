@@ -404,14 +404,15 @@ void predict_explain(FILE *f, const Chain *c)
         char code[400] = "";
         if (one.u.overhead_us - lu >= 0.005)
             snprintf(code, sizeof code, " and %.2f us fetching the later kernels' code", one.u.overhead_us - lu);
-        char least[240] = "";
-        if (one.f.us - lf >= 0.1 && t->fused.gather_slots > 0) /* a gathered input: fusec_model_time */
-            snprintf(least, sizeof least, ", and the fused kernel's least work (its last elements' chain of %.0f "
-                     "issue slots, and %.1f us finding its broadcast inputs' places before its first loads) adds "
-                     "%.1f us", t->fcost.slots32 + t->fcost.slots64, FUSEC_GATHER_LATENCY_US, one.f.us - lf);
-        else if (one.f.us - lf >= 0.1)
-            snprintf(least, sizeof least, ", and the fused kernel's drain (its last elements' chain of %.0f issue "
-                     "slots) adds %.1f us", t->fcost.slots32 + t->fcost.slots64, one.f.us - lf);
+        char least[240] = "", wait[120] = "";
+        bool gathers = t->fused.gather_slots > 0; /* a gathered input's wait: fusec_drain_us */
+        if (gathers)
+            snprintf(wait, sizeof wait, ", and %.1f us finding its broadcast inputs' places before its first loads",
+                     FUSEC_GATHER_LATENCY_US);
+        if (one.f.us - lf >= 0.1)
+            snprintf(least, sizeof least, ", and the fused kernel's %s (its last elements' chain of %.0f issue slots%s) "
+                     "adds %.1f us", gathers ? "least work" : "drain", t->fcost.slots32 + t->fcost.slots64, wait,
+                     one.f.us - lf);
         /* the unfused kernels' least work: their drains, and the wait of those in eager's
          * broadcast form before their first loads (FUSEC_GATHER_LATENCY_US) */
         int nb = broadcast_kernels(t);
