@@ -14,7 +14,6 @@ fidelity.py's row_elements) are a multiple of 8 or not. Rows that only one
 build has, and rows whose builds ran different numbers of passes, are
 named after the table.
 """
-import csv
 import glob
 import os
 import statistics
@@ -22,7 +21,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fidelity import row_elements  # noqa: E402  (a shaped CSV's elements per step of n)
+from fidelity import read_rows, row_elements  # noqa: E402  (a harness CSV's rows; a shaped one's elements per step of n)
 
 
 def load(folder, builds):
@@ -38,13 +37,12 @@ def load(folder, builds):
             continue
         chain = rest.rsplit("-p", 1)[0]
         per_n[chain] = row_elements(path)
-        with open(path) as f:
-            try:
-                for r in csv.DictReader(line for line in f if not line.startswith("#")):
-                    rows[(chain, int(r["n"]), r["mode"], build)].append(
-                        (float(r["unfused_us"]), float(r["fused_us"]), float(r["predicted_fused_us"])))
-            except (KeyError, ValueError) as e:
-                sys.exit("ab.py: %s: not a harness CSV (%s)" % (path, e))
+        try:
+            for r in read_rows(path):
+                rows[(chain, int(r["n"]), r["mode"], build)].append(
+                    (float(r["unfused_us"]), float(r["fused_us"]), float(r["predicted_fused_us"])))
+        except (KeyError, ValueError) as e:
+            sys.exit("ab.py: %s: not a harness CSV (%s)" % (path, e))
     return rows, per_n
 
 
