@@ -234,6 +234,19 @@ mkdir -p "$work/ab1" && cp "$ab3"/*-seed-p1.csv "$work/ab1/" && { grep '^#' "$ab
 python3 bench/ab.py "$work/ab1" >"$work/ab1.txt" || fail "ab.py on one chain"
 grep -q '^only after: mixed at n = 4096, cold$' "$work/ab1.txt" || fail "ab.py: a row of one build alone"
 
+# regs.py: the fused kernels' registers and blocks an SM, from session 30's call 1's ptxas output (both
+# builds' kernels: 81b1c6a's carry a TAIL argument) and, where nvcc is, from two builds of a chain
+python3 bench/regs.py --log bench/results/2026-12-06-s30/call-1/ptxas.txt >"$work/regs.txt" || fail "regs.py --log exit status"
+grep -q '^rand_4242_0007 jLi4  *80  6 blocks$' "$work/regs.txt" || fail "regs.py: program 7's E = 4 kernel, 80 registers, 6 blocks"
+grep -q '^rand_4242_0007 jLi4ELb0  *66  7 blocks$' "$work/regs.txt" || fail "regs.py: program 7's E = 4 kernel before, 66, 7 blocks"
+python3 bench/regs.py --log "$work/regs.txt" >/dev/null 2>&1 && fail "regs.py: a log without fused kernels accepted"
+if command -v nvcc >/dev/null; then
+  python3 bench/regs.py "$fusec" --against "$fusec" examples/seed.fuse >"$work/regs2.txt" || fail "regs.py on seed"
+  grep -q '^instances in both: 5; fewer blocks an SM with the second: 0, more: 0$' "$work/regs2.txt" ||
+    fail "regs.py: seed against itself"
+  grep -q '^seed jLi4 .* 16 blocks  ->  .* 16 blocks$' "$work/regs2.txt" || fail "regs.py: seed's E = 4 kernel at 16 blocks"
+fi
+
 # fusion_bench.py: sizes, the variants' source edits, ulps (pure parts, no torch)
 "$fusec" -w examples/seed.fuse -o "$work/seed_fb.cu" || fail "fusion_bench.py: seed's .cu"
 python3 - "$root" "$work/seed_fb.cu" <<'PY' || fail "fusion_bench.py: pure parts"
