@@ -56,7 +56,9 @@ def compile_log(job):
     with open(src) as f:
         first = f.readline()
     args = first.split()[2:] if first.startswith("# fusec-args:") else []
-    subprocess.run([fusec, "-w"] + args + [src, "-o", base + ".cu"], check=True)
+    r = subprocess.run([fusec, "-w"] + args + [src, "-o", base + ".cu"], capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit("regs.py: fusec failed on %s:\n%s" % (src, r.stderr.strip()))
     r = subprocess.run([os.environ.get("NVCC", "nvcc"), "-O3", "-arch=sm_90", "-cubin", "-DFUSEC_NO_HARNESS",
                         "-Xptxas", "-v", base + ".cu", "-o", base + ".cubin"], capture_output=True, text=True)
     if r.returncode:
