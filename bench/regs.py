@@ -26,6 +26,9 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from repredict import shape_args  # noqa: E402  (a source's # fusec-args, as sass_count.py takes them)
+
 THREADS = 128  # FX_THREADS
 SM_REGS, MAX_BLOCKS, GRANULE = 65536, 16, 8
 
@@ -53,10 +56,7 @@ def parse(text):
 def compile_log(job):
     fusec, src, work = job
     base = os.path.join(work, os.path.basename(src)[:-5])
-    with open(src) as f:
-        first = f.readline()
-    args = first.split()[2:] if first.startswith("# fusec-args:") else []
-    r = subprocess.run([fusec, "-w"] + args + [src, "-o", base + ".cu"], capture_output=True, text=True)
+    r = subprocess.run([fusec, "-w"] + shape_args([], src) + [src, "-o", base + ".cu"], capture_output=True, text=True)
     if r.returncode:
         raise SystemExit("regs.py: fusec failed on %s:\n%s" % (src, r.stderr.strip()))
     r = subprocess.run([os.environ.get("NVCC", "nvcc"), "-O3", "-arch=sm_90", "-cubin", "-DFUSEC_NO_HARNESS",
