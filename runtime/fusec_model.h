@@ -50,6 +50,13 @@ typedef struct FusecKernelCost {
                          [B, S, D] result: B passes), from HBM unless the
                          kernel's traffic between two passes stays in L2 */
     double reread_dist; /* elements of the chain's shape between two passes */
+    double reread_row;  /* the same for operands whose passes lie a row apart (a
+                           [C] bias of an [R, C] result: R passes), from HBM
+                           once the kernel's traffic over one row no longer
+                           stays in L2 (a [3, 2^24] image's [2^24] mask) */
+    double row_dist;    /* elements of the chain's shape in one row of the
+                           kernel's result (its last dim), where it has such
+                           an operand */
     double in_again;    /* reads of chain inputs an earlier kernel of the call
                            read (eager's x * sigmoid(x) reads x twice) */
     double again_dist;  /* as mid_dist, from the farthest such input's last
@@ -156,7 +163,7 @@ static inline void fusec_version_rows(FusecVersion *v, double cols)
 #define FUSEC_TERM_FIELDS(X)                                                                                 \
     X(IN, in_bytes) X(IN_AGAIN, in_again) X(MID_READ, mid_read) X(MID_WRITE, mid_write) X(OUT, out_bytes)    \
     X(FLOPS, flops) X(TRANS, trans) X(SLOTS32, slots32) X(SLOTS64, slots64) X(GATHER, gather)                 \
-    X(REREAD, reread) X(REREAD_DIST, reread_dist)
+    X(REREAD, reread) X(REREAD_DIST, reread_dist) X(REREAD_ROW, reread_row) X(ROW_DIST, row_dist)
 enum {
 #define FUSEC_TERM_ENUM(E, field) FUSEC_##E,
     FUSEC_TERM_FIELDS(FUSEC_TERM_ENUM)
@@ -525,8 +532,12 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
         if (k->reread > 0) {
             double pass_hit = fusec_mid_share(n * k->reread_dist * moved, p->l2_bytes);
             pass = k->reread * (1 - (pass_hit > hot_hit ? pass_hit : hot_hit));
-            hbm += pass;
         }
+        if (k->reread_row > 0) {
+            double row_hit = fusec_mid_share(n * k->row_dist * moved, p->l2_bytes);
+            pass += k->reread_row * (1 - (row_hit > hot_hit ? row_hit : hot_hit));
+        }
+        hbm += pass;
         /* cold, a call's last kernel ends with up to write_tail_bytes of its
          * writes still in L2 (ncu, call 8 of 2026-12-03: 23-24 MB on the
          * H200; 2% of the seed's writes had reached HBM at 2^22 elements, 64%

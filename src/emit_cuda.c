@@ -1837,9 +1837,10 @@ static void emit_cub(Emitter *em, const int *sc, int nsc)
 
 static void cost_init(FILE *f, const FusecKernelCost *k)
 {
-    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d, %g, %g, %d, %g, %g, %g, %g}", k->in_bytes, k->mid_read,
-            k->mid_write, k->out_bytes, k->flops, k->trans, k->slots32, k->slots64, k->fp64, k->count > 0 ? k->count : 1,
-            k->reuse, k->mid_dist, k->gather, k->last, k->reread, k->reread_dist, k->in_again, k->again_dist);
+    fprintf(f, "{%g, %g, %g, %g, %g, %g, %.4g, %.4g, %d, %d, %d, %g, %g, %d, %g, %g, %g, %g, %g, %g}", k->in_bytes,
+            k->mid_read, k->mid_write, k->out_bytes, k->flops, k->trans, k->slots32, k->slots64, k->fp64,
+            k->count > 0 ? k->count : 1, k->reuse, k->mid_dist, k->gather, k->last, k->reread, k->reread_dist,
+            k->reread_row, k->row_dist, k->in_again, k->again_dist);
 }
 
 static void c_string(FILE *f, const char *s, size_t len)

@@ -174,12 +174,13 @@ static void add_term(Program *p, FusecTerm **terms, int *n, int *cap, int kernel
 /* The passes a kernel over shape rs makes over an operand of shape as: one
  * for each step of a broadcast dim with a dim the operand varies along
  * inside it (a [S, D] table of a [B, S, D] result: B passes; a [C] bias of
- * [R, C] one, read again each row, but a row apart), the innermost such
- * dim's inner elements apart. Adds the reads beyond the operand's own bytes
- * (size a element; FUSEC_REREAD) and that distance (FUSEC_REREAD_DIST) as
- * terms of kernel; none without such a dim or where the passes lie one row
- * apart (the last dim varies and its row is the distance: read from L1 and
- * L2, as the unfused and fused kernels' gathers do). */
+ * [R, C] one, read again each row, a row apart), the innermost such dim's
+ * inner elements apart. Adds the reads beyond the operand's own bytes (size
+ * a element) and that distance as terms of kernel: FUSEC_REREAD and
+ * FUSEC_REREAD_DIST, or where the passes lie one row apart FUSEC_REREAD_ROW
+ * and, once a kernel, FUSEC_ROW_DIST (every such operand of a kernel is a row
+ * apart, so the model prices them by one distance, where the others' sum
+ * would stand for the farthest); none without such a dim. */
 static void add_reread_terms(Program *p, FusecTerm **terms, int *n, int *cap, int kernel, double size,
                              const Shape *as, const Shape *rs)
 {
@@ -191,14 +192,18 @@ static void add_reread_terms(Program *p, FusecTerm **terms, int *n, int *cap, in
         else if (!varies && last >= 0 && pass < 0 && rs->dim[j] != DIM_ONE)
             pass = j;
     }
-    if (pass < 0 || rs->rank - 1 - pass < 2)
+    if (pass < 0)
         return;
     Shape reads = {last + 1, {0}}, apart = {rs->rank - 1 - pass, {0}};
     memcpy(reads.dim, rs->dim, sizeof(int) * (size_t)(last + 1));
     memcpy(apart.dim, rs->dim + pass + 1, sizeof(int) * (size_t)apart.rank);
-    add_term(p, terms, n, cap, kernel, FUSEC_REREAD, size, &reads);
-    add_term(p, terms, n, cap, kernel, FUSEC_REREAD, -size, as);
-    add_term(p, terms, n, cap, kernel, FUSEC_REREAD_DIST, 1, &apart);
+    bool row = apart.rank == 1;
+    add_term(p, terms, n, cap, kernel, row ? FUSEC_REREAD_ROW : FUSEC_REREAD, size, &reads);
+    add_term(p, terms, n, cap, kernel, row ? FUSEC_REREAD_ROW : FUSEC_REREAD, -size, as);
+    for (int i = 0; row && i < *n; i++)
+        if ((*terms)[i].kernel == kernel && (*terms)[i].field == FUSEC_ROW_DIST)
+            return;
+    add_term(p, terms, n, cap, kernel, row ? FUSEC_ROW_DIST : FUSEC_REREAD_DIST, 1, &apart);
 }
 
 /* A kernel's compute as terms: per element of shape sh. */

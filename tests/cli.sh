@@ -324,6 +324,19 @@ printf 'in x: bf16[B, S, D]\nin pos: bf16[S, D]\ny = x + pos\n' >"$tmp/pass.fuse
     grep -q '^    {0, FUSEC_REREAD, 2, {1, 1, 1, 0}},$' "$tmp/pass.cu" &&
     grep -q '^    {0, FUSEC_REREAD, -2, {0, 1, 1, 0}},$' "$tmp/pass.cu" && grep -q '^    {0, FUSEC_REREAD_DIST, 1, {0, 1, 1, 0}},$' "$tmp/pass.cu"
 check "reread: B passes over a [S, D] table, less its own, S*D apart" 0 $?
+# a [C] operand of [R, C] is read again each row, a row apart: terms of their own, one distance a kernel
+# (the last dim) for all such operands; from HBM once a row's traffic outgrows the L2 (golden shape_names
+# swept along its last dim at 3 rows ran at 80% of the copy, session 31), free for rows of 4 and 4096
+printf 'in x: f32[R, C]\nin b: f32[C]\nin w: f32[C]\ny = x * w + b\n' >"$tmp/row.fuse"
+"$fusec" -w --dims=R=4,C=8 "$tmp/row.fuse" -o "$tmp/row.cu" && [ "$(sed -n '/_fterms\[\] = {/,/^};/p' "$tmp/row.cu" |
+    grep -c -e '^    {0, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},$' -e '^    {0, FUSEC_REREAD_ROW, -4, {0, 1, 0, 0}},$')" = 4 ] &&
+    [ "$(sed -n '/_fterms\[\] = {/,/^};/p' "$tmp/row.cu" | grep -c '^    {0, FUSEC_ROW_DIST, 1, {0, 1, 0, 0}},$')" = 1 ]
+check "reread: R passes over each [C] operand, less its own, one row distance for the kernel" 0 $?
+rus() { "$fusec" --predict --format=json --dims=R=$1,C=$2 --sizes=$1 "$tmp/row.fuse" |
+  python3 -c "import json, sys; print(json.load(sys.stdin)['sweep'][0]['fused_us'])"; }
+awk -v a="$(rus 4 4194304)" -v b="$(rus 4194304 4)" -v c="$(rus 4096 4096)" \
+    'BEGIN { exit !(a > 1.8 * b && c < 1.01 * b && c > 0.99 * b) }'
+check "reread: rows of 2^22 read both [C] operands again each row, rows of 4 and 4096 once" 0 $?
 printf 'in x: bf16[B, S, D]\nin pos: bf16[B, S, D]\ny = x + pos\n' >"$tmp/nopass.fuse"
 pus() { "$fusec" --predict --format=json --dims=B=4,S=$1,D=4096 --sweep=S --sizes=$1 "$2" |
   python3 -c "import json, sys; print(json.load(sys.stdin)['sweep'][0]['fused_us'])"; }
@@ -371,13 +384,13 @@ check "legacy profile with a newer field: graph terms from graph_node_us" 0 $?
 # the reuse distance: y = d * a reads a four kernels after its write: a's 4 B and the 24 B of the
 # three kernels between (b, c, d: 8 B each); an adjacent read, the array's own 4 B
 printf 'in x: f32\na = x*2\nb = a+1\nc = b*3\nd = c+4\ny = d*a\n' >"$tmp/dist.fuse"
-"$fusec" -w "$tmp/dist.fuse" -o "$tmp/dist.cu" && grep -q '^    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 28, 0, 1, 0, 0, 0, 0},$' "$tmp/dist.cu" &&
-    grep -q '^    {0, 4, 4, 0, 1, 0, 1, 0, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0},$' "$tmp/dist.cu"
+"$fusec" -w "$tmp/dist.fuse" -o "$tmp/dist.cu" && grep -q '^    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 28, 0, 1, 0, 0, 0, 0, 0, 0},$' "$tmp/dist.cu" &&
+    grep -q '^    {0, 4, 4, 0, 1, 0, 1, 0, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0},$' "$tmp/dist.cu"
 check "mid_dist: 28 B for a read four kernels back, 4 B for the kernel before's" 0 $?
 # an input read again: y = b * x reads b (the kernel before's, 4 B) and x, last read two kernels back
 # (x's 4 B and the 8 B of the kernel between): in_again 4 B, again_dist 12 B, beside mid_dist 4
 printf 'in x: f32\na = x*2\nb = a+1\ny = b*x\n' >"$tmp/again2.fuse"
-"$fusec" -w "$tmp/again2.fuse" -o "$tmp/again2.cu" && grep -q '^    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 0, 1, 0, 0, 4, 12},$' "$tmp/again2.cu"
+"$fusec" -w "$tmp/again2.fuse" -o "$tmp/again2.cu" && grep -q '^    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 0, 1, 0, 0, 0, 0, 4, 12},$' "$tmp/again2.cu"
 check "again_dist: an input read again, by its own distance beside the intermediate's" 0 $?
 # an unfused kernel with a broadcast operand gathers its elements (eager's per-element form, gather_gelems);
 # the cast after it, of one layout, does not

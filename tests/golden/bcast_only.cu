@@ -218,9 +218,9 @@ static void bcast_only_reference(int fused, const FusecValue *in, const double *
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost bcast_only_unfused_cost[] = {
-    {4.00001, 0, 0, 4, 1, 0, 1, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0},
+    {4.00001, 0, 0, 4, 1, 0, 1, 0, 0, 1, 0, 0, 1, 1, 0, 0, 3.99999, 3.7253e-06, 0, 0},
 };
-static const FusecKernelCost bcast_only_fused_cost[] = {{4.00001, 0, 0, 4, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
+static const FusecKernelCost bcast_only_fused_cost[] = {{4.00001, 0, 0, 4, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 3.99999, 3.7253e-06, 0, 0}};
 static const FusecTensorArg bcast_only_in[] = {{"x", FX_F32, FX_F32, 0x3u}, {"b", FX_F32, FX_F32, 0x2u}};
 static const FusecTensorArg bcast_only_out[] = {{"y", FX_F32, FX_F32, 0x3u}};
 
@@ -231,6 +231,9 @@ static const char *const bcast_only_dims[] = {"R", "C"};
 static const FusecTerm bcast_only_uterms[] = {
     {0, FUSEC_IN, 4, {1, 1, 0, 0}},
     {0, FUSEC_IN, 4, {0, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {0, 1, 0, 0}},
+    {0, FUSEC_ROW_DIST, 1, {0, 1, 0, 0}},
     {0, FUSEC_OUT, 4, {1, 1, 0, 0}},
     {0, FUSEC_GATHER, 1, {1, 1, 0, 0}},
     {0, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
@@ -239,6 +242,9 @@ static const FusecTerm bcast_only_uterms[] = {
 static const FusecTerm bcast_only_fterms[] = {
     {0, FUSEC_IN, 4, {1, 1, 0, 0}},
     {0, FUSEC_IN, 4, {0, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {0, 1, 0, 0}},
+    {0, FUSEC_ROW_DIST, 1, {0, 1, 0, 0}},
     {0, FUSEC_OUT, 4, {1, 1, 0, 0}},
     {0, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
     {0, FUSEC_SLOTS32, 1, {1, 1, 0, 0}},
@@ -268,7 +274,7 @@ static const FusecChain bcast_only_chain = {
     bcast_only_reference,
     2, /* versions: unfused and fused */
     2, bcast_only_shape, 2, bcast_only_dims, bcast_only_run_dims,
-    6, 5, bcast_only_uterms, bcast_only_fterms,
+    9, 8, bcast_only_uterms, bcast_only_fterms,
 };
 
 int main(int argc, char **argv)

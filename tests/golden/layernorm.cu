@@ -428,13 +428,13 @@ static void layernorm_reference(int fused, const FusecValue *in, const double *p
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost layernorm_unfused_cost[] = {
-    {2.00098, 0, 4, 0, 1, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0},
-    {0.000976562, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 1, 0, 0, 0, 0, 0},
-    {6.10352e-05, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 1, 0, 0, 0, 0, 0},
-    {6.10352e-05, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 1, 0, 0, 0, 0, 0},
-    {0, 4, 0, 2, 0, 0, 12.8, 0, 0, 1, 0, 4, 0, 1, 0, 0, 0, 0},
+    {2.00098, 0, 4, 0, 1, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0},
+    {0.000976562, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 1, 0, 0, 0, 0, 0, 0, 0},
+    {6.10352e-05, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 1, 0, 0, 0, 3.99994, 1.52588e-05, 0, 0},
+    {6.10352e-05, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 1, 0, 0, 0, 3.99994, 1.52588e-05, 0, 0},
+    {0, 4, 0, 2, 0, 0, 12.8, 0, 0, 1, 0, 4, 0, 1, 0, 0, 0, 0, 0, 0},
 };
-static const FusecKernelCost layernorm_fused_cost[] = {{2.00208, 0, 0, 2, 4, 0, 11.9, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
+static const FusecKernelCost layernorm_fused_cost[] = {{2.00208, 0, 0, 2, 4, 0, 11.9, 0, 0, 1, 0, 0, 0, 1, 0, 0, 7.99988, 1.52588e-05, 0, 0}};
 static const FusecTensorArg layernorm_in[] = {{"x", FX_BF16, FX_BF16, 0x3u}, {"mean", FX_F32, FX_F32, 0x1u}, {"rstd", FX_F32, FX_F32, 0x1u}, {"weight", FX_F32, FX_F32, 0x2u}, {"bias", FX_F32, FX_F32, 0x2u}};
 static const FusecTensorArg layernorm_out[] = {{"y", FX_BF16, FX_BF16, 0x3u}};
 
@@ -457,12 +457,18 @@ static const FusecTerm layernorm_uterms[] = {
     {1, FUSEC_SLOTS32, 1, {1, 1, 0, 0}},
     {2, FUSEC_MID_READ, 4, {1, 1, 0, 0}},
     {2, FUSEC_IN, 4, {0, 1, 0, 0}},
+    {2, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},
+    {2, FUSEC_REREAD_ROW, -4, {0, 1, 0, 0}},
+    {2, FUSEC_ROW_DIST, 1, {0, 1, 0, 0}},
     {2, FUSEC_MID_WRITE, 4, {1, 1, 0, 0}},
     {2, FUSEC_GATHER, 1, {1, 1, 0, 0}},
     {2, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
     {2, FUSEC_SLOTS32, 1, {1, 1, 0, 0}},
     {3, FUSEC_MID_READ, 4, {1, 1, 0, 0}},
     {3, FUSEC_IN, 4, {0, 1, 0, 0}},
+    {3, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},
+    {3, FUSEC_REREAD_ROW, -4, {0, 1, 0, 0}},
+    {3, FUSEC_ROW_DIST, 1, {0, 1, 0, 0}},
     {3, FUSEC_MID_WRITE, 4, {1, 1, 0, 0}},
     {3, FUSEC_GATHER, 1, {1, 1, 0, 0}},
     {3, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
@@ -476,7 +482,12 @@ static const FusecTerm layernorm_fterms[] = {
     {0, FUSEC_IN, 4, {1, 0, 0, 0}},
     {0, FUSEC_IN, 4, {1, 0, 0, 0}},
     {0, FUSEC_IN, 4, {0, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {0, 1, 0, 0}},
+    {0, FUSEC_ROW_DIST, 1, {0, 1, 0, 0}},
     {0, FUSEC_IN, 4, {0, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {0, 1, 0, 0}},
     {0, FUSEC_OUT, 2, {1, 1, 0, 0}},
     {0, FUSEC_FLOPS, 4, {1, 1, 0, 0}},
     {0, FUSEC_SLOTS32, 11.9, {1, 1, 0, 0}},
@@ -510,7 +521,7 @@ static const FusecChain layernorm_chain = {
     layernorm_reference,
     2, /* versions: unfused and fused */
     2, layernorm_shape, 2, layernorm_dims, layernorm_run_dims,
-    27, 8, layernorm_uterms, layernorm_fterms,
+    33, 13, layernorm_uterms, layernorm_fterms,
 };
 
 int main(int argc, char **argv)

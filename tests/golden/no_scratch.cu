@@ -286,10 +286,10 @@ static void no_scratch_reference(int fused, const FusecValue *in, const double *
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost no_scratch_unfused_cost[] = {
-    {4, 0, 0, 4, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 4},
+    {4, 0, 0, 4, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 4, 4},
 };
-static const FusecKernelCost no_scratch_fused_cost[] = {{4, 0, 0, 8, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
+static const FusecKernelCost no_scratch_fused_cost[] = {{4, 0, 0, 8, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}};
 static const FusecTensorArg no_scratch_in[] = {{"x", FX_F32, FX_F32}};
 static const FusecTensorArg no_scratch_out[] = {{"y", FX_F32, FX_F32}, {"z", FX_F32, FX_F32}};
 

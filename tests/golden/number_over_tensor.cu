@@ -481,14 +481,14 @@ static void number_over_tensor_reference(int fused, const FusecValue *in, const 
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost number_over_tensor_unfused_cost[] = {
-    {2, 0, 0, 2, 1, 0, 17.1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {2, 0, 2, 0, 1, 0, 21.2, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 0, 2, 0, 1, 0, 21.2, 0, 0, 1, 0, 0, 0, 0, 0, 0, 2, 2},
-    {0, 4, 0, 2, 1, 0, 8.9, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0},
-    {4, 0, 0, 4, 1, 0, 14.3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {4, 0, 0, 4, 1, 0, 14.3, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0},
+    {2, 0, 0, 2, 1, 0, 17.1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {2, 0, 2, 0, 1, 0, 21.2, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 2, 0, 1, 0, 21.2, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2},
+    {0, 4, 0, 2, 1, 0, 8.9, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0},
+    {4, 0, 0, 4, 1, 0, 14.3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {4, 0, 0, 4, 1, 0, 14.3, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0},
 };
-static const FusecKernelCost number_over_tensor_fused_cost[] = {{12, 0, 0, 12, 6, 0, 59.1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
+static const FusecKernelCost number_over_tensor_fused_cost[] = {{12, 0, 0, 12, 6, 0, 59.1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}};
 static const FusecTensorArg number_over_tensor_in[] = {{"h", FX_F16, FX_F16, 0x1u}, {"b", FX_BF16, FX_BF16, 0x1u}, {"x", FX_F32, FX_F32, 0x1u}, {"q", FX_I32, FX_I32, 0x1u}};
 static const FusecTensorArg number_over_tensor_out[] = {{"y", FX_F16, FX_F16, 0x1u}, {"z", FX_BF16, FX_BF16, 0x1u}, {"w", FX_F32, FX_F32, 0x1u}, {"v", FX_F32, FX_F32, 0x1u}};
 

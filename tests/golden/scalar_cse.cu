@@ -375,11 +375,11 @@ static void scalar_cse_reference(int fused, const FusecValue *in, const double *
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost scalar_cse_unfused_cost[] = {
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 0, 4, 0, 5, 1, 38.9, 0, 0, 1, 0, 0, 0, 0, 0, 0, 4, 4},
-    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 12, 0, 1, 0, 0, 0, 0},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 4, 0, 5, 1, 38.9, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4},
+    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 12, 0, 1, 0, 0, 0, 0, 0, 0},
 };
-static const FusecKernelCost scalar_cse_fused_cost[] = {{4, 0, 0, 4, 7, 1, 40.9, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
+static const FusecKernelCost scalar_cse_fused_cost[] = {{4, 0, 0, 4, 7, 1, 40.9, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}};
 static const FusecTensorArg scalar_cse_in[] = {{"x", FX_F32, FX_F32}};
 static const FusecTensorArg scalar_cse_out[] = {{"y", FX_F32, FX_F32}};
 static const FusecParamArg scalar_cse_par[] = {{"s", FX_F32, -0.5}};

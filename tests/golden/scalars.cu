@@ -556,15 +556,15 @@ static void scalars_reference(int fused, const FusecValue *in, const double *par
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost scalars_unfused_cost[] = {
-    {1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 5, 0, 4, 1, 0, 2.2, 0, 0, 1, 0, 9, 0, 0, 0, 0, 4, 4},
-    {0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 4, 4},
-    {0, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 4, 4},
-    {0, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 4, 4},
-    {0, 9, 0, 4, 1, 0, 2.2, 0, 0, 1, 0, 17, 0, 1, 0, 0, 0, 0},
+    {1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 5, 0, 4, 1, 0, 2.2, 0, 0, 1, 0, 9, 0, 0, 0, 0, 0, 0, 4, 4},
+    {0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 4, 4},
+    {0, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 4, 4},
+    {0, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4},
+    {0, 9, 0, 4, 1, 0, 2.2, 0, 0, 1, 0, 17, 0, 1, 0, 0, 0, 0, 0, 0},
 };
-static const FusecKernelCost scalars_fused_cost[] = {{5, 0, 0, 8, 7, 0, 9.4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
+static const FusecKernelCost scalars_fused_cost[] = {{5, 0, 0, 8, 7, 0, 9.4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}};
 static const FusecTensorArg scalars_in[] = {{"m", FX_BOOL, FX_BOOL}, {"x", FX_F32, FX_F32}};
 static const FusecTensorArg scalars_out[] = {{"y", FX_F32, FX_F32}, {"z", FX_F32, FX_F16}};
 static const FusecParamArg scalars_par[] = {{"s", FX_F64, 0.1}, {"t", FX_F32, 0.1}};

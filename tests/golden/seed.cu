@@ -385,12 +385,12 @@ static void seed_reference(int fused, const FusecValue *in, const double *par, F
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost seed_unfused_cost[] = {
-    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 0, 0, 0, 0, 0, 0},
-    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 0, 0, 0, 0, 0, 0},
-    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 0, 1, 0, 0, 0, 0},
+    {4, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 0, 1, 0, 0, 0, 0, 0, 0},
 };
-static const FusecKernelCost seed_fused_cost[] = {{4, 0, 0, 4, 4, 0, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
+static const FusecKernelCost seed_fused_cost[] = {{4, 0, 0, 4, 4, 0, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}};
 static const FusecTensorArg seed_in[] = {{"x", FX_F32, FX_F32}};
 static const FusecTensorArg seed_out[] = {{"y", FX_F32, FX_F32}};
 

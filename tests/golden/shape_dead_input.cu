@@ -219,9 +219,9 @@ static void shape_dead_input_reference(int fused, const FusecValue *in, const do
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_dead_input_unfused_cost[] = {
-    {2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0},
+    {2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0, 1, 1, 0, 0, 3.99609, 0.000976562, 0, 0},
 };
-static const FusecKernelCost shape_dead_input_fused_cost[] = {{2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
+static const FusecKernelCost shape_dead_input_fused_cost[] = {{2.00391, 0, 0, 4, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 3.99609, 0.000976562, 0, 0}};
 static const FusecTensorArg shape_dead_input_in[] = {{"unused", FX_F32, FX_F32, 0x2u}, {"x", FX_BF16, FX_BF16, 0x3u}, {"w", FX_F32, FX_F32, 0x2u}};
 static const FusecTensorArg shape_dead_input_out[] = {{"y", FX_F32, FX_BF16, 0x3u}};
 
@@ -232,6 +232,9 @@ static const char *const shape_dead_input_dims[] = {"C", "R"};
 static const FusecTerm shape_dead_input_uterms[] = {
     {0, FUSEC_IN, 2, {1, 1, 0, 0}},
     {0, FUSEC_IN, 4, {1, 0, 0, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {1, 0, 0, 0}},
+    {0, FUSEC_ROW_DIST, 1, {1, 0, 0, 0}},
     {0, FUSEC_OUT, 4, {1, 1, 0, 0}},
     {0, FUSEC_GATHER, 1, {1, 1, 0, 0}},
     {0, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
@@ -240,6 +243,9 @@ static const FusecTerm shape_dead_input_uterms[] = {
 static const FusecTerm shape_dead_input_fterms[] = {
     {0, FUSEC_IN, 2, {1, 1, 0, 0}},
     {0, FUSEC_IN, 4, {1, 0, 0, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {1, 0, 0, 0}},
+    {0, FUSEC_ROW_DIST, 1, {1, 0, 0, 0}},
     {0, FUSEC_OUT, 4, {1, 1, 0, 0}},
     {0, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
     {0, FUSEC_SLOTS32, 2, {1, 1, 0, 0}},
@@ -270,7 +276,7 @@ static const FusecChain shape_dead_input_chain = {
     shape_dead_input_reference,
     2, /* versions: unfused and fused */
     2, shape_dead_input_shape, 2, shape_dead_input_dims, shape_dead_input_run_dims,
-    6, 5, shape_dead_input_uterms, shape_dead_input_fterms,
+    9, 8, shape_dead_input_uterms, shape_dead_input_fterms,
 };
 
 int main(int argc, char **argv)

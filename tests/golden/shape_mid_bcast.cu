@@ -292,10 +292,10 @@ static void shape_mid_bcast_reference(int fused, const FusecValue *in, const dou
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_mid_bcast_unfused_cost[] = {
-    {4.76837e-06, 0, 0.000244141, 0, 6.10352e-05, 0, 6.104e-05, 0, 0, 1, 0, 0, 6.10352e-05, 0, 0, 0, 0, 0},
-    {4, 0.000244141, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1, 1, 3.99976, 6.10352e-05, 0, 0},
+    {4.76837e-06, 0, 0.000244141, 0, 6.10352e-05, 0, 6.104e-05, 0, 0, 1, 0, 0, 6.10352e-05, 0, 0, 0, 0.000240326, 9.53674e-07, 0, 0},
+    {4, 0.000244141, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1, 1, 3.99976, 6.10352e-05, 0, 0, 0, 0},
 };
-static const FusecKernelCost shape_mid_bcast_fused_cost[] = {{4, 0, 0, 4, 2, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0.015624, 6.10352e-05, 0, 0}};
+static const FusecKernelCost shape_mid_bcast_fused_cost[] = {{4, 0, 0, 4, 2, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0.015624, 6.10352e-05, 4, 9.53674e-07, 0, 0}};
 static const FusecTensorArg shape_mid_bcast_in[] = {{"x", FX_F32, FX_F32, 0x7u}, {"a", FX_F32, FX_F32, 0x2u}, {"w", FX_F32, FX_F32, 0x4u}};
 static const FusecTensorArg shape_mid_bcast_out[] = {{"y", FX_F32, FX_F32, 0x7u}};
 
@@ -306,6 +306,9 @@ static const char *const shape_mid_bcast_dims[] = {"B", "R", "C"};
 static const FusecTerm shape_mid_bcast_uterms[] = {
     {0, FUSEC_IN, 4, {0, 1, 0, 0}},
     {0, FUSEC_IN, 4, {0, 0, 1, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {0, 1, 1, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {0, 0, 1, 0}},
+    {0, FUSEC_ROW_DIST, 1, {0, 0, 1, 0}},
     {0, FUSEC_MID_WRITE, 4, {0, 1, 1, 0}},
     {0, FUSEC_GATHER, 1, {0, 1, 1, 0}},
     {0, FUSEC_FLOPS, 1, {0, 1, 1, 0}},
@@ -326,6 +329,9 @@ static const FusecTerm shape_mid_bcast_fterms[] = {
     {0, FUSEC_REREAD, -4, {0, 1, 0, 0}},
     {0, FUSEC_REREAD_DIST, 1, {0, 1, 1, 0}},
     {0, FUSEC_IN, 4, {0, 0, 1, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 1, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {0, 0, 1, 0}},
+    {0, FUSEC_ROW_DIST, 1, {0, 0, 1, 0}},
     {0, FUSEC_IN, 4, {1, 1, 1, 0}},
     {0, FUSEC_OUT, 4, {1, 1, 1, 0}},
     {0, FUSEC_FLOPS, 2, {1, 1, 1, 0}},
@@ -360,7 +366,7 @@ static const FusecChain shape_mid_bcast_chain = {
     shape_mid_bcast_reference,
     2, /* versions: unfused and fused */
     3, shape_mid_bcast_shape, 3, shape_mid_bcast_dims, shape_mid_bcast_run_dims,
-    15, 9, shape_mid_bcast_uterms, shape_mid_bcast_fterms,
+    18, 12, shape_mid_bcast_uterms, shape_mid_bcast_fterms,
 };
 
 int main(int argc, char **argv)

@@ -345,11 +345,11 @@ static void shape_names_reference(int fused, const FusecValue *in, const double 
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shape_names_unfused_cost[] = {
-    {5.33333, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0},
-    {1.2, 0, 0.8, 0, 0.2, 0, 0.4, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 4.8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1, 1, 0, 0, 0, 0},
+    {5.33333, 0, 4, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 2.66667, 0.333333, 0, 0},
+    {1.2, 0, 0.8, 0, 0.2, 0, 0.4, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 4.8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 1, 1, 0, 0, 0, 0, 0, 0},
 };
-static const FusecKernelCost shape_names_fused_cost[] = {{6.53333, 0, 0, 4, 3, 0, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
+static const FusecKernelCost shape_names_fused_cost[] = {{6.53333, 0, 0, 4, 3, 0, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 2.66667, 0.333333, 0, 0}};
 static const FusecTensorArg shape_names_in[] = {{"dim", FX_F32, FX_F32, 0x2u}, {"u", FX_F32, FX_F32, 0x1u}, {"s", FX_BF16, FX_BF16, 0x1u}, {"x", FX_F32, FX_F32, 0x3u}};
 static const FusecTensorArg shape_names_out[] = {{"y", FX_F32, FX_BF16, 0x3u}};
 
@@ -360,6 +360,9 @@ static const char *const shape_names_dims[] = {"u_b", "R"};
 static const FusecTerm shape_names_uterms[] = {
     {0, FUSEC_IN, 4, {1, 1, 0, 0}},
     {0, FUSEC_IN, 4, {1, 0, 0, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {1, 0, 0, 0}},
+    {0, FUSEC_ROW_DIST, 1, {1, 0, 0, 0}},
     {0, FUSEC_MID_WRITE, 4, {1, 1, 0, 0}},
     {0, FUSEC_GATHER, 1, {1, 1, 0, 0}},
     {0, FUSEC_FLOPS, 1, {1, 1, 0, 0}},
@@ -379,6 +382,9 @@ static const FusecTerm shape_names_uterms[] = {
 static const FusecTerm shape_names_fterms[] = {
     {0, FUSEC_IN, 4, {1, 1, 0, 0}},
     {0, FUSEC_IN, 4, {1, 0, 0, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {1, 0, 0, 0}},
+    {0, FUSEC_ROW_DIST, 1, {1, 0, 0, 0}},
     {0, FUSEC_IN, 4, {0, 1, 0, 0}},
     {0, FUSEC_IN, 2, {0, 1, 0, 0}},
     {0, FUSEC_OUT, 4, {1, 1, 0, 0}},
@@ -415,7 +421,7 @@ static const FusecChain shape_names_chain = {
     shape_names_reference,
     2, /* versions: unfused and fused */
     2, shape_names_shape, 2, shape_names_dims, shape_names_run_dims,
-    17, 7, shape_names_uterms, shape_names_fterms,
+    20, 10, shape_names_uterms, shape_names_fterms,
 };
 
 int main(int argc, char **argv)

@@ -487,14 +487,14 @@ static void shapes_reference(int fused, const FusecValue *in, const double *par,
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shapes_unfused_cost[] = {
-    {1.52588e-05, 0, 1.52588e-05, 0, 3.8147e-06, 0, 3.815e-06, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {2.00006, 0, 4, 0, 1, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0},
-    {0, 1.52588e-05, 1.52588e-05, 0, 3.8147e-06, 0, 3.815e-06, 0, 0, 1, 0, 10, 0, 0, 0, 0, 0, 0},
-    {0, 4.00002, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 1, 0, 0, 0, 0, 0},
-    {0.000488281, 4, 0, 4, 1, 0, 2, 0, 0, 1, 0, 4, 1, 0, 0.00146484, 0.25, 0, 0},
-    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 0, 1, 0, 0, 0, 0},
+    {1.52588e-05, 0, 1.52588e-05, 0, 3.8147e-06, 0, 3.815e-06, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {2.00006, 0, 4, 0, 1, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 3.99994, 3.8147e-06, 0, 0},
+    {0, 1.52588e-05, 1.52588e-05, 0, 3.8147e-06, 0, 3.815e-06, 0, 0, 1, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 4.00002, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 1, 0, 0, 0, 3.99998, 3.8147e-06, 0, 0},
+    {0.000488281, 4, 0, 4, 1, 0, 2, 0, 0, 1, 0, 4, 1, 0, 0.00146484, 0.25, 0, 0, 0, 0},
+    {0, 4, 0, 4, 1, 0, 1, 0, 0, 1, 0, 4, 0, 1, 0, 0, 0, 0, 0, 0},
 };
-static const FusecKernelCost shapes_fused_cost[] = {{2.00056, 0, 0, 8, 6, 0, 8, 0, 0, 1, 0, 0, 0, 1, 0.00146484, 0.25, 0, 0}};
+static const FusecKernelCost shapes_fused_cost[] = {{2.00056, 0, 0, 8, 6, 0, 8, 0, 0, 1, 0, 0, 0, 1, 0.00146484, 0.25, 7.99992, 3.8147e-06, 0, 0}};
 static const FusecTensorArg shapes_in[] = {{"s", FX_F32, FX_F32, 0x5u}, {"b", FX_F32, FX_F32, 0x4u}, {"r", FX_F16, FX_F16, 0x2u}, {"x", FX_F16, FX_F16, 0x7u}};
 static const FusecTensorArg shapes_out[] = {{"y", FX_F32, FX_F16, 0x7u}, {"z", FX_F32, FX_F16, 0x7u}};
 static const FusecParamArg shapes_par[] = {{"k", FX_F32, 0.5}};
@@ -510,6 +510,9 @@ static const FusecTerm shapes_uterms[] = {
     {0, FUSEC_SLOTS32, 1, {0, 1, 0, 0}},
     {1, FUSEC_IN, 2, {1, 1, 1, 0}},
     {1, FUSEC_IN, 4, {1, 1, 0, 0}},
+    {1, FUSEC_REREAD_ROW, 4, {1, 1, 1, 0}},
+    {1, FUSEC_REREAD_ROW, -4, {1, 1, 0, 0}},
+    {1, FUSEC_ROW_DIST, 1, {0, 1, 0, 0}},
     {1, FUSEC_MID_WRITE, 4, {1, 1, 1, 0}},
     {1, FUSEC_GATHER, 1, {1, 1, 1, 0}},
     {1, FUSEC_FLOPS, 1, {1, 1, 1, 0}},
@@ -520,6 +523,9 @@ static const FusecTerm shapes_uterms[] = {
     {2, FUSEC_SLOTS32, 1, {0, 1, 0, 0}},
     {3, FUSEC_MID_READ, 4, {1, 1, 1, 0}},
     {3, FUSEC_MID_READ, 4, {0, 1, 0, 0}},
+    {3, FUSEC_REREAD_ROW, 4, {1, 1, 1, 0}},
+    {3, FUSEC_REREAD_ROW, -4, {0, 1, 0, 0}},
+    {3, FUSEC_ROW_DIST, 1, {0, 1, 0, 0}},
     {3, FUSEC_MID_WRITE, 4, {1, 1, 1, 0}},
     {3, FUSEC_GATHER, 1, {1, 1, 1, 0}},
     {3, FUSEC_FLOPS, 1, {1, 1, 1, 0}},
@@ -540,8 +546,13 @@ static const FusecTerm shapes_uterms[] = {
 };
 static const FusecTerm shapes_fterms[] = {
     {0, FUSEC_IN, 4, {0, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 1, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {0, 1, 0, 0}},
+    {0, FUSEC_ROW_DIST, 1, {0, 1, 0, 0}},
     {0, FUSEC_IN, 2, {1, 1, 1, 0}},
     {0, FUSEC_IN, 4, {1, 1, 0, 0}},
+    {0, FUSEC_REREAD_ROW, 4, {1, 1, 1, 0}},
+    {0, FUSEC_REREAD_ROW, -4, {1, 1, 0, 0}},
     {0, FUSEC_IN, 2, {0, 0, 1, 0}},
     {0, FUSEC_REREAD, 2, {1, 0, 1, 0}},
     {0, FUSEC_REREAD, -2, {0, 0, 1, 0}},
@@ -583,7 +594,7 @@ static const FusecChain shapes_chain = {
     shapes_reference,
     2, /* versions: unfused and fused */
     3, shapes_shape, 3, shapes_dims, shapes_run_dims,
-    33, 11, shapes_uterms, shapes_fterms,
+    39, 16, shapes_uterms, shapes_fterms,
 };
 
 int main(int argc, char **argv)

@@ -387,12 +387,12 @@ static void shared_reference(int fused, const FusecValue *in, const double *par,
  * flops, transcendentals, issue slots in fp32 and fp64 FMAs, fp64, and how many kernels
  * cost exactly that. */
 static const FusecKernelCost shared_unfused_cost[] = {
-    {4, 0, 4, 0, 0, 1, 8, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 0, 4, 0, 0, 1, 8, 0, 0, 1, 0, 0, 0, 0, 0, 0, 4, 4},
-    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 0, 0, 0, 0, 0, 0},
-    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 20, 0, 1, 0, 0, 0, 0},
+    {4, 0, 4, 0, 0, 1, 8, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 4, 0, 0, 1, 8, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4},
+    {0, 4, 4, 0, 1, 0, 1, 0, 0, 1, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 20, 0, 1, 0, 0, 0, 0, 0, 0},
 };
-static const FusecKernelCost shared_fused_cost[] = {{4, 0, 0, 4, 2, 1, 10, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0}};
+static const FusecKernelCost shared_fused_cost[] = {{4, 0, 0, 4, 2, 1, 10, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}};
 static const FusecTensorArg shared_in[] = {{"x", FX_F32, FX_F32}};
 static const FusecTensorArg shared_out[] = {{"y", FX_F32, FX_F32}};
 
