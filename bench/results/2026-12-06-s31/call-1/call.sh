@@ -1,13 +1,13 @@
-# Session 31 call 1 (build 8e789ef's kernels, HEAD 9701983): bench/fusion_bench.py on the 11 flat examples and
+# Session 31 call 1 (build 5476656: 8e789ef's kernels, the model with session 31's row passes): bench/fusion_bench.py on the 11 flat examples and
 # the 13 bench/chains against eager, Inductor and CUB, cold, three passes, 2^12..2^28, with each kernel of eager
-# and of fusec's unfused version at 2^22 (--kernels); then the fidelity run of the 14 examples and the 23
+# and of fusec's unfused version at 2^26 (--kernels; at 2^22, in call 3, the arrays fit the L2 and each pair depends on what the call's earlier kernels left there); then the fidelity run of the 14 examples and the 23
 # tests/golden chains (REPS=10) with the time left. Everything under $T, back as one all.tgz.
 export LD_LIBRARY_PATH=$PWD/.dev/bin PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1
 F=$PWD/.dev/bin/fusec; T=/tmp/c1out; W=/tmp/c1fid; mkdir -p $T $W; t0=$(date +%s); el() { echo "t=$(( $(date +%s) - t0 )) $*" | tee -a $T/times.txt; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $T/machine.txt; cat $T/machine.txt
 save() { tar -C $T -czf $OUT/all.tgz .; }; trap save EXIT
 timeout 380 python3 bench/fusion_bench.py --fusec $F --out $T/fb --sizes 2^12,2^16,2^20,2^22,2^24,2^26,2^28 \
-  --modes cold --passes 3 --kernels 2^22 $(grep -L "\[" examples/*.fuse) bench/chains/*.fuse > $T/fb.txt 2>&1
+  --modes cold --passes 3 --kernels 2^26 $(grep -L "\[" examples/*.fuse) bench/chains/*.fuse > $T/fb.txt 2>&1
 el "fusion_bench rc=$?"; rm -rf $T/fb/build; tail -n 3 $T/fb.txt
 ONLY="$(ls examples/*.fuse tests/golden/*.fuse | sed 's|tests/golden/|golden_|;s|examples/||;s|\.fuse$||' | tr '\n' ' ')"
 ONLY="$ONLY" RANDOM_N=0 PHASE=build FID_WORK=$W JOBS=14 bash bench/fidelity.sh $T $F > $T/fid_build.txt 2>&1

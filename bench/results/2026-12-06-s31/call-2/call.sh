@@ -1,4 +1,4 @@
-# Session 31 call 2 (build 9701983, kernels as 8e789ef): the fidelity run of 100 programs of tests/randgen.py
+# Session 31 call 2 (build 5476656, kernels as 8e789ef): the fidelity run of 100 programs of tests/randgen.py
 # --seed 4242 (verified first), REPS=10, as session 30's call 3 ran them on an H100. Run twice on one warm
 # machine: first plain (builds, then times until its limit), then with RESUME=1 (times what the first left and
 # writes the table and fidelity.tgz; then bench/torch_check.py, both versions of the integer, fp8 and shaped

@@ -12,9 +12,9 @@ timeout 330 python3 bench/fusion_bench.py --fusec $F --out $T/fb --sizes 2^12,2^
   --modes cold --passes 3 --kernels 2^22 $(grep -L "\[" examples/*.fuse) bench/chains/*.fuse > $T/fb.txt 2>&1
 el "fusion_bench rc=$?"; rm -rf $T/fb/build; tail -n 3 $T/fb.txt
 S=$T/sn/shape_names; $F tests/golden/shape_names.fuse -o $S.cu && nvcc -O3 -arch=sm_90 $S.cu -o $S.bin; el "built rc=$?"
-for c in 4 5 8 256 257; do r=$(( (1 << 24) / c )); timeout 40 $S.bin --dims u_b=$c --sizes $r --modes cold --reps 20 --passes 2 --seed 7 \
+for c in 4 5 8 256 257; do r=$(( (1 << 24) / c )); timeout 40 $S.bin --dims u_b=$c --sweep R --sizes $r --modes cold --reps 20 --passes 2 --seed 7 \
   > $T/sn/c$c.txt 2>&1; echo "C=$c rc=$?"; done; el "harness done"
 for c in 4 5; do r=$(( (1 << 24) / c )); timeout 60 ncu --kernel-name regex:fused_kernel --launch-count 1 --section SpeedOfLight \
   --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats --section LaunchStats --section SchedulerStats \
-  --section InstructionStats $S.bin --no-verify --dims u_b=$c --sizes $r --modes cold --reps 1 --warmup 0 --passes 1 \
+  --section InstructionStats $S.bin --no-verify --dims u_b=$c --sweep R --sizes $r --modes cold --reps 1 --warmup 0 --passes 1 \
   > $T/sn/ncu_c$c.txt 2>&1; echo "ncu C=$c rc=$?"; done; el "ncu done"
