@@ -50,7 +50,10 @@ ls "$work"/src/*.fuse | xargs -P "${JOBS:-16}" -I{} sh -c '
   "'"$fusec"'" -w $args "$f" -o "$b.cu" 2>"$b.err" && nvcc -O3 -arch=sm_90 "$b.cu" -o "$b.bin" 2>>"$b.err" ||
     echo "BUILD FAILED $f"'
 fi
-[ "${RESUME:-0}" = 1 ] || rm -f "$out/fidelity/status.txt"
+# a run that does not resume starts from an empty table: a device machine can hand over /tmp with an
+# earlier session's OUT in it (session 31's call 2 found nine CSVs of 06:47 that day, which its RESUME=1
+# run phase took as timed)
+[ "${RESUME:-0}" = 1 ] || rm -f "$out/fidelity/status.txt" "$out"/fidelity/*.csv
 if [ "${RESUME:-0}" = 1 ] && [ -f "$out/fidelity/status.txt" ]; then
   # a chain without a CSV runs again: its old line goes
   while read -r rc name rest; do
