@@ -21,13 +21,12 @@ output that was written already (nvcc -Xptxas -v's stderr) instead.
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from repredict import shape_args  # noqa: E402  (a source's # fusec-args, as sass_count.py takes them)
+from sass_count import cubin  # noqa: E402  (a chain emitted and built as a cubin, ptxas's report)
 
 THREADS = 128  # FX_THREADS
 SM_REGS, MAX_BLOCKS, GRANULE = 65536, 16, 8
@@ -55,15 +54,7 @@ def parse(text):
 
 def compile_log(job):
     fusec, src, work = job
-    base = os.path.join(work, os.path.basename(src)[:-5])
-    r = subprocess.run([fusec, "-w"] + shape_args([], src) + [src, "-o", base + ".cu"], capture_output=True, text=True)
-    if r.returncode:
-        raise SystemExit("regs.py: fusec failed on %s:\n%s" % (src, r.stderr.strip()))
-    r = subprocess.run([os.environ.get("NVCC", "nvcc"), "-O3", "-arch=sm_90", "-cubin", "-DFUSEC_NO_HARNESS",
-                        "-Xptxas", "-v", base + ".cu", "-o", base + ".cubin"], capture_output=True, text=True)
-    if r.returncode:
-        raise SystemExit("regs.py: nvcc failed on %s:\n%s" % (src, r.stderr[-2000:]))
-    return r.stderr
+    return cubin(fusec, src, os.path.join(work, os.path.basename(src)[:-5]), os.environ.get("NVCC", "nvcc"))
 
 
 def build(fusec, files, jobs):

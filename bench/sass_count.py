@@ -55,6 +55,21 @@ def klass(op):
     return "int"  # IMAD, IADD3, LOP3, SHF, ISETP, LEA, PRMT, SEL, MOV, S2R, VIADD, ...
 
 
+def cubin(fusec, src, base, nvcc="nvcc", name=None):
+    """Emits src with fusec (its # fusec-args applied, and --name where given) as base.cu, builds the library
+    as base.cubin (nvcc -O3 -arch=sm_90 -cubin -DFUSEC_NO_HARNESS -Xptxas -v, no GPU) and returns ptxas's
+    report (nvcc's stderr); a failure of either ends the script with its message."""
+    r = subprocess.run([fusec, "-w"] + (["--name=" + name] if name else []) + shape_args([], src) +
+                       [src, "-o", base + ".cu"], capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit("fusec failed on %s:\n%s" % (src, r.stderr.strip()))
+    r = subprocess.run([nvcc, "-O3", "-arch=sm_90", "-cubin", "-DFUSEC_NO_HARNESS", "-Xptxas", "-v", base + ".cu",
+                        "-o", base + ".cubin"], capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit("nvcc failed on %s:\n%s" % (src, r.stderr[-2000:]))
+    return r.stderr
+
+
 def kernels(sass):
     """{mangled name: ([(predicated, opcode, branch target or None)], {label: index})} of every function
     in nvdisasm -c's output."""
@@ -130,12 +145,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for src in a.chains:
             prefix = "c%d" % a.chains.index(src)
-            cu, cubin = os.path.join(tmp, prefix + ".cu"), os.path.join(tmp, prefix + ".cubin")
-            args = shape_args([], src)
-            subprocess.run([a.fusec, "-w", "--name=" + prefix, src, "-o", cu] + args, check=True)
-            ptx = subprocess.run([a.nvcc, "-O3", "-arch=sm_90", "-cubin", "-DFUSEC_NO_HARNESS", "-Xptxas", "-v", cu,
-                                  "-o", cubin], check=True, capture_output=True, text=True).stderr
-            fns = kernels(subprocess.run([a.nvdisasm, "-c", cubin], check=True, capture_output=True,
+            base = os.path.join(tmp, prefix)
+            ptx = cubin(a.fusec, src, base, a.nvcc, prefix)
+            fns = kernels(subprocess.run([a.nvdisasm, "-c", base + ".cubin"], check=True, capture_output=True,
                                          text=True).stdout)
             name, e = large_n_instance(prefix, fns, not a.no_row)
             if not name:
@@ -143,8 +155,8 @@ def main():
                 continue
             regs = re.search(r"entry function '%s'.*?Used (\d+) registers" % re.escape(name), ptx, re.S)
             mix = count(fns[name])
-            rep = json.loads(subprocess.run([a.fusec, "--predict", "--format=json", "-w", src] + args, check=True,
-                                            capture_output=True, text=True).stdout)["fused"]
+            rep = json.loads(subprocess.run([a.fusec, "--predict", "--format=json", "-w", src] + shape_args([], src),
+                                            check=True, capture_output=True, text=True).stdout)["fused"]
             print("%-24s %3d %7.1f %7s  %s   %9.1f %9.1f" % (
                 os.path.basename(src)[:-5][:24], e, sum(mix.values()) / e, regs.group(1) if regs else "?",
                 " ".join("%6.1f" % (mix[n] / e) for n in NAMES), rep["fp32_slots_per_element"],

@@ -329,8 +329,9 @@ static void explain_bands(FILE *f, const Chain *c)
         }
         case WHY_PASSES:
             fprintf(f, "a broadcast operand is read again on each pass of an outer dim (a [S, D] table of a [B, S, D] "
-                       "chain: B passes; a [C] one of [R, C]: R passes, a row apart), from HBM once the traffic between passes outgrows the %s MiB L2 (%.1f us of "
-                       "the unfused call, %.1f us of the fused one at %s): %s, %s the traffic ratio",
+                       "chain: B passes; a [C] one of [R, C]: R passes, a row apart), from HBM once the traffic "
+                       "between passes outgrows the %s MiB L2 (%.1f us of the unfused call, %.1f us of the fused one "
+                       "at %s): %s, %s the traffic ratio",
                     l2, p1.u.pass_us, p1.f.pass_us, b, range, p1.speedup > ratio_at(c, &p1) ? "above" : "below");
             break;
         case WHY_COMPUTE:
