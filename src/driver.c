@@ -150,13 +150,16 @@ static int resolve_dims(Chain *c, FILE *diag_out)
         if (sz->n == 0)
             sz->v[sz->n++] = 1;
     }
-    /* a chain has at most 2^40 elements, as a flat chain's --sizes (the model's range) */
+    /* a chain has at most 2^40 elements, as a flat chain's --sizes (the model's
+     * range): at each size of the sweep, and at the sweep dim's own size in
+     * --dims, where the totals are taken */
     double largest = 0;
     for (int i = 0; i < c->sizes->n; i++)
         largest = c->sizes->v[i] > largest ? c->sizes->v[i] : largest;
-    if (c->dims_known && largest * other > ldexp(1, 40)) {
+    double top = given[c->sweep] && c->dimv[c->sweep] > largest ? c->dimv[c->sweep] : largest;
+    if (c->dims_known && top * other > ldexp(1, 40)) {
         fprintf(diag_out, "fusec: --dims, --sizes: %s = %.0f makes %.3g elements; a chain has at most 2^40\n",
-                p->dim[c->sweep].name, largest, largest * other);
+                p->dim[c->sweep].name, top, top * other);
         return 2;
     }
     /* the totals: at the sweep dim's size in --dims, else the sweep's largest */

@@ -165,14 +165,21 @@ static int pick(const char *arg, const char *const *names, int n, const char *wh
 }
 
 /* The temporary files being written (one a file of a folder backend), removed
- * if a signal ends fusec. */
+ * if a signal or an exit() ends fusec before they are renamed into place:
+ * out of memory (arena.c) exits at once, and a closed pipe (SIGPIPE) or the
+ * file-size limit (SIGXFSZ) kill it while it writes. */
 static char *volatile tmp_path[8];
 
-static void on_signal(int sig)
+static void remove_temps(void)
 {
     for (size_t i = 0; i < ARRAY_LEN(tmp_path); i++)
         if (tmp_path[i])
             unlink(tmp_path[i]);
+}
+
+static void on_signal(int sig)
+{
+    remove_temps();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -180,7 +187,7 @@ static void on_signal(int sig)
 /* Blocks (how = SIG_BLOCK) or unblocks the signals that remove tmp_path. */
 static void mask_signals(int how)
 {
-    static const int sigs[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    static const int sigs[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGXFSZ};
     sigset_t set;
     sigemptyset(&set);
     for (size_t i = 0; i < ARRAY_LEN(sigs); i++)
@@ -190,6 +197,7 @@ static void mask_signals(int how)
     if (installed)
         return;
     installed = true;
+    atexit(remove_temps);
     for (size_t i = 0; i < ARRAY_LEN(sigs); i++) {
         struct sigaction old, sa;
         memset(&sa, 0, sizeof sa);
@@ -228,13 +236,15 @@ static int write_compiled(FILE *f, void *ctx)
 }
 
 /* Writes what writer gives into a temporary file beside path, in tmp_path's
- * slot: its name (malloc'd), or NULL after a message (no temporary left).
+ * slot: its name (malloc'd) with *status 0, or NULL after a message (no
+ * temporary left) with *status the writer's (2: the driver's usage errors) or 1.
  * The temporary's name stays within NAME_MAX, however long the target's;
  * it takes the old file's mode, or the usual one. Messages name the file as
  * shown. */
 static char *stage_file(const char *shown, const char *path, const struct stat *old, Writer writer, void *ctx,
-                        int slot)
+                        int slot, int *status)
 {
+    *status = 1;
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     size_t baselen = strlen(path) - dirlen;
@@ -274,6 +284,7 @@ static char *stage_file(const char *shown, const char *path, const struct stat *
         mode_t mask = umask(0); /* mkstemp makes the file 0600 */
         umask(mask);
         chmod(tmp, old ? old->st_mode & 07777 : 0666 & ~mask);
+        *status = 0;
         return tmp;
     }
     mask_signals(SIG_BLOCK);
@@ -281,6 +292,7 @@ static char *stage_file(const char *shown, const char *path, const struct stat *
     tmp_path[slot] = NULL;
     mask_signals(SIG_UNBLOCK);
     free(tmp);
+    *status = rc;
     return NULL;
 }
 
@@ -306,8 +318,9 @@ static int commit_file(const char *shown, char *tmp, const char *path, int slot,
  * whole and no temporary behind. */
 static int write_via_rename(const char *shown, const char *path, const struct stat *old, Writer writer, void *ctx)
 {
-    char *tmp = stage_file(shown, path, old, writer, ctx, 0);
-    return tmp ? commit_file(shown, tmp, path, 0, true) : 1;
+    int status;
+    char *tmp = stage_file(shown, path, old, writer, ctx, 0, &status);
+    return tmp ? commit_file(shown, tmp, path, 0, true) : status;
 }
 
 /* Writes through to what is there: a FIFO, a device, a terminal, or the
@@ -450,8 +463,7 @@ static int run_to_dir(const Options *opt, const Source *src)
     char *tmp[ARRAY_LEN(d.name)] = {NULL};
     for (int k = 0; k < d.n && rc == 0; k++) {
         Bytes b = {d.buf[k], d.len[k]};
-        if (!(tmp[k] = stage_file(path[k], path[k], stat(path[k], &st) == 0 ? &st : NULL, write_bytes, &b, k)))
-            rc = 1;
+        tmp[k] = stage_file(path[k], path[k], stat(path[k], &st) == 0 ? &st : NULL, write_bytes, &b, k, &rc);
     }
     int staged = rc == 0;
     for (int k = 0; k < d.n; k++) {

@@ -120,6 +120,11 @@ usage "--dims of a range" "--dims: bad size in 'C=1..4' (one size of 1 to 2^40: 
 usage "--dims twice" "--dims given twice, as 'C=64' and 'C=32': give it once" --predict --dims=C=64 --dims=C=32 "$ln"
 "$fusec" --predict --dims=R=64 --sweep=C "$ln" >/dev/null; check "--sweep" 0 $?
 "$fusec" --predict --dims=C=64 --sweep=Z "$ln" 2>/dev/null >/dev/null; check "unknown --sweep" 2 $?
+usage "the sweep dim's own size in --dims past 2^40 elements" \
+  "--dims, --sizes: R = 1099511627776 makes 1.21e+24 elements; a chain has at most 2^40" --predict --dims=R=2^40,C=2^40 "$ln"
+# a usage error is exit 2 with -o too, and writes nothing (fuzzing, session 32: it was 1 through the temporary file)
+"$fusec" --predict --dims=C=x "$ln" -o "$tmp/dims.txt" 2>"$tmp/e"; check "bad dim size with -o" 2 $?
+[ ! -e "$tmp/dims.txt" ] && grep -q 'fusec --help lists the options' "$tmp/e"; check "bad dim size with -o: no file, the hint" 0 $?
 "$fusec" --predict --dims=N=4 "$seed" 2>/dev/null >/dev/null; check "--dims on a chain without shapes" 2 $?
 "$fusec" --format=csv --dims=C=1024 "$ln" | head -1 | grep -q '^R,'; check "a shaped CSV sweeps its first dim" 0 $?
 "$fusec" --format=json --dims=C=1024,R=8 "$ln" | grep -q "\"bytes\": 41024," ; check "JSON bytes at the dims (4*R*C + 8*R + 8*C at R = 8, C = 1024)" 0 $?
@@ -227,6 +232,25 @@ kill -TERM $pid
 wait $pid
 check "SIGTERM during the write" 143 $?
 [ -z "$(ls "$tmp/sig")" ]; check "SIGTERM during the write: no temporary left" 0 $?
+# nor do a closed pipe on standard error (SIGPIPE), the file-size limit (SIGXFSZ) or running out of
+# memory (an exit from the arena) (fuzzing, session 32: each left the temporary)
+printf 'in x\ny = x +\n' >"$tmp/bad.fuse"
+{ sleep 1; "$fusec" "$tmp/bad.fuse" -o "$tmp/sig/bad.cu"; } 2>&1 | true
+[ -z "$(ls "$tmp/sig")" ]; check "SIGPIPE on standard error: no temporary left" 0 $?
+(ulimit -f 8; exec "$fusec" "$seed" -o "$tmp/sig/seed.cu") 2>/dev/null; check "SIGXFSZ: the file-size limit" 153 $?
+[ -z "$(ls "$tmp/sig")" ]; check "SIGXFSZ: no temporary left" 0 $?
+if [ -n "${ASAN_OPTIONS:-}" ] || ldd "$fusec" 2>/dev/null | grep -q asan; then
+  echo "skip: out of memory under a memory limit (AddressSanitizer reserves more than the limit)"
+else
+  awk 'BEGIN { printf "in x\ny = x"; for (i = 0; i < 100000; i++) printf " + 1"; print "" }' >"$tmp/deep.fuse"
+  (ulimit -v 60000; exec "$fusec" --emit=dot "$tmp/deep.fuse" -o "$tmp/sig/deep.dot") 2>"$tmp/e"; check "out of memory" 1 $?
+  grep -q 'fatal error: out of memory' "$tmp/e" && [ -z "$(ls "$tmp/sig")" ]; check "out of memory: no temporary left" 0 $?
+fi
+# a message shows at most 120 bytes of its line, and reads no more of it: 200,000 warnings on one
+# line of 3 MB (fuzzing, session 32: each message read the whole line, 33 s for 100,000)
+awk 'BEGIN { printf "in x: f32; out y;"; for (i = 0; i < 200000; i++) printf " t%d = x*2;", i; print " y = x" }' >"$tmp/line.fuse"
+timeout "${FUSEC_LIMITS_TIMEOUT:-60}" "$fusec" --predict "$tmp/line.fuse" >/dev/null 2>"$tmp/e"; check "200,000 warnings on one line" 0 $?
+[ "$(grep -c "warning: 't[0-9]*' reaches no output" "$tmp/e")" = 200000 ]; check "200,000 warnings on one line: each one" 0 $?
 
 # --emit=torch writes a folder: -o DIR is required, made when missing, never half-written
 "$fusec" --emit=torch "$seed" 2>/dev/null; check "--emit=torch without -o" 2 $?
