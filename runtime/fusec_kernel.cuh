@@ -410,12 +410,15 @@ __device__ __forceinline__ void fx_store(T *__restrict__ p, I i, I n, bool full,
 #endif
 
 /* A compute-heavy fused kernel moves two vectors a thread only when that
- * grid has at least this many blocks (about 31 an SM on an H200: two waves at full
- * occupancy); below it, one vector a thread and twice the threads. At
- * 2^20 elements one vector was 3.6-6.8% faster on f32 and f64 transcendental
- * chains (docs/cuda.md, "Kernel shape"). */
+ * grid has at least this many blocks (124 an SM on 132 SMs: about 8 waves at
+ * full occupancy; 2^24 elements of an f32 chain, 2^23 of an f64 one); below
+ * it, one vector a thread and twice the threads. On an H100 one vector was
+ * 3.6-6.8% faster at 2^20 elements on f32 and f64 transcendental chains, and
+ * up to 12% from 4096 to 16384 blocks of the two-vector grid: geometric mean
+ * 0.985 over nine busy chains at 2^21-2^24 (session 32, call 2; docs/cuda.md,
+ * "Kernel shape"). */
 #ifndef FX_WIDE_BLOCKS /* tests/shapes/cpu.sh sets it to 1: every grid takes the full E */
-#define FX_WIDE_BLOCKS 4096
+#define FX_WIDE_BLOCKS 16384
 #endif
 
 /* A compute-heavy fused kernel (its issue slots take at least its bytes'

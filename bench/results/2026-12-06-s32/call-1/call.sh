@@ -1,4 +1,4 @@
-# Session 32, ready, not run (build 40e8790: 8e789ef's kernels, session 31's model): bench/fusion_bench.py on the 11 flat examples and
+# Session 32 call 1 (build 40e8790: 8e789ef's kernels, session 31's model): bench/fusion_bench.py on the 11 flat examples and
 # the 13 bench/chains against eager, Inductor and CUB, cold, three passes, 2^12..2^28, with each kernel of eager
 # and of fusec's unfused version at 2^26 (--kernels; at 2^22, in call 3, the arrays fit the L2 and each pair depends on what the call's earlier kernels left there); then the fidelity run of the 14 examples and the 23
 # tests/golden chains (REPS=10) with the time left. Everything under $T, back as one all.tgz.

@@ -1,4 +1,4 @@
-# Session 32, ready, not run (build 40e8790): where a compute-heavy ("wide") fused kernel should move two vectors a
+# Session 32 call 2 (build 40e8790): where a compute-heavy ("wide") fused kernel should move two vectors a
 # thread. bench/fusion_bench.py on the nine wide chains (bench/chains floordiv_f32, gelu_bf16, gelu_f64, lse_f64,
 # mish_f32, sigtanh_f64, trig_f32; examples quantize_i8, softplus_f64) at 2^21..2^24 in steps of 1.5x and 4/3x,
 # cold, five passes, beside Inductor and eager, with the variants w8192, w16384 and w32768 (FX_WIDE_BLOCKS: one
