@@ -390,6 +390,17 @@ static inline double fusec_mid_share(double bytes, double l2)
 {
     return fusec_l2_share(bytes, l2, FUSEC_L2_MID_FULL, FUSEC_L2_MID_NONE);
 }
+/* Of reads (bytes an element) of passes over a broadcast operand, what
+ * comes from HBM: none while the kernel's traffic between two passes (`apart`
+ * bytes) stays in L2, as an intermediate's read, all once it does not; hot,
+ * less the share of the footprint L2 keeps (fusec_model_time). */
+static inline double fusec_pass_hbm(const FusecProfile *p, double reads, double apart, double hot_hit)
+{
+    if (reads <= 0)
+        return 0;
+    double hit = fusec_mid_share(apart, p->l2_bytes);
+    return reads * (1 - (hit > hot_hit ? hit : hot_hit));
+}
 
 /* The size of an emitted kernel's code (its 32-bit-index form, the one that
  * runs below 2^31 elements), KiB: a least-squares fit over the unfused
@@ -528,15 +539,8 @@ static inline FusecTime fusec_model_time(const FusecProfile *p, const FusecVersi
          * call 2); session 26's probe: a bf16 [S, 4096] table added to [4,
          * S, 4096] ran 26-30% over the model that read it once, at 16 to 256
          * MiB of table (docs/model.md, "Passes") */
-        double pass = 0;
-        if (k->reread > 0) {
-            double pass_hit = fusec_mid_share(n * k->reread_dist * moved, p->l2_bytes);
-            pass = k->reread * (1 - (pass_hit > hot_hit ? pass_hit : hot_hit));
-        }
-        if (k->reread_row > 0) {
-            double row_hit = fusec_mid_share(n * k->row_dist * moved, p->l2_bytes);
-            pass += k->reread_row * (1 - (row_hit > hot_hit ? row_hit : hot_hit));
-        }
+        double pass = fusec_pass_hbm(p, k->reread, n * k->reread_dist * moved, hot_hit) +
+                      fusec_pass_hbm(p, k->reread_row, n * k->row_dist * moved, hot_hit);
         hbm += pass;
         /* cold, a call's last kernel ends with up to write_tail_bytes of its
          * writes still in L2 (ncu, call 8 of 2026-12-03: 23-24 MB on the
