@@ -1350,7 +1350,7 @@ static void api_params(Emitter *em, FILE *f)
         fprintf(f, "%s *%s, ", api_t[p->inst[v].dtype], em->cname[v]);
     }
     for (int k = 0; k < p->n_par; k++)
-        fprintf(f, "%s %s, ", p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float", em->par_name[k]);
+        fprintf(f, "%s %s, ", emit_cuda_param_type(p, k), em->par_name[k]);
     if (p->shaped)
         for (int d = 0; d < p->ndim; d++)
             fprintf(f, "size_t %s, ", em->dim_name[d]);
@@ -1957,12 +1957,25 @@ static void emit_reference(Emitter *em)
             fprintf(f, "    const %s v%d = in[%d].%s; /* %s */\n", iv ? "long long" : "double", em->vnum[v], k,
                     iv ? "i" : "f", p->sym[p->inputs[k]].name);
     }
+    /* each param as the C API takes it (a float, or a double for an f64
+     * param), so that the host scalars below are the API's to the bit */
     for (int k = 0; k < p->n_par; k++) {
         int v = p->sym[p->params[k]].value;
         if (v >= 0 && p->inst[v].live)
-            fprintf(f, "    const double %s = par[%d];\n", em->cname[v], k);
+            fprintf(f, "    const double %s = %spar[%d];\n", em->cname[v], p->sym[p->params[k]].dtype == FX_F64 ? "" : "(float)", k);
     }
+    /* The API computes the host scalars on the host in double from those
+     * same params, as the reference does: no jump among them can fall
+     * otherwise on the device, so none makes the element fragile (a floor of
+     * a param times 10 would have made every element so). */
+    bool host = false;
+    for (int i = 0; i < p->ninst; i++)
+        host |= p->inst[i].live && p->inst[i].scalar && p->inst[i].op != O_CONST && p->inst[i].op != O_PARAM;
+    if (host)
+        fprintf(f, "    const int fragile = fusec_ref_fragile; /* the host scalars are the API's: no jump */\n");
     emit_host_scalars(em, true);
+    if (host)
+        fprintf(f, "    fusec_ref_fragile = fragile;\n");
     for (int pass = 0; pass < 2; pass++) {
         bool fused = pass == 1;
         fprintf(f, "    %s {\n", fused ? "else" : "if (!fused)");
@@ -2219,7 +2232,7 @@ static void emit_harness(Emitter *em)
     for (int k = 0; k < p->n_out; k++)
         fprintf(fa, "(%s *)b[%d], ", api_t[p->inst[p->sym[p->outputs[k]].value].dtype], nb++);
     for (int k = 0; k < p->n_par; k++)
-        fprintf(fa, "(%s)par[%d], ", p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float", k);
+        fprintf(fa, "(%s)par[%d], ", emit_cuda_param_type(p, k), k);
     if (p->shaped)
         for (int d = 0; d < p->ndim; d++)
             fprintf(fa, "dims[%d], ", d);
@@ -2542,6 +2555,11 @@ void emit_cuda_program_lines(FILE *f, const Chain *c, const char *lead)
 const char *emit_cuda_api_type(int dtype)
 {
     return api_t[dtype];
+}
+
+const char *emit_cuda_param_type(const Program *p, int k)
+{
+    return p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float";
 }
 
 void emit_cuda_api_names(const Chain *c, const char **in, const char **out, const char **par)

@@ -281,7 +281,7 @@ static void emit_binding(FILE *f, const Chain *c)
         fprintf(f, "        static_cast<%s *>(%s.mutable_data_ptr()),\n", emit_cuda_api_type(out_dtype(p, k)), T.c_out[k]);
     fprintf(f, "        ");
     for (int k = 0; k < p->n_par; k++)
-        fprintf(f, "(%s)%s, ", p->sym[p->params[k]].dtype == FX_F64 ? "double" : "float", T.c_par[k]);
+        fprintf(f, "(%s)%s, ", emit_cuda_param_type(p, k), T.c_par[k]);
     if (p->shaped)
         for (int d = 0; d < p->ndim; d++)
             fprintf(f, "(size_t)fx_dims[%d], ", d);

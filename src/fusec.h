@@ -527,6 +527,8 @@ void emit_cuda_runtime(FILE *f, const char *name);
 void emit_cuda_fused_launches(const Chain *c, FusecVersion *v);
 /* The C type of a dtype in the C API ("float", "uint16_t"). */
 const char *emit_cuda_api_type(int dtype);
+/* The C type the C API takes param k in: "double" for an f64 param, else "float". */
+const char *emit_cuda_param_type(const Program *p, int k);
 /* The C API's argument names, as P.h spells them: in[n_in], out[n_out], par[n_par]. */
 void emit_cuda_api_names(const Chain *c, const char **in, const char **out, const char **par);
 /* The program, up to 40 lines, each after lead, made safe for a comment. */

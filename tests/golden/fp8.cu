@@ -1461,7 +1461,7 @@ static void fp8_reference(int fused, const FusecValue *in, const double *par, Fu
     const double v13 = in[3].f; /* s */
     const double v11 = in[4].f; /* q */
     const double v15 = in[5].f; /* r */
-    const double inv_scale_u = par[0];
+    const double inv_scale_u = (float)par[0];
     if (!fused) {
         const double v1 = ref_round(v0, 3);
         const double v2 = ref_round(ref_ovf(v1 * ref_round(inv_scale_u, 3), v1, ref_round(inv_scale_u, 3)), 3);

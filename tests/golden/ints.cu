@@ -3124,7 +3124,7 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
     const long long v5 = in[5].i; /* s */
     const long long v10 = in[6].i; /* w */
     const double v22 = in[7].f; /* m */
-    const double scale_u = par[0];
+    const double scale_u = (float)par[0];
     if (!fused) {
         const long long v2 = ref_int_add(v0, v1, 7);
         const long long v4 = ref_int_mul(v3, 2, 8);

@@ -686,7 +686,7 @@ static void mixed_reference(int fused, const FusecValue *in, const double *par, 
     (void)par;
     const double v0 = in[0].f; /* h */
     const double v5 = in[1].f; /* g */
-    const double scale_u = par[0];
+    const double scale_u = (float)par[0];
     if (!fused) {
         const double v1 = ref_round((v0 > 0.0 ? 1.0 : 0.0), 0);
         const double v2 = ref_round(ref_leaky_relu(v0, 0.01), 1);

@@ -1192,7 +1192,7 @@ static void operators_reference(int fused, const FusecValue *in, const double *p
     const double v8 = in[1].f; /* h */
     const double v18 = in[2].f; /* m */
     const double v19 = in[3].f; /* k */
-    const double s_u = par[0];
+    const double s_u = (float)par[0];
     if (!fused) {
         const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
         const double v2 = ref_round((-v1), 3);

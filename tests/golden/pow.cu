@@ -1245,7 +1245,7 @@ static void pow_reference(int fused, const FusecValue *in, const double *par, Fu
     (void)par;
     const double v15 = in[0].f; /* h */
     const double v0 = in[1].f; /* x */
-    const double e_u = par[0];
+    const double e_u = (float)par[0];
     if (!fused) {
         const double v1 = ref_round(ref_pow_scalar(v0, 2.0, 3), 3);
         const double v2 = ref_round(ref_pow_scalar(v0, 3.0, 3), 3);

@@ -351,12 +351,14 @@ static void scalar_cse_reference(int fused, const FusecValue *in, const double *
     (void)in;
     (void)par;
     const double v0 = in[0].f; /* x */
-    const double s_u = par[0];
+    const double s_u = (float)par[0];
+    const int fragile = fusec_ref_fragile; /* the host scalars are the API's: no jump */
     const double c0 = ref_abs((double)s_u);
     const double c1 = ((double)c0 + 1.0);
     const double c2 = ref_remainder(2.0, (double)c1);
     const double c3 = ref_abs((double)s_u);
     const double c4 = ((double)c3 + 1.0);
+    fusec_ref_fragile = fragile;
     if (!fused) {
         const double v1 = ref_round(ref_ovf(ref_round(c2, 3) * v0, ref_round(c2, 3), v0), 3);
         const double v2 = ref_round(ref_floor_divide(v0, ref_round(c4, 3)), 3);

@@ -526,8 +526,10 @@ static void scalars_reference(int fused, const FusecValue *in, const double *par
     const double v0 = in[0].f; /* m */
     const double v2 = in[1].f; /* x */
     const double s_u = par[0];
-    const double t_u = par[1];
+    const double t_u = (float)par[1];
+    const int fragile = fusec_ref_fragile; /* the host scalars are the API's: no jump */
     const double c0 = ref_round((double)t_u, 1);
+    fusec_ref_fragile = fragile;
     if (!fused) {
         const double v1 = ref_round((v0 == 0.5 ? 1.0 : 0.0), 0);
         const double v3 = ref_round(ref_ovf(v2 * 2.0, v2, 2.0), 3);

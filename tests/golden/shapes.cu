@@ -460,7 +460,7 @@ static void shapes_reference(int fused, const FusecValue *in, const double *par,
     const double v0 = in[1].f; /* b */
     const double v7 = in[2].f; /* r */
     const double v2 = in[3].f; /* x */
-    const double k_u = par[0];
+    const double k_u = (float)par[0];
     if (!fused) {
         const double v1 = ref_round(ref_ovf(v0 * 2.0, v0, 2.0), 3);
         const double v4 = ref_round(ref_ovf(v2 * v3, v2, v3), 3);
