@@ -1359,6 +1359,13 @@ static void api_params(Emitter *em, FILE *f)
     fprintf(f, "cudaStream_t stream)");
 }
 
+/* A host scalar: a value of params and literals that is neither (computed
+ * once on the host). */
+static bool host_scalar(const Inst *in)
+{
+    return in->live && in->scalar && in->op != O_CONST && in->op != O_PARAM;
+}
+
 /* Host-side scalars: what Python computes in double before eager sees it.
  * The API computes them with the fx_ functions (they are __host__
  * __device__); the reference with its own ref_ functions. */
@@ -1367,7 +1374,7 @@ static void emit_host_scalars(Emitter *em, bool reference)
     const Program *p = em->p;
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
-        if (!in->live || !in->scalar || in->op == O_CONST || in->op == O_PARAM)
+        if (!host_scalar(in))
             continue;
         char a[3][640], expr[2200];
         for (int j = 0; j < in->nargs; j++) {
@@ -1970,7 +1977,7 @@ static void emit_reference(Emitter *em)
      * a param times 10 would have made every element so). */
     bool host = false;
     for (int i = 0; i < p->ninst; i++)
-        host |= p->inst[i].live && p->inst[i].scalar && p->inst[i].op != O_CONST && p->inst[i].op != O_PARAM;
+        host |= host_scalar(&p->inst[i]);
     if (host)
         fprintf(f, "    const int fragile = fusec_ref_fragile; /* the host scalars are the API's: no jump */\n");
     emit_host_scalars(em, true);
