@@ -1368,14 +1368,22 @@ static bool host_scalar(const Inst *in)
 
 /* Host-side scalars: what Python computes in double before eager sees it.
  * The API computes them with the fx_ functions (they are __host__
- * __device__); the reference with its own ref_ functions. */
+ * __device__); the reference with its own ref_ functions, from the params as
+ * the API takes them (emit_reference), so the two are the same to the bit
+ * and no jump among them can fall otherwise on the device: the reference
+ * keeps them from making the element fragile (a floor of a param times 10
+ * would have made every element so). */
 static void emit_host_scalars(Emitter *em, bool reference)
 {
     const Program *p = em->p;
+    bool any = false;
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
         if (!host_scalar(in))
             continue;
+        if (reference && !any)
+            fprintf(em->f, "    const int fragile = fusec_ref_fragile; /* the host scalars are the API's: no jump */\n");
+        any = true;
         char a[3][640], expr[2200];
         for (int j = 0; j < in->nargs; j++) {
             const Inst *x = &p->inst[in->arg[j]];
@@ -1400,6 +1408,8 @@ static void emit_host_scalars(Emitter *em, bool reference)
         fprintf(em->f, "    const double %s = %s%s;\n", em->cname[i], reference && builtin ? "ref_" : "",
                 reference && builtin ? expr + 3 : expr);
     }
+    if (reference && any)
+        fprintf(em->f, "    fusec_ref_fragile = fragile;\n");
 }
 
 /* "!fx_scalar_only && ... && fx_aligned(x_u, 4, 4) && ...": the condition for
@@ -1964,25 +1974,13 @@ static void emit_reference(Emitter *em)
             fprintf(f, "    const %s v%d = in[%d].%s; /* %s */\n", iv ? "long long" : "double", em->vnum[v], k,
                     iv ? "i" : "f", p->sym[p->inputs[k]].name);
     }
-    /* each param as the C API takes it (a float, or a double for an f64
-     * param), so that the host scalars below are the API's to the bit */
+    /* each param as the C API takes it, so that the host scalars below are the API's to the bit */
     for (int k = 0; k < p->n_par; k++) {
         int v = p->sym[p->params[k]].value;
         if (v >= 0 && p->inst[v].live)
-            fprintf(f, "    const double %s = %spar[%d];\n", em->cname[v], p->sym[p->params[k]].dtype == FX_F64 ? "" : "(float)", k);
+            fprintf(f, "    const double %s = (%s)par[%d];\n", em->cname[v], emit_cuda_param_type(p, k), k);
     }
-    /* The API computes the host scalars on the host in double from those
-     * same params, as the reference does: no jump among them can fall
-     * otherwise on the device, so none makes the element fragile (a floor of
-     * a param times 10 would have made every element so). */
-    bool host = false;
-    for (int i = 0; i < p->ninst; i++)
-        host |= host_scalar(&p->inst[i]);
-    if (host)
-        fprintf(f, "    const int fragile = fusec_ref_fragile; /* the host scalars are the API's: no jump */\n");
     emit_host_scalars(em, true);
-    if (host)
-        fprintf(f, "    fusec_ref_fragile = fragile;\n");
     for (int pass = 0; pass < 2; pass++) {
         bool fused = pass == 1;
         fprintf(f, "    %s {\n", fused ? "else" : "if (!fused)");

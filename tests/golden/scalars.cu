@@ -525,7 +525,7 @@ static void scalars_reference(int fused, const FusecValue *in, const double *par
     (void)par;
     const double v0 = in[0].f; /* m */
     const double v2 = in[1].f; /* x */
-    const double s_u = par[0];
+    const double s_u = (double)par[0];
     const double t_u = (float)par[1];
     const int fragile = fusec_ref_fragile; /* the host scalars are the API's: no jump */
     const double c0 = ref_round((double)t_u, 1);
