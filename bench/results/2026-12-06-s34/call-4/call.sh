@@ -1,0 +1,4 @@
+# Session 34 call 4 (build 4312152, HEAD), on the warm H200 after calls 2-3, with the session's last device
+# time: bench/fusion_bench.py on the eight chains that lost to Inductor somewhere at n >= 2^20 on the H100
+# (call 1), 2^20..2^28, cold, three passes, beside eager and Inductor. Carry .dev. Run as one command line.
+export LD_LIBRARY_PATH=$PWD/.dev/bin PYTHONUNBUFFERED=1; T=/tmp/s34c4; mkdir -p $T; nvidia-smi --query-gpu=name --format=csv > $T/machine.txt; save() { tar -C $T -czf $OUT/c4.tgz .; }; trap save EXIT; timeout 140 python3 bench/fusion_bench.py --fusec .dev/bin/fusec --out $T/fb --sizes 2^20,2^22,2^24,2^26,2^28 --modes cold --passes 3 --no-cub bench/chains/lse_f64.fuse bench/chains/floordiv_f32.fuse examples/softplus_f64.fuse examples/fp8_dequantize.fuse examples/two_out.fuse bench/chains/trig_f32.fuse bench/chains/idiv_i32.fuse examples/quantize_i8.fuse > $T/fb.txt 2>&1; echo rc=$?; rm -rf $T/fb/build; grep -A60 "^chain" $T/fb/table.txt | head -50
