@@ -304,6 +304,28 @@ FX_OP double fx_remainder(double a, double b)
     return m != 0.0 && (b < 0.0) != (m < 0.0) ? m + b : m;
 }
 
+/* The hardware approximations of the fast variants (below) and of the
+ * quotient estimate of // by a tensor (fx_floor_fast): __expf (ex2.approx)
+ * and div.full.f32 (a reciprocal and a multiply). The host has no
+ * intrinsics: there they are the accurate functions. */
+#ifdef __CUDA_ARCH__
+#define FX_FAST_EXP(x) __expf(x)
+#define FX_FAST_DIV(a, b) fx_div_full(a, b)
+/* PTX's div.full.f32: a reciprocal and a multiply with the operands scaled
+ * over the whole range (2 ulp at most). __fdividef (div.approx.f32) returns 0
+ * for 2^126 < |b| < 2^128, so a bf16 sigmoid(-88) was 0 where eager gives
+ * 6e-39; div.full keeps the quotient there. */
+__device__ __forceinline__ float fx_div_full(float a, float b)
+{
+    float q;
+    asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+    return q;
+}
+#else
+#define FX_FAST_EXP(x) expf(x)
+#define FX_FAST_DIV(a, b) ((a) / (b))
+#endif
+
 /* torch.floor_divide on floats (c10::div_floor_floating, which is Python's
  * algorithm): q = (a - fmod(a, b)) / b is nearly an integer; one less when
  * the fmod had the other sign, then floored and rounded to the nearest;
@@ -320,8 +342,63 @@ template <typename S, typename T> FX_OP T fx_floor_divide_from(T b, T mod, T q, 
     T f = fx_round_as(floor(q), S());
     return q - f > T(0.5) ? fx_round_as(f + T(1), S()) : f;
 }
+/* Float a // b by a tensor without eager's two IEEE divisions and fmodf,
+ * where the quotient is small. fmod(a, b) = a - trunc(a / b) b is always a
+ * float, and for an integer q it is exact in one fma when |a - q b| < |b|.
+ * From y = div.full.f32(a, b), within 2 ulp of a / b, q = trunc(y) is
+ * trunc(a / b) or one off while |y| < 2^22: one too large leaves the
+ * remainder's sign opposite to a's (exact; q steps back), one too small
+ * leaves |r| >= |b|, which may have rounded, so q steps on and the fma runs
+ * again. fx_fmod_q returns fmod(a, b) (a's sign when zero) and sets q to
+ * trunc(a / b). Eager's (a - fmod(a, b)) / b is then within 1/2 of q, so its
+ * result is q, one less when the fmod's sign is not b's, and a zero has the
+ * sign of a / b. Only where S is float (an f16 or bf16 storage type rounds
+ * eager's floor, which this does not follow) and fx_quot_ok holds; else
+ * eager's formula. Equal to it bit for bit: tests/hostmath/fmod.cu checks
+ * 10^7 pairs of every kind with y moved by up to 2 ulp either way. By a
+ * number (fx_floor_divide_by) nvcc 13's fmodf already takes this path (its
+ * reciprocal times a, below quotients of 2^23) and eager's form multiplies:
+ * written this way it came to the same 31 instructions (docs/cuda.md), and
+ * % by a tensor to as many as fmodf's. */
+FX_OP bool fx_quot_ok(float b, float y)
+{
+    return fabsf(y) < 0x1p22f && fabsf(b) >= 0x1p-126f && fabsf(b) <= 0x1p126f;
+}
+FX_OP float fx_fmod_q(float a, float b, float y, float &q)
+{
+    q = truncf(y);
+    float r = fmaf(-q, b, a);
+    if (fabsf(r) >= fabsf(b)) {
+        q += copysignf(1.0f, y);
+        r = fmaf(-q, b, a);
+    }
+    if (r != 0.0f && (r < 0.0f) != (a < 0.0f)) { /* r != 0: a is not zero either */
+        r += copysignf(b, a);
+        q -= copysignf(1.0f, q);
+    }
+    return copysignf(r, a);
+}
+/* a // b from the estimate y of a / b (fx_quot), false where the fast path
+ * does not hold */
+template <typename S, typename T> FX_OP bool fx_floor_fast(T, T, T, T &) { return false; }
+template <> FX_OP bool fx_floor_fast<float, float>(float a, float b, float y, float &out)
+{
+    if (!fx_quot_ok(b, y))
+        return false;
+    float q;
+    const float m = fx_fmod_q(a, b, y, q);
+    if (m != 0.0f && (b < 0.0f) != (m < 0.0f))
+        q -= 1.0f;
+    out = q != 0.0f ? q : signbit(a) != signbit(b) ? -0.0f : 0.0f;
+    return true;
+}
+FX_OP float fx_quot(float a, float b) { return FX_FAST_DIV(a, b); }
+FX_OP double fx_quot(double a, double b) { return a / b; } /* not used: no fast path in double */
 template <typename S, typename T> FX_OP T fx_floor_divide(T a, T b)
 {
+    T out;
+    if (fx_floor_fast<S>(a, b, fx_quot(a, b), out))
+        return out;
     T m = fmod(a, b);
     return b == T(0) ? a / b : fx_floor_divide_from<S>(b, m, (a - m) / b, a / b);
 }
@@ -369,24 +446,8 @@ FX_OP bool fx_where(bool c, bool a, bool b) { return c ? a : b; }
  * chain with two inputs runs out of instructions before it runs out of
  * bandwidth (docs/results.md has the measurement). The special
  * values are those of the accurate forms (x / inf = 0, -inf / inf = NaN).
- * The host has no intrinsics: there they are the accurate functions. */
-#ifdef __CUDA_ARCH__
-#define FX_FAST_EXP(x) __expf(x)
-#define FX_FAST_DIV(a, b) fx_div_full(a, b)
-/* PTX's div.full.f32: a reciprocal and a multiply with the operands scaled
- * over the whole range (2 ulp at most). __fdividef (div.approx.f32) returns 0
- * for 2^126 < |b| < 2^128, so a bf16 sigmoid(-88) was 0 where eager gives
- * 6e-39; div.full keeps the quotient there. */
-__device__ __forceinline__ float fx_div_full(float a, float b)
-{
-    float q;
-    asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
-    return q;
-}
-#else
-#define FX_FAST_EXP(x) expf(x)
-#define FX_FAST_DIV(a, b) ((a) / (b))
-#endif
+ * FX_FAST_EXP and FX_FAST_DIV are defined above fx_floor_fast, whose
+ * quotient estimate is that division. */
 FX_OP float fx_fast_div(float a, float b) { return FX_FAST_DIV(a, b); }
 FX_OP float fx_fast_exp(float x) { return FX_FAST_EXP(x); }
 FX_OP float fx_fast_sigmoid(float x) { return FX_FAST_DIV(1.0f, 1.0f + FX_FAST_EXP(-x)); }

@@ -242,6 +242,14 @@ static const struct {
     {{38.1, 107.9}, {25.2, 69.1}}, /* REM: by a tensor, by a number */
     {{75.4, 138.5}, {38.9, 70.6}}, /* FLOORDIV */
 };
+/* f32 // by a tensor on its fast path (fx_floor_fast, runtime/fusec_ops.cuh:
+ * one div.full.f32, a truncation, one or two fmas, the fixes), which every
+ * f32 kernel and the fused kernel of any float dtype take since session 34:
+ * 37 instructions an element on the path where eager's form (fmodf and two
+ * IEEE divisions) ran 62 (SASS of nvcc 13, sm_90, a kernel of that op
+ * alone). Not yet timed: 75.4 times 37 / 62, the measured row scaled by
+ * the instructions (bench/results/2026-12-06-s34/ready/floordiv-t times it). */
+#define FLOORDIV_FAST_T_S32 45.0
 
 /* % and // of integers (fx_int_remainder, fx_int_floor_divide), in fp32
  * FMAs: a divide at run time by a tensor or a param, and by a literal, which
@@ -290,6 +298,8 @@ double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const In
      * f32 and 35 for f64 (div_zero against div, call 1 of session 21) */
     if (by_zero && fused && in->op == O_DIV && !half)
         return fp64 ? op_slots[O_DIV].s64 + 35 : op_slots[O_DIV].s32 + 38;
+    if (in->op == O_FLOORDIV && is_float && !by_number && !fp64 && (fused || !half))
+        return FLOORDIV_FAST_T_S32;
     if ((in->op == O_REM || in->op == O_FLOORDIV) && is_float) {
         int op = in->op == O_FLOORDIV, by = by_number;
         return fp64 ? fmod_costs[op][by].s64 : fmod_costs[op][by].s32;
