@@ -333,10 +333,15 @@ __device__ __forceinline__ float fx_div_full(float a, float b)
  * it on f16 and bf16 tensors with the floor held in the storage type S (a
  * Half or BFloat16 variable in ATen's kernel) before the rounding test and the
  * + 1; for S = T that is the plain algorithm. */
+/* eager's step from the truncated quotient q to the floor: one less when the
+ * fmod is not zero and its sign is not b's */
+template <typename T> FX_OP T fx_floor_step(T b, T mod, T q)
+{
+    return mod != T(0) && (b < T(0)) != (mod < T(0)) ? q - T(1) : q;
+}
 template <typename S, typename T> FX_OP T fx_floor_divide_from(T b, T mod, T q, T zero)
 {
-    if (mod != T(0) && (b < T(0)) != (mod < T(0)))
-        q -= T(1);
+    q = fx_floor_step(b, mod, q);
     if (q == T(0))
         return copysign(T(0), zero);
     T f = fx_round_as(floor(q), S());
@@ -351,11 +356,11 @@ template <typename S, typename T> FX_OP T fx_floor_divide_from(T b, T mod, T q, 
  * leaves |r| >= |b|, which may have rounded, so q steps on and the fma runs
  * again. fx_fmod_q returns fmod(a, b) (a's sign when zero) and sets q to
  * trunc(a / b). Eager's (a - fmod(a, b)) / b is then within 1/2 of q, so its
- * result is q, one less when the fmod's sign is not b's, and a zero has the
- * sign of a / b. Only where S is float (an f16 or bf16 storage type rounds
+ * result is q after eager's step to the floor (fx_floor_step), and a zero has
+ * the sign of a / b. Only where S is float (an f16 or bf16 storage type rounds
  * eager's floor, which this does not follow) and fx_quot_ok holds; else
  * eager's formula. Equal to it bit for bit: tests/hostmath/fmod.cu checks
- * 10^7 pairs of every kind with y moved by up to 2 ulp either way. By a
+ * 10^6 pairs of every kind with y moved by up to 2 ulp either way. By a
  * number (fx_floor_divide_by) nvcc 13's fmodf already takes this path (its
  * reciprocal times a, below quotients of 2^23) and eager's form multiplies:
  * written this way it came to the same 31 instructions (docs/cuda.md), and
@@ -378,26 +383,27 @@ FX_OP float fx_fmod_q(float a, float b, float y, float &q)
     }
     return copysignf(r, a);
 }
-/* a // b from the estimate y of a / b (fx_quot), false where the fast path
- * does not hold */
-template <typename S, typename T> FX_OP bool fx_floor_fast(T, T, T, T &) { return false; }
-template <> FX_OP bool fx_floor_fast<float, float>(float a, float b, float y, float &out)
+/* a // b from the estimate y of a / b, false where the fast path does not
+ * hold; fx_floor_fast: the estimate is div.full.f32's, and only for float */
+FX_OP bool fx_floor_from_y(float a, float b, float y, float &out)
 {
     if (!fx_quot_ok(b, y))
         return false;
     float q;
     const float m = fx_fmod_q(a, b, y, q);
-    if (m != 0.0f && (b < 0.0f) != (m < 0.0f))
-        q -= 1.0f;
+    q = fx_floor_step(b, m, q);
     out = q != 0.0f ? q : signbit(a) != signbit(b) ? -0.0f : 0.0f;
     return true;
 }
-FX_OP float fx_quot(float a, float b) { return FX_FAST_DIV(a, b); }
-FX_OP double fx_quot(double a, double b) { return a / b; } /* not used: no fast path in double */
+template <typename S, typename T> FX_OP bool fx_floor_fast(T, T, T &) { return false; }
+template <> FX_OP bool fx_floor_fast<float, float>(float a, float b, float &out)
+{
+    return fx_floor_from_y(a, b, FX_FAST_DIV(a, b), out);
+}
 template <typename S, typename T> FX_OP T fx_floor_divide(T a, T b)
 {
     T out;
-    if (fx_floor_fast<S>(a, b, fx_quot(a, b), out))
+    if (fx_floor_fast<S>(a, b, out))
         return out;
     T m = fmod(a, b);
     return b == T(0) ? a / b : fx_floor_divide_from<S>(b, m, (a - m) / b, a / b);

@@ -1,8 +1,8 @@
 /*
  * The fast path of the kernels' float // by a tensor (fx_fmod_q and
- * fx_floor_fast in runtime/fusec_ops.cuh), compiled for the host by nvcc,
- * against fmodf and eager's formula (fx_floor_divide_from on fmodf's
- * result), bit for bit (NaN with NaN): pairs of random bits,
+ * fx_floor_from_y in runtime/fusec_ops.cuh), compiled for the host by nvcc,
+ * against fmodf and eager's formula (c10::div_floor_floating, written out
+ * here), bit for bit (NaN with NaN): pairs of random bits,
  * quotients next to an integer (a = k b moved by a few ulps), operands of
  * close exponents, small integers over the chains' divisors, and every
  * special value against every other; each with the quotient estimate a / b
@@ -48,11 +48,20 @@ static void expect(const char *what, float a, float b, float y, float got, float
         printf("FAIL %s(%a, %a) with quotient %a: got %a want %a\n", what, a, b, y, got, want);
 }
 
-/* eager's // (c10::div_floor_floating) on fmodf */
+/* eager's // (c10::div_floor_floating) on fmodf, written out here apart from
+ * the runtime's fx_floor_divide_from and fx_floor_step */
 static float eager_floor_divide(float a, float b)
 {
-    const float m = fmodf(a, b);
-    return b == 0.0f ? a / b : fx_floor_divide_from<float>(b, m, (a - m) / b, a / b);
+    if (b == 0.0f)
+        return a / b;
+    const float mod = fmodf(a, b);
+    float div = (a - mod) / b;
+    if (mod != 0.0f && (b < 0.0f) != (mod < 0.0f))
+        div -= 1.0f;
+    if (div == 0.0f)
+        return copysignf(0.0f, a / b);
+    const float floordiv = floorf(div);
+    return div - floordiv > 0.5f ? floordiv + 1.0f : floordiv;
 }
 
 static void check(float a, float b)
@@ -66,7 +75,7 @@ static void check(float a, float b)
             continue;
         fast++;
         expect("fx_fmod_q", a, b, y, fx_fmod_q(a, b, y, q), fm);
-        expect("fx_floor_fast", a, b, y, fx_floor_fast<float>(a, b, y, out) ? out : NAN, want);
+        expect("fx_floor_from_y", a, b, y, fx_floor_from_y(a, b, y, out) ? out : NAN, want);
     }
     expect("fx_floor_divide", a, b, y0, fx_floor_divide(a, b), want);
 }
