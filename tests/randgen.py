@@ -434,7 +434,7 @@ class Program:
             a = sub(need_tensor)
             e = self.int_call(op if not a.const or op in ("sign", "relu") else "relu", [a])
         elif op in ("min", "max"):
-            e = self.int_call(op, [sub(need_tensor), self.fitting(sub(False))])
+            e = self.int_call(op, [self.fitting(sub(need_tensor)), self.fitting(sub(False))])
         elif op == "clamp":
             lo = r.randint(0, 50)
             e = self.int_call(op, [sub(need_tensor), E(str(lo), "int", lo, lo, False, const=True),
