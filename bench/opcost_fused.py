@@ -25,6 +25,15 @@ fast column. The rates and the memory time come
 from the device profile fusec predicts with (--device, default its built-in
 h200), so the result is in the units of src/opcost.def.
 
+--dependent measures latency instead: TERMS applications one after another, each on
+the last one's result (t = OP(t) * 0.001 + (x + 0.01), so that the values stay near
+x's), at a small n (default 4096, where the model's drain, one thread's chain of ops
+after its loads, is what the kernel adds to its launch), beside the same chain without
+the op; the difference of their times over TERMS is the op's latency as the emitted
+kernel runs it (its elements a thread interleaved as nvcc schedules them), in ns, in
+OUT/opcost_latency.csv. The fused kernel is timed as the harness times it (cold,
+dispatch hidden).
+
 --dry-run needs no GPU: it prints the slots an op that fusec's table gives
 each chain (its report's fp32/fp64_slots_per_element, undone the same way).
 
@@ -105,6 +114,16 @@ def chain_source(op, dt, terms, base=False):
     return "# in-context cost of %s in %s: %d independent applications\nin x: %s\ny = %s\n" % (op, dt, terms, dt, body)
 
 
+def dependent_source(op, dt, terms, base=False):
+    """TERMS applications of OP, each on the last one's result (--dependent); BASE without the op."""
+    tmpl = "{a}" if base else OPS[op][0]
+    lines = ["# latency of %s in %s: %d dependent applications" % (op, dt, terms), "in x: %s" % dt, "t0 = x"]
+    for k in range(terms):
+        lines.append("t%d = (%s) * 0.001 + (x + 0.01)" % (k + 1, tmpl.format(a="t%d" % k)))
+    lines.append("y = t%d" % terms)
+    return "\n".join(lines) + "\n"
+
+
 def report_slots(rep, dt):
     f = rep["fused"]
     return f["fp64_slots_per_element"] if dt == "f64" else f["fp32_slots_per_element"]
@@ -148,6 +167,8 @@ def main():
     ap.add_argument("--ops", default=",".join(list(OPS) + list(INT_OPS)),
                     help="float ops run in the float types, integer ops (INT_OPS) in the integer ones")
     ap.add_argument("--types", default=",".join(TYPES + INT_TYPES), help="f32, f64, f16, bf16, i8, i16, i32, i64")
+    ap.add_argument("--dependent", action="store_true",
+                    help="latency: TERMS dependent applications at --n (default 4096) against the chain without the op")
     ap.add_argument("--dry-run", action="store_true",
                     help="no GPU: print each chain's table slots an op, from fusec's report, and stop")
     ap.add_argument("--profile-in", default=None, metavar="F",
@@ -156,6 +177,8 @@ def main():
                     help="writes F (or fusec's --device profile) with an op_slots object of the measured rows, "
                          "which fusec --device G then uses in place of its built-in table")
     args = ap.parse_args()
+    if args.dependent:
+        return dependent(args)
     os.makedirs(os.path.join(args.out, "build"), exist_ok=True)
     jobs, rows = [], []
     for op in args.ops.split(","):
@@ -246,6 +269,62 @@ def main():
     with open(os.path.join(args.out, "opcost_fused.csv"), "w") as f:
         f.write(text)
     sys.stdout.write(text)
+    return 0
+
+
+def dependent(args):
+    """--dependent: each op's latency in the fused kernel, from a chain of dependent applications and
+    the same chain without the op, both timed cold at a small n."""
+    n = args.n if args.n != 1 << 26 else 4096
+    bdir = os.path.join(args.out, "build")
+    os.makedirs(bdir, exist_ok=True)
+    jobs, rows = [], []
+    for op in args.ops.split(","):
+        for dt in args.types.split(","):
+            if op not in OPS or op in BY_ZERO or is_int(dt):
+                continue
+            pair = []
+            for base in (False, True):
+                name = "lat_%s_%s%s" % (op, dt, "_base" if base else "")
+                src = os.path.join(bdir, name + ".fuse")
+                with open(src, "w") as f:
+                    f.write(dependent_source(op, dt, args.terms, base))
+                so = os.path.join(bdir, "lib%s.so" % name)
+                jobs.append((src, src[:-5] + ".cu", so, args.fusec))
+                pair.append((so, name))
+            rows.append((op, dt, pair))
+    if args.dry_run:
+        for op, dt, _ in rows:
+            print("%s,%s" % (op, dt))
+        return 0
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
+        list(ex.map(build, jobs))
+    import torch
+    import fusion_bench as fb
+    fb.torch = torch
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    flush = torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda")
+    cycles = fb.sleep_cycles(1000.0, flush)
+    stream = torch.cuda.current_stream().cuda_stream
+    lines = ["op,type,n,terms,us,base_us,latency_ns"]
+    for op, dt, pair in rows:
+        g = torch.Generator(device="cuda").manual_seed(1)
+        x = (harness_values(torch, n, fb.tdtype(dt), g, True) if args.data == "harness" else
+             (torch.rand(n, device="cuda", generator=g) * 3.9 + 0.1).to(fb.tdtype(dt)))
+        y = torch.empty_like(x)
+        calls = {}
+        for so, name in pair:
+            fn = getattr(ctypes.CDLL(so), name + "_fused")
+            fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+            fn.restype = ctypes.c_int
+            calls[name] = (lambda fn=fn: fn(x.data_ptr(), y.data_ptr(), n, stream))
+            calls[name]()
+        t = fb.time_cold(calls, flush, args.reps, cycles)
+        us, base = t[pair[0][1]], t[pair[1][1]]
+        lines.append("%s,%s,%d,%d,%.3f,%.3f,%.1f" % (op, dt, n, args.terms, us, base, (us - base) / args.terms * 1e3))
+        print(lines[-1], flush=True)
+    with open(os.path.join(args.out, "opcost_latency.csv"), "w") as f:
+        f.write("\n".join(lines) + "\n")
     return 0
 
 
