@@ -152,6 +152,27 @@ def build(job):
                            cu, "-o", so])
 
 
+def build_all(jobs):
+    """Builds the chains' libraries in parallel; then torch, fusion_bench (its cold timing: sleep, L2
+    flush, events, the median of reps), the flush buffer and the sleep's cycles."""
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
+        list(ex.map(build, jobs))
+    import torch
+    import fusion_bench as fb
+    fb.torch = torch
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    flush = torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda")
+    return torch, fb, flush, fb.sleep_cycles(1000.0, flush)
+
+
+def fused_fn(so, api):
+    """The fused entry of a one-input, one-output chain's C API: (x, y, n, stream)."""
+    fn = getattr(ctypes.CDLL(so), api + "_fused")
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    fn.restype = ctypes.c_int
+    return fn
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fusec", required=True)
@@ -203,14 +224,7 @@ def main():
         for r in rows:
             print("%s,%s,%.2f" % (r["op"], r["type"], (report_slots(r["rep"], r["type"]) - r["base"]) / args.terms))
         return 0
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
-        list(ex.map(build, jobs))
-    import torch
-    import fusion_bench as fb  # its cold timing: sleep, L2 flush, events, the median of reps
-    fb.torch = torch
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    flush = torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda")
-    cycles = fb.sleep_cycles(1000.0, flush)
+    torch, fb, flush, cycles = build_all(jobs)
     out = []
     for r in rows:
         dt = fb.tdtype(r["type"])
@@ -226,9 +240,7 @@ def main():
                 lo, hi = (0.1, 4.0) if OPS[r["op"]][1] else (-3.0, 3.0)
                 x = (torch.rand(args.n, device="cuda", generator=g) * (hi - lo) + lo).to(dt)
         y = torch.empty_like(x)
-        fn = getattr(ctypes.CDLL(r["so"]), r["api"] + "_fused")
-        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
-        fn.restype = ctypes.c_int
+        fn = fused_fn(r["so"], r["api"])
         stream = torch.cuda.current_stream().cuda_stream
 
         def call():
@@ -297,14 +309,7 @@ def dependent(args):
         for op, dt, _ in rows:
             print("%s,%s" % (op, dt))
         return 0
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as ex:
-        list(ex.map(build, jobs))
-    import torch
-    import fusion_bench as fb
-    fb.torch = torch
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    flush = torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda")
-    cycles = fb.sleep_cycles(1000.0, flush)
+    torch, fb, flush, cycles = build_all(jobs)
     stream = torch.cuda.current_stream().cuda_stream
     lines = ["op,type,n,terms,us,base_us,latency_ns"]
     for op, dt, pair in rows:
@@ -314,9 +319,7 @@ def dependent(args):
         y = torch.empty_like(x)
         calls = {}
         for so, name in pair:
-            fn = getattr(ctypes.CDLL(so), name + "_fused")
-            fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
-            fn.restype = ctypes.c_int
+            fn = fused_fn(so, name)
             calls[name] = (lambda fn=fn: fn(x.data_ptr(), y.data_ptr(), n, stream))
             calls[name]()
         t = fb.time_cold(calls, flush, args.reps, cycles)
