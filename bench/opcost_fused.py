@@ -178,7 +178,7 @@ def main():
     ap.add_argument("--fusec", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--device", default="h200", help="fusec's --device: the profile whose units the slots take")
-    ap.add_argument("--n", type=int, default=1 << 26)
+    ap.add_argument("--n", type=int, default=None, help="elements (default 2^26; with --dependent 4096)")
     ap.add_argument("--terms", type=int, default=8)
     ap.add_argument("--data", choices=("uniform", "harness"), default="uniform",
                     help="a float op's x: uniform on [-3, 3) ([0.1, 4) for pow and div), or the values the "
@@ -198,6 +198,8 @@ def main():
                     help="writes F (or fusec's --device profile) with an op_slots object of the measured rows, "
                          "which fusec --device G then uses in place of its built-in table")
     args = ap.parse_args()
+    if args.n is None:
+        args.n = 4096 if args.dependent else 1 << 26
     if args.dependent:
         return dependent(args)
     os.makedirs(os.path.join(args.out, "build"), exist_ok=True)
@@ -287,7 +289,7 @@ def main():
 def dependent(args):
     """--dependent: each op's latency in the fused kernel, from a chain of dependent applications and
     the same chain without the op, both timed cold at a small n."""
-    n = args.n if args.n != 1 << 26 else 4096
+    n = args.n
     bdir = os.path.join(args.out, "build")
     os.makedirs(bdir, exist_ok=True)
     jobs, rows = [], []
