@@ -247,9 +247,11 @@ static const struct {
  * f32 kernel and the fused kernel of any float dtype take since session 34:
  * 37 instructions an element on the path where eager's form (fmodf and two
  * IEEE divisions) ran 62 (SASS of nvcc 13, sm_90, a kernel of that op
- * alone). Not yet timed: 75.4 times 37 / 62, the measured row scaled by
- * the instructions (bench/results/2026-12-06-s34/ready/floordiv-t times it). */
-#define FLOORDIV_FAST_T_S32 45.0
+ * alone). Measured 46.2 inside fusec's fused kernel on the harness's values
+ * (bench/opcost_fused.py's floordiv_over_t, --data harness, 2^26 elements:
+ * call 1 of session 36, an H100; the estimate before, 75.4 times 37 / 62,
+ * was 45.0). */
+#define FLOORDIV_FAST_T_S32 46.2
 
 /* % and // of integers (fx_int_remainder, fx_int_floor_divide), in fp32
  * FMAs: a divide at run time by a tensor or a param, and by a literal, which

@@ -736,7 +736,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_a
  * and f16 and bf16 values compute in float. 23 distinct ops.
  * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
  * round them (nvcc would contract a * b + c into one fma, rounded once).
- * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 2.47 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
+ * E elements per thread: 8 (32 bytes of the widest array: its issue slots take 2.49 of its bytes' time, so two vectors a thread keep loads in flight while it computes), or 4 for a grid of under
  * FX_WIDE_BLOCKS blocks (under two waves: more threads in flight beat more bytes a thread),
  * and 1 for a grid of under FX_TINY_BLOCKS at that (a compute-heavy kernel at tiny n:
  * one element a thread spreads its serial work over more SMs).
@@ -1265,7 +1265,7 @@ static const FusecKernelCost operators_unfused_cost[] = {
     {0, 8, 4, 0, 1, 0, 1, 0, 0, 2, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 0, 4, 0, 5, 1, 38.9, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 4, 16},
     {0, 0, 2, 0, 5, 1, 41.7, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2, 40},
-    {0, 0, 4, 0, 5, 1, 45, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 4, 18},
+    {0, 0, 4, 0, 5, 1, 46.2, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 4, 18},
     {1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {1, 1, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 4, 21},
@@ -1274,7 +1274,7 @@ static const FusecKernelCost operators_unfused_cost[] = {
     {0, 9, 4, 0, 1, 0, 2.2, 0, 0, 1, 1, 104, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 8, 0, 4, 1, 0, 1, 0, 0, 1, 0, 75, 0, 1, 0, 0, 0, 0, 0, 0},
 };
-static const FusecKernelCost operators_fused_cost[] = {{8, 0, 0, 5, 41, 6, 230.5, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}};
+static const FusecKernelCost operators_fused_cost[] = {{8, 0, 0, 5, 41, 6, 231.7, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}};
 static const FusecTensorArg operators_in[] = {{"x", FX_F32, FX_F32}, {"h", FX_F16, FX_F16}, {"m", FX_BOOL, FX_BOOL}, {"k", FX_BOOL, FX_BOOL}};
 static const FusecTensorArg operators_out[] = {{"y", FX_F32, FX_F16}, {"c", FX_BOOL, FX_F32}};
 static const FusecParamArg operators_par[] = {{"s", FX_F32, 0.75}};
