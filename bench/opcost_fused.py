@@ -184,6 +184,9 @@ def main():
                     help="a float op's x: uniform on [-3, 3) ([0.1, 4) for pow and div), or the values the "
                          "harness times with (harness_values): what a data-dependent op (fmod's %% and //) costs "
                          "in the fidelity table's runs")
+    ap.add_argument("--int-bits", type=int, default=None, metavar="B",
+                    help="integer inputs in [-2^B, 2^B) (default: 40 for i64, off its division's 32-bit path; 20 else);"
+                         " --int-bits 20 times an i64 division on that path")
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--ops", default=",".join(list(OPS) + list(INT_OPS)),
                     help="float ops run in the float types, integer ops (INT_OPS) in the integer ones")
@@ -231,9 +234,10 @@ def main():
     for r in rows:
         dt = fb.tdtype(r["type"])
         g = torch.Generator(device="cuda").manual_seed(1)
-        if is_int(r["type"]):  # i64 beyond 2^32, off the division's 32-bit path
+        if is_int(r["type"]):  # i64 beyond 2^32 unless --int-bits says otherwise: off the division's 32-bit path
             info = torch.iinfo(dt)
-            lim = min(1 << (40 if r["type"] == "i64" else 20), info.max)
+            bits = args.int_bits if args.int_bits is not None else 40 if r["type"] == "i64" else 20
+            lim = min(1 << bits, info.max)
             x = torch.randint(max(-lim, info.min), lim, (args.n,), dtype=dt, device="cuda", generator=g)
         else:
             if args.data == "harness":

@@ -1,0 +1,2 @@
+# Session 37, call 3 (as run, one line; carry .dev)
+export LD_LIBRARY_PATH=$PWD/.dev/bin PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1; T=/tmp/s37c3; mkdir -p $T; save() { tar -C $T -czf $OUT/all.tgz --exclude=./fb/build .; }; trap save EXIT; nvidia-smi --query-gpu=name --format=csv,noheader > $T/machine.txt; timeout 500 python3 bench/fusion_bench.py --fusec $PWD/.dev/bin/fusec --out $T/fb --sizes 2^12,2^16,2^20,2^24,2^28 --modes cold --passes 3 bench/chains/*.fuse > $T/fb.txt 2>&1
