@@ -185,8 +185,8 @@ def main():
                          "harness times with (harness_values): what a data-dependent op (fmod's %% and //) costs "
                          "in the fidelity table's runs")
     ap.add_argument("--int-bits", type=int, default=None, metavar="B",
-                    help="integer inputs in [-2^B, 2^B) (default: 40 for i64, off its division's 32-bit path; 20 else);"
-                         " --int-bits 20 times an i64 division on that path")
+                    help="integer inputs in [-2^B, 2^B) (default: 40 for i64, beyond 2^32; 20 else); the i64 division "
+                         "timed the same with 20 and 40 (call 7 of session 37): nvcc's routine has no 32-bit path")
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--ops", default=",".join(list(OPS) + list(INT_OPS)),
                     help="float ops run in the float types, integer ops (INT_OPS) in the integer ones")
@@ -234,7 +234,7 @@ def main():
     for r in rows:
         dt = fb.tdtype(r["type"])
         g = torch.Generator(device="cuda").manual_seed(1)
-        if is_int(r["type"]):  # i64 beyond 2^32 unless --int-bits says otherwise: off the division's 32-bit path
+        if is_int(r["type"]):  # i64 beyond 2^32 unless --int-bits says otherwise
             info = torch.iinfo(dt)
             bits = args.int_bits if args.int_bits is not None else 40 if r["type"] == "i64" else 20
             lim = min(1 << bits, info.max)
