@@ -42,8 +42,9 @@ BYTES = {"byte": 1, "B": 1, "Kbyte": 1e3, "KB": 1e3, "Mbyte": 1e6, "MB": 1e6, "G
 METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum")
 
 
-def launches(path):
-    """(kernel name without template arguments, us, bytes read, bytes written) per launch."""
+def ncu_launches(path, metrics):
+    """(kernel name without template arguments, [each metric's value]) per launch of an ncu --csv --page raw
+    file; times in us, bytes in bytes, counts as they are."""
     with open(path) as f:
         lines = [l for l in f if l.startswith('"')]  # ncu's own log lines start with ==
     rows = list(csv.reader(lines))
@@ -51,13 +52,17 @@ def launches(path):
         return []
     head, units = rows[0], rows[1]
     col = {name: i for i, name in enumerate(head)}
-    scale = [TIME[units[col[METRICS[0]]]], BYTES[units[col[METRICS[1]]]], BYTES[units[col[METRICS[2]]]]]
+    scale = [TIME.get(units[col[m]], BYTES.get(units[col[m]], 1)) for m in metrics]
     out = []
     for r in rows[2:]:
         name = re.sub(r"^void\s+|[<(].*", "", r[col["Kernel Name"]]).strip()
-        vals = [float(r[col[m]].replace(",", "")) * s for m, s in zip(METRICS, scale)]
-        out.append((name,) + tuple(vals))
+        out.append((name, [float(r[col[m]].replace(",", "")) * s for m, s in zip(metrics, scale)]))
     return out
+
+
+def launches(path):
+    """(kernel name without template arguments, us, bytes read, bytes written) per launch."""
+    return [(name,) + tuple(vals) for name, vals in ncu_launches(path, METRICS)]
 
 
 def launch_order(name):

@@ -263,13 +263,20 @@ static const struct {
  * the mean of i8 and i16, call 3 of session 18, docs/results.md; i32 and
  * i64: call 1 of session 21, on an H100, each term by its own divisor: the
  * rows of call 15 of 2026-12-03 divided every term by one, and // by a
- * tensor, 46.6 and 148.9 then, is 75.1 and 317.5 so). *, << and >>
- * stayed memory-bound at 8 applications a chain and cost their flops. */
+ * tensor, 46.6 and 148.9 then, is 75.1 and 317.5 so). The i64 // by a
+ * tensor is 149.6 since session 38: its chain of 8 spills 196 bytes under
+ * the fused kernel's 32 registers, and its price falls with fewer terms,
+ * 319.2 at 8, 250.0 at 4, 145.8 at 3, 151.4 and 151.6 at 2 (calls 4-5 of
+ * session 38, an H100; 149.6 their mean at 2 and 3), while i64 %, i32 //
+ * and % stay within 4% at 2, 4 and 8. Random program 38's fused kernel, one
+ * i64 // by a tensor and no spill, had run 0.68 of the time 317.5 gave.
+ * *, << and >> stayed memory-bound at 8 applications a chain and cost
+ * their flops. */
 static const struct {
     double narrow, i32, i64;
 } idiv_costs[2][2] = {
     {{15.7, 39.0, 137.8}, {14.2, 11.1, 47.8}}, /* REM: by a tensor or a param, by a literal */
-    {{15.1, 75.1, 317.5}, {13.5, 12.8, 45.4}}, /* FLOORDIV */
+    {{15.1, 75.1, 149.6}, {13.5, 12.8, 45.4}}, /* FLOORDIV */
 };
 
 double op_slots_of(const Inst *in, int form, bool fp64, bool by_number, const Inst *literal, bool fused, const OpSlots *own)

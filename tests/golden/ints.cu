@@ -22,6 +22,7 @@
  *   # wrapping, floor division and remainder of tensors and literals
  *   wrap = w * 3 + 9223372036854775807
  *   fd = q // b + q % 7 + (b // 0)
+ *   wide = w // (q | 1) + w % 5
  *   # bitwise on integers, logical on bools; bool with an integer is the integer
  *   bits = (u & 15 | ~b ^ s) + (m * 2) + (m & q)
  *   shifted = (q << 3) + (q >> b) + (u >> 9)
@@ -34,8 +35,8 @@
  *   back = f32(quant) * scale + bf16(w) + f16(q) + h
  *   cut = u8(q) + i16(w) + i64(x * 1000) + u8(-1.5)
  *
- * Unfused: 67 kernels, 601 B per element (as PyTorch eager). Fused: 1 kernel, 82 B per
- * element. Traffic ratio 7.33x: the predicted speedup while memory-bound.
+ * Unfused: 71 kernels, 669 B per element (as PyTorch eager). Fused: 1 kernel, 90 B per
+ * element. Traffic ratio 7.43x: the predicted speedup while memory-bound.
  *
  * Harness:  nvcc -O3 -arch=sm_90 ints.cu -o ints && ./ints --help
  * Library:  nvcc -O3 -arch=sm_90 -DFUSEC_NO_HARNESS -c ints.cu   (API: fusec --emit=header)
@@ -465,10 +466,134 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k13_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k14: t14 = u & 15 (ints.fuse:23:11)
+/* k14: t14 = q | 1 (ints.fuse:22:16)
+ * reads 4 B and writes 4 B per element; computes in int32_t */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k14_or(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+{
+    const auto op = [=](int32_t x0) { return fx_to_i32((fx_widen(x0) | 1)); };
+    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
+        return;
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
+    }
+    int32_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
+}
+
+/* k15: t15 = w // t14 (ints.fuse:22:10)
+ * reads 12 B and writes 8 B per element; computes in int64_t */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k15_floor_divide(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+{
+    const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_floor_divide(fx_widen(x0), (int64_t)fx_widen(x1))); };
+    constexpr int E = 4; /* elements per thread: 32 bytes of the widest array: two 16-byte accesses for a compute-heavy 64-bit op */
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
+        return;
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
+    }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int32_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
+}
+
+/* k16: t16 = w % 5 (ints.fuse:22:25)
+ * reads 8 B and writes 8 B per element; computes in int64_t */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k16_remainder(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+{
+    const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_remainder(fx_widen(x0), (int64_t)5LL)); };
+    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j]);
+        return;
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
+            r[j] = op(a0[j]);
+        return;
+    }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
+}
+
+/* k17: wide = t15 + t16 (ints.fuse:22:21)
+ * reads 16 B and writes 8 B per element; computes in int64_t */
+template <typename I>
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k17_add(const int64_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+{
+    const auto op = [=](int64_t x0, int64_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), fx_widen(x1))); };
+    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
+    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
+    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
+        const I j = full * E + (t - full);
+        if (j < n)
+            r[j] = op(a0[j], a1[j]);
+        return;
+    }
+    const I i = t * E; /* a whole chunk */
+    if (!vec) { /* misaligned pointers: element by element */
+#pragma unroll 1
+        for (I j = i; j < i + (I)E; j++)
+            r[j] = op(a0[j], a1[j]);
+        return;
+    }
+    int64_t a0_v[E];
+    fx_load<E>(a0_v, a0, i, n, true);
+    int64_t a1_v[E];
+    fx_load<E>(a1_v, a1, i, n, true);
+    int64_t r_v[E];
+#pragma unroll
+    for (int e = 0; e < E; e++)
+        r_v[e] = op(a0_v[e], a1_v[e]);
+    fx_store<E>(r, i, n, true, r_v);
+}
+
+/* k18: t18 = u & 15 (ints.fuse:24:11)
  * reads 1 B and writes 1 B per element; computes in uint8_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k14_and(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k18_and(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](uint8_t x0) { return fx_to_u8((fx_widen(x0) & (uint8_t)15)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
@@ -495,10 +620,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k14_and(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k15: t15 = ~b (ints.fuse:23:18)
+/* k19: t19 = ~b (ints.fuse:24:18)
  * reads 1 B and writes 1 B per element; computes in int8_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k15_not(const int8_t *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k19_not(const int8_t *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int8_t x0) { return fx_to_i8((~fx_widen(x0))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
@@ -520,10 +645,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k15_not(co
     fx_words16<FX_WORD_NOT>(a0, a0, r, i);
 }
 
-/* k16: t16 = t15 ^ s (ints.fuse:23:21)
+/* k20: t20 = t19 ^ s (ints.fuse:24:21)
  * reads 3 B and writes 2 B per element; computes in int16_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k16_xor(const int8_t *__restrict__ a0, const int16_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k20_xor(const int8_t *__restrict__ a0, const int16_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int8_t x0, int16_t x1) { return fx_to_i16(((int16_t)fx_widen(x0) ^ fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
@@ -552,10 +677,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k16_xor(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k17: t17 = t14 | t16 (ints.fuse:23:16)
+/* k21: t21 = t18 | t20 (ints.fuse:24:16)
  * reads 3 B and writes 2 B per element; computes in int16_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k17_or(const uint8_t *__restrict__ a0, const int16_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k21_or(const uint8_t *__restrict__ a0, const int16_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](uint8_t x0, int16_t x1) { return fx_to_i16(((int16_t)fx_widen(x0) | fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
@@ -584,10 +709,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k17_or(con
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k18: t18 = m * 2 (ints.fuse:23:31)
+/* k22: t22 = m * 2 (ints.fuse:24:31)
  * reads 1 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k18_mul(const bool *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k22_mul(const bool *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](bool x0) { return fx_to_i64(fx_int_mul((int64_t)fx_widen(x0), (int64_t)2LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -614,10 +739,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k18_mul(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k19: t19 = t17 + t18 (ints.fuse:23:26)
+/* k23: t23 = t21 + t22 (ints.fuse:24:26)
  * reads 10 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k19_add(const int16_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k23_add(const int16_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int16_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -646,10 +771,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k19_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k20: t20 = m & q (ints.fuse:23:41)
+/* k24: t24 = m & q (ints.fuse:24:41)
  * reads 5 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k20_and(const bool *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k24_and(const bool *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](bool x0, int32_t x1) { return fx_to_i32(((int32_t)fx_widen(x0) & fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
@@ -678,10 +803,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k20_and(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k21: bits = t19 + t20 (ints.fuse:23:36)
+/* k25: bits = t23 + t24 (ints.fuse:24:36)
  * reads 12 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k21_add(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k25_add(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -710,10 +835,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k21_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k22: t22 = q << 3 (ints.fuse:24:14)
+/* k26: t26 = q << 3 (ints.fuse:25:14)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k22_shl(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k26_shl(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_shl(fx_widen(x0), 3)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -740,10 +865,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k22_shl(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k23: t23 = q >> b (ints.fuse:24:25)
+/* k27: t27 = q >> b (ints.fuse:25:25)
  * reads 5 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k23_shr(const int32_t *__restrict__ a0, const int8_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k27_shr(const int32_t *__restrict__ a0, const int8_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int8_t x1) { return fx_to_i32(fx_int_shr(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
@@ -772,10 +897,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k23_shr(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k24: t24 = t22 + t23 (ints.fuse:24:20)
+/* k28: t28 = t26 + t27 (ints.fuse:25:20)
  * reads 8 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k24_add(const int32_t *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k28_add(const int32_t *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int32_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -804,10 +929,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k24_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k25: t25 = u >> 9 (ints.fuse:24:36)
+/* k29: t29 = u >> 9 (ints.fuse:25:36)
  * reads 1 B and writes 1 B per element; computes in uint8_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k25_shr(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k29_shr(const uint8_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](uint8_t x0) { return fx_to_u8(fx_int_shr(fx_widen(x0), (uint8_t)9)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
@@ -834,10 +959,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k25_shr(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k26: shifted = t24 + t25 (ints.fuse:24:31)
+/* k30: shifted = t28 + t29 (ints.fuse:25:31)
  * reads 5 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k26_add(const int32_t *__restrict__ a0, const uint8_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k30_add(const int32_t *__restrict__ a0, const uint8_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, uint8_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
@@ -866,10 +991,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k26_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k27: t27 = q - 1000 (ints.fuse:26:20)
+/* k31: t31 = q - 1000 (ints.fuse:27:20)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k27_sub(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k31_sub(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_sub(fx_widen(x0), 1000)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -896,10 +1021,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k27_sub(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k28: t28 = abs(t27) (ints.fuse:26:14)
+/* k32: t32 = abs(t31) (ints.fuse:27:14)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k28_abs(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k32_abs(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_abs(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -926,10 +1051,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k28_abs(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k29: t29 = clamp(t28, -5, 300) (ints.fuse:26:8)
+/* k33: t33 = clamp(t32, -5, 300) (ints.fuse:27:8)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k29_clamp(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k33_clamp(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_clamp(fx_widen(x0), -5, 300)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -956,10 +1081,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k29_clamp(
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k30: t30 = max(u, b) (ints.fuse:26:40)
+/* k34: t34 = max(u, b) (ints.fuse:27:40)
  * reads 2 B and writes 2 B per element; computes in int16_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k30_max(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k34_max(const uint8_t *__restrict__ a0, const int8_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](uint8_t x0, int8_t x1) { return fx_to_i16(fx_int_max((int16_t)fx_widen(x0), (int16_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
@@ -988,10 +1113,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k30_max(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k31: t31 = t29 + t30 (ints.fuse:26:38)
+/* k35: t35 = t33 + t34 (ints.fuse:27:38)
  * reads 6 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k31_add(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k35_add(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1020,10 +1145,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k31_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k32: t32 = sign(s) (ints.fuse:26:52)
+/* k36: t36 = sign(s) (ints.fuse:27:52)
  * reads 2 B and writes 2 B per element; computes in int16_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k32_sign(const int16_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k36_sign(const int16_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int16_t x0) { return fx_to_i16(fx_int_sign(fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
@@ -1050,10 +1175,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k32_sign(c
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k33: t33 = t31 + t32 (ints.fuse:26:50)
+/* k37: t37 = t35 + t36 (ints.fuse:27:50)
  * reads 6 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k33_add(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k37_add(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1082,10 +1207,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k33_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k34: t34 = -w (ints.fuse:26:67)
+/* k38: t38 = -w (ints.fuse:27:67)
  * reads 8 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k34_neg(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k38_neg(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_neg(fx_widen(x0))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -1112,10 +1237,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k34_neg(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k35: t35 = relu(t34) (ints.fuse:26:62)
+/* k39: t39 = relu(t38) (ints.fuse:27:62)
  * reads 8 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k35_relu(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k39_relu(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_relu(fx_widen(x0))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -1142,10 +1267,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k35_relu(c
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k36: t36 = t33 + t35 (ints.fuse:26:60)
+/* k40: t40 = t37 + t39 (ints.fuse:27:60)
  * reads 12 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k36_add(const int32_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k40_add(const int32_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -1174,10 +1299,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k36_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k37: t37 = -q (ints.fuse:26:85)
+/* k41: t41 = -q (ints.fuse:27:85)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k37_neg(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k41_neg(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_neg(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1204,10 +1329,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k37_neg(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k38: t38 = where(m, q, t37) (ints.fuse:26:73)
+/* k42: t42 = where(m, q, t41) (ints.fuse:27:73)
  * reads 9 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k38_where(const bool *__restrict__ a0, const int32_t *__restrict__ a1, const int32_t *__restrict__ a2, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k42_where(const bool *__restrict__ a0, const int32_t *__restrict__ a1, const int32_t *__restrict__ a2, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](bool x0, int32_t x1, int32_t x2) { return fx_to_i32((fx_widen(x0) ? fx_widen(x1) : fx_widen(x2))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
@@ -1238,10 +1363,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k38_where(
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k39: keep = t36 + t38 (ints.fuse:26:71)
+/* k43: keep = t40 + t42 (ints.fuse:27:71)
  * reads 12 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k39_add(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k43_add(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -1270,10 +1395,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k39_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k40: t40 = exp(u) (ints.fuse:27:7)
+/* k44: t44 = exp(u) (ints.fuse:28:7)
  * reads 1 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k40_exp(const uint8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k44_exp(const uint8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](uint8_t x0) { return fx_to_f32(fx_exp(fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1300,10 +1425,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k40_exp(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k41: t41 = abs(s) (ints.fuse:27:21)
+/* k45: t45 = abs(s) (ints.fuse:28:21)
  * reads 2 B and writes 2 B per element; computes in int16_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k41_abs(const int16_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k45_abs(const int16_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int16_t x0) { return fx_to_i16(fx_int_abs(fx_widen(x0))); };
     constexpr int E = 8; /* elements per thread: 16 bytes of the widest array */
@@ -1330,10 +1455,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k41_abs(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k42: t42 = sqrt(t41) (ints.fuse:27:16)
+/* k46: t46 = sqrt(t45) (ints.fuse:28:16)
  * reads 2 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k42_sqrt(const int16_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k46_sqrt(const int16_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int16_t x0) { return fx_to_f32(fx_sqrt(fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1360,10 +1485,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k42_sqrt(c
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k43: t43 = t40 + t42 (ints.fuse:27:14)
+/* k47: t47 = t44 + t46 (ints.fuse:28:14)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k43_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k47_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1392,10 +1517,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k43_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k44: flo = t43 + q (ints.fuse:27:29)
+/* k48: flo = t47 + q (ints.fuse:28:29)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k44_add(const float *__restrict__ a0, const int32_t *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k48_add(const float *__restrict__ a0, const int32_t *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, int32_t x1) { return fx_to_f32((fx_widen(x0) + fx_to_f32(fx_widen(x1)))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1424,10 +1549,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k44_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k45: t45 = q > b (ints.fuse:28:10)
+/* k49: t49 = q > b (ints.fuse:29:10)
  * reads 5 B and writes 1 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k45_gt(const int32_t *__restrict__ a0, const int8_t *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k49_gt(const int32_t *__restrict__ a0, const int8_t *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int8_t x1) { return fx_to_bool((fx_widen(x0) > (int32_t)fx_widen(x1))); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
@@ -1456,10 +1581,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k45_gt(con
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k46: t46 = w != 0 (ints.fuse:28:20)
+/* k50: t50 = w != 0 (ints.fuse:29:20)
  * reads 8 B and writes 1 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k46_ne(const int64_t *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k50_ne(const int64_t *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_bool((fx_widen(x0) != (int64_t)0LL)); };
     constexpr int E = 4; /* elements per thread: 4 bytes of the bool array, 32 of the widest */
@@ -1486,10 +1611,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k46_ne(con
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k47: t47 = t45 & t46 (ints.fuse:28:15)
+/* k51: t51 = t49 & t50 (ints.fuse:29:15)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k47_and(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k51_and(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) & fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
@@ -1511,10 +1636,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k47_and(co
     fx_words16<FX_WORD_AND>(a0, a1, r, i);
 }
 
-/* k48: t48 = u <= 3.5 (ints.fuse:28:31)
+/* k52: t52 = u <= 3.5 (ints.fuse:29:31)
  * reads 1 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k48_le(const uint8_t *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k52_le(const uint8_t *__restrict__ a0, bool *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](uint8_t x0) { return fx_to_bool((fx_to_f32(fx_widen(x0)) <= 3.5f)); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
@@ -1541,10 +1666,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k48_le(con
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k49: cmp = t47 | t48 (ints.fuse:28:26)
+/* k53: cmp = t51 | t52 (ints.fuse:29:26)
  * reads 2 B and writes 1 B per element; computes in bool */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k49_or(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k53_or(const bool *__restrict__ a0, const bool *__restrict__ a1, bool *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](bool x0, bool x1) { return fx_to_bool((fx_widen(x0) | fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the widest array */
@@ -1566,10 +1691,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k49_or(con
     fx_words16<FX_WORD_OR>(a0, a1, r, i);
 }
 
-/* k50: t50 = x / scale (ints.fuse:30:26)
+/* k54: t54 = x / scale (ints.fuse:31:26)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k50_div(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k54_div(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_div_by(fx_widen(x0), (float)scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1596,10 +1721,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k50_div(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k51: t51 = round(t50) (ints.fuse:30:18)
+/* k55: t55 = round(t54) (ints.fuse:31:18)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k51_round(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k55_round(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_round(fx_widen(x0))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1626,10 +1751,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k51_round(
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k52: t52 = clamp(t51, -128, 127) (ints.fuse:30:12)
+/* k56: t56 = clamp(t55, -128, 127) (ints.fuse:31:12)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k52_clamp(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k56_clamp(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -128.0f, 127.0f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1656,10 +1781,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k52_clamp(
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k53: t53 = i8(t52) (ints.fuse:30:9)
+/* k57: t57 = i8(t56) (ints.fuse:31:9)
  * reads 4 B and writes 1 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k53_i8(const float *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k57_i8(const float *__restrict__ a0, int8_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_i8(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
@@ -1686,10 +1811,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k53_i8(con
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k54: t54 = f32(t53) (ints.fuse:31:8)
+/* k58: t58 = f32(t57) (ints.fuse:32:8)
  * reads 1 B and writes 4 B per element; computes in int8_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k54_f32(const int8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k58_f32(const int8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int8_t x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1716,10 +1841,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k54_f32(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k55: t55 = t54 * scale (ints.fuse:31:19)
+/* k59: t59 = t58 * scale (ints.fuse:32:19)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k55_mul(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k59_mul(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)scale_u)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1746,10 +1871,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k55_mul(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k56: t56 = bf16(w) (ints.fuse:31:29)
+/* k60: t60 = bf16(w) (ints.fuse:32:29)
  * reads 8 B and writes 2 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k56_bf16(const int64_t *__restrict__ a0, __nv_bfloat16 *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k60_bf16(const int64_t *__restrict__ a0, __nv_bfloat16 *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_bf16(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -1776,10 +1901,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k56_bf16(c
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k57: t57 = t55 + t56 (ints.fuse:31:27)
+/* k61: t61 = t59 + t60 (ints.fuse:32:27)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k57_add(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k61_add(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1808,10 +1933,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k57_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k58: t58 = f16(q) (ints.fuse:31:39)
+/* k62: t62 = f16(q) (ints.fuse:32:39)
  * reads 4 B and writes 2 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k58_f16(const int32_t *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k62_f16(const int32_t *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_f16(fx_widen(x0)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1838,10 +1963,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k58_f16(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k59: t59 = t57 + t58 (ints.fuse:31:37)
+/* k63: t63 = t61 + t62 (ints.fuse:32:37)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k59_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k63_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1870,10 +1995,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k59_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k60: back = t59 + h (ints.fuse:31:46)
+/* k64: back = t63 + h (ints.fuse:32:46)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k60_add(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k64_add(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -1902,10 +2027,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k60_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k61: t61 = u8(q) (ints.fuse:32:7)
+/* k65: t65 = u8(q) (ints.fuse:33:7)
  * reads 4 B and writes 1 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k61_u8(const int32_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k65_u8(const int32_t *__restrict__ a0, uint8_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_u8(fx_widen(x0)); };
     constexpr int E = 8; /* elements per thread: 8 bytes of the bool array, 32 of the widest */
@@ -1932,10 +2057,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k61_u8(con
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k62: t62 = i16(w) (ints.fuse:32:15)
+/* k66: t66 = i16(w) (ints.fuse:33:15)
  * reads 8 B and writes 2 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k62_i16(const int64_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k66_i16(const int64_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i16(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -1962,10 +2087,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k62_i16(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k63: t63 = t61 + t62 (ints.fuse:32:13)
+/* k67: t67 = t65 + t66 (ints.fuse:33:13)
  * reads 3 B and writes 2 B per element; computes in int16_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k63_add(const uint8_t *__restrict__ a0, const int16_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k67_add(const uint8_t *__restrict__ a0, const int16_t *__restrict__ a1, int16_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](uint8_t x0, int16_t x1) { return fx_to_i16(fx_int_add((int16_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 16; /* elements per thread: 16 bytes of the bool array, 32 of the widest */
@@ -1994,10 +2119,10 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k63_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k64: t64 = x * 1000 (ints.fuse:32:30)
+/* k68: t68 = x * 1000 (ints.fuse:33:30)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k64_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k68_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 1e+03f)); };
     constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
@@ -2024,10 +2149,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k64_mul(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k65: t65 = i64(t64) (ints.fuse:32:24)
+/* k69: t69 = i64(t68) (ints.fuse:33:24)
  * reads 4 B and writes 8 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k65_i64(const float *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k69_i64(const float *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_i64(fx_widen(x0)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -2054,10 +2179,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k65_i64(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k66: t66 = t63 + t65 (ints.fuse:32:22)
+/* k70: t70 = t67 + t69 (ints.fuse:33:22)
  * reads 10 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k66_add(const int16_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k70_add(const int16_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int16_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -2086,10 +2211,10 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k66_add(co
     fx_store<E>(r, i, n, true, r_v);
 }
 
-/* k67: cut = t66 + 255 (ints.fuse:32:38)
+/* k71: cut = t70 + 255 (ints.fuse:33:38)
  * reads 8 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k67_add(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k71_add(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)255LL)); };
     constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
@@ -2118,8 +2243,8 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k67_add(co
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
 
-/* Reads 23 B and writes 59 B per element; every intermediate stays in registers,
- * and f16 and bf16 values compute in float. 67 distinct ops.
+/* Reads 23 B and writes 67 B per element; every intermediate stays in registers,
+ * and f16 and bf16 values compute in float. 71 distinct ops.
  * + - * are fx_add, fx_sub, fx_mul: each rounded on its own, as eager's kernels
  * round them (nvcc would contract a * b + c into one fma, rounded once).
  * E elements per thread: 2 (16 bytes of the widest array), or 1 for a grid of under
@@ -2142,6 +2267,7 @@ struct ints_fused_args { /* the kernel's arrays and scalars: one argument */
     float *ratio_u;
     int64_t *wrap_u;
     int32_t *fd_u;
+    int64_t *wide_u;
     int64_t *bits_u;
     int32_t *shifted_u;
     int64_t *keep_u;
@@ -2169,6 +2295,7 @@ __device__ __forceinline__ void ints_fused_elems(const ints_fused_args &a, I i, 
     float *__restrict__ ratio_u = a.ratio_u;
     int64_t *__restrict__ wrap_u = a.wrap_u;
     int32_t *__restrict__ fd_u = a.fd_u;
+    int64_t *__restrict__ wide_u = a.wide_u;
     int64_t *__restrict__ bits_u = a.bits_u;
     int32_t *__restrict__ shifted_u = a.shifted_u;
     int64_t *__restrict__ keep_u = a.keep_u;
@@ -2198,6 +2325,7 @@ __device__ __forceinline__ void ints_fused_elems(const ints_fused_args &a, I i, 
     float ratio_u_v[E];
     int64_t wrap_u_v[E];
     int32_t fd_u_v[E];
+    int64_t wide_u_v[E];
     int64_t bits_u_v[E];
     int32_t shifted_u_v[E];
     int64_t keep_u_v[E];
@@ -2225,81 +2353,87 @@ __device__ __forceinline__ void ints_fused_elems(const ints_fused_args &a, I i, 
         const int32_t v15 = fx_int_add(v13, v14);
         const int8_t v16 = fx_int_floor_divide(v1, (int8_t)0);
         const int32_t v17 = fx_int_add(v15, (int32_t)v16); /* fd */
-        const uint8_t v18 = (v0 & (uint8_t)15);
-        const int8_t v19 = (~v1);
-        const int16_t v20 = ((int16_t)v19 ^ v5);
-        const int16_t v21 = ((int16_t)v18 | v20);
-        const bool v22 = fx_widen(m_u_v[e]); /* m */
-        const int64_t v23 = fx_int_mul((int64_t)v22, (int64_t)2LL);
-        const int64_t v24 = fx_int_add((int64_t)v21, v23);
-        const int32_t v25 = ((int32_t)v22 & v3);
-        const int64_t v26 = fx_int_add(v24, (int64_t)v25); /* bits */
-        const int32_t v27 = fx_int_shl(v3, 3);
-        const int32_t v28 = fx_int_shr(v3, (int32_t)v1);
-        const int32_t v29 = fx_int_add(v27, v28);
-        const uint8_t v30 = fx_int_shr(v0, (uint8_t)9);
-        const int32_t v31 = fx_int_add(v29, (int32_t)v30); /* shifted */
-        const int32_t v32 = fx_int_sub(v3, 1000);
-        const int32_t v33 = fx_int_abs(v32);
-        const int32_t v34 = fx_int_clamp(v33, -5, 300);
-        const int16_t v35 = fx_int_max((int16_t)v0, (int16_t)v1);
-        const int32_t v36 = fx_int_add(v34, (int32_t)v35);
-        const int16_t v37 = fx_int_sign(v5);
-        const int32_t v38 = fx_int_add(v36, (int32_t)v37);
-        const int64_t v39 = fx_int_neg(v10);
-        const int64_t v40 = fx_int_relu(v39);
-        const int64_t v41 = fx_int_add((int64_t)v38, v40);
-        const int32_t v42 = fx_int_neg(v3);
-        const int32_t v43 = (v22 ? v3 : v42);
-        const int64_t v44 = fx_int_add(v41, (int64_t)v43); /* keep */
-        const float v45 = fx_exp(fx_to_f32(v0));
-        const int16_t v46 = fx_int_abs(v5);
-        const float v47 = fx_sqrt(fx_to_f32(v46));
-        const float v48 = fx_add(v45, v47);
-        const float v49 = fx_add(v48, fx_to_f32(v3)); /* flo */
-        const bool v50 = (v3 > (int32_t)v1);
-        const bool v51 = (v10 != (int64_t)0LL);
-        const bool v52 = (v50 & v51);
-        const bool v53 = (fx_to_f32(v0) <= 3.5f);
-        const bool v54 = (v52 | v53); /* cmp */
-        const float v55 = fx_widen(x_u_v[e]); /* x */
-        const float v56 = (v55 / (float)scale_u);
-        const float v57 = fx_round(v56);
-        const float v58 = fx_clamp(v57, -128.0f, 127.0f);
-        const int8_t v59 = fx_widen(fx_to_i8(v58)); /* quant */
-        const float v60 = fx_widen(fx_to_f32(v59));
-        const float v61 = fx_mul(v60, (float)scale_u);
-        const float v62 = fx_widen(fx_to_bf16(v10));
-        const float v63 = fx_add(v61, v62);
-        const float v64 = fx_widen(fx_to_f16(v3));
-        const float v65 = fx_add(v63, v64);
-        const float v66 = fx_widen(h_u_v[e]); /* h */
-        const float v67 = fx_add(v65, v66); /* back */
-        const uint8_t v68 = fx_widen(fx_to_u8(v3));
-        const int16_t v69 = fx_widen(fx_to_i16(v10));
-        const int16_t v70 = fx_int_add((int16_t)v68, v69);
-        const float v71 = fx_mul(v55, 1e+03f);
-        const int64_t v72 = fx_widen(fx_to_i64(v71));
-        const int64_t v73 = fx_int_add((int64_t)v70, v72);
-        const int64_t v74 = fx_int_add(v73, (int64_t)255LL); /* cut */
+        const int32_t v18 = (v3 | 1);
+        const int64_t v19 = fx_int_floor_divide(v10, (int64_t)v18);
+        const int64_t v20 = fx_int_remainder(v10, (int64_t)5LL);
+        const int64_t v21 = fx_int_add(v19, v20); /* wide */
+        const uint8_t v22 = (v0 & (uint8_t)15);
+        const int8_t v23 = (~v1);
+        const int16_t v24 = ((int16_t)v23 ^ v5);
+        const int16_t v25 = ((int16_t)v22 | v24);
+        const bool v26 = fx_widen(m_u_v[e]); /* m */
+        const int64_t v27 = fx_int_mul((int64_t)v26, (int64_t)2LL);
+        const int64_t v28 = fx_int_add((int64_t)v25, v27);
+        const int32_t v29 = ((int32_t)v26 & v3);
+        const int64_t v30 = fx_int_add(v28, (int64_t)v29); /* bits */
+        const int32_t v31 = fx_int_shl(v3, 3);
+        const int32_t v32 = fx_int_shr(v3, (int32_t)v1);
+        const int32_t v33 = fx_int_add(v31, v32);
+        const uint8_t v34 = fx_int_shr(v0, (uint8_t)9);
+        const int32_t v35 = fx_int_add(v33, (int32_t)v34); /* shifted */
+        const int32_t v36 = fx_int_sub(v3, 1000);
+        const int32_t v37 = fx_int_abs(v36);
+        const int32_t v38 = fx_int_clamp(v37, -5, 300);
+        const int16_t v39 = fx_int_max((int16_t)v0, (int16_t)v1);
+        const int32_t v40 = fx_int_add(v38, (int32_t)v39);
+        const int16_t v41 = fx_int_sign(v5);
+        const int32_t v42 = fx_int_add(v40, (int32_t)v41);
+        const int64_t v43 = fx_int_neg(v10);
+        const int64_t v44 = fx_int_relu(v43);
+        const int64_t v45 = fx_int_add((int64_t)v42, v44);
+        const int32_t v46 = fx_int_neg(v3);
+        const int32_t v47 = (v26 ? v3 : v46);
+        const int64_t v48 = fx_int_add(v45, (int64_t)v47); /* keep */
+        const float v49 = fx_exp(fx_to_f32(v0));
+        const int16_t v50 = fx_int_abs(v5);
+        const float v51 = fx_sqrt(fx_to_f32(v50));
+        const float v52 = fx_add(v49, v51);
+        const float v53 = fx_add(v52, fx_to_f32(v3)); /* flo */
+        const bool v54 = (v3 > (int32_t)v1);
+        const bool v55 = (v10 != (int64_t)0LL);
+        const bool v56 = (v54 & v55);
+        const bool v57 = (fx_to_f32(v0) <= 3.5f);
+        const bool v58 = (v56 | v57); /* cmp */
+        const float v59 = fx_widen(x_u_v[e]); /* x */
+        const float v60 = (v59 / (float)scale_u);
+        const float v61 = fx_round(v60);
+        const float v62 = fx_clamp(v61, -128.0f, 127.0f);
+        const int8_t v63 = fx_widen(fx_to_i8(v62)); /* quant */
+        const float v64 = fx_widen(fx_to_f32(v63));
+        const float v65 = fx_mul(v64, (float)scale_u);
+        const float v66 = fx_widen(fx_to_bf16(v10));
+        const float v67 = fx_add(v65, v66);
+        const float v68 = fx_widen(fx_to_f16(v3));
+        const float v69 = fx_add(v67, v68);
+        const float v70 = fx_widen(h_u_v[e]); /* h */
+        const float v71 = fx_add(v69, v70); /* back */
+        const uint8_t v72 = fx_widen(fx_to_u8(v3));
+        const int16_t v73 = fx_widen(fx_to_i16(v10));
+        const int16_t v74 = fx_int_add((int16_t)v72, v73);
+        const float v75 = fx_mul(v59, 1e+03f);
+        const int64_t v76 = fx_widen(fx_to_i64(v75));
+        const int64_t v77 = fx_int_add((int64_t)v74, v76);
+        const int64_t v78 = fx_int_add(v77, (int64_t)255LL); /* cut */
         mix_u_v[e] = fx_to_i16(v2);
         twice_u_v[e] = fx_to_i32(v6);
         ratio_u_v[e] = fx_to_f32(v9);
         wrap_u_v[e] = fx_to_i64(v12);
         fd_u_v[e] = fx_to_i32(v17);
-        bits_u_v[e] = fx_to_i64(v26);
-        shifted_u_v[e] = fx_to_i32(v31);
-        keep_u_v[e] = fx_to_i64(v44);
-        flo_u_v[e] = fx_to_f32(v49);
-        cmp_u_v[e] = fx_to_bool(v54);
-        back_u_v[e] = fx_to_f32(v67);
-        cut_u_v[e] = fx_to_i64(v74);
+        wide_u_v[e] = fx_to_i64(v21);
+        bits_u_v[e] = fx_to_i64(v30);
+        shifted_u_v[e] = fx_to_i32(v35);
+        keep_u_v[e] = fx_to_i64(v48);
+        flo_u_v[e] = fx_to_f32(v53);
+        cmp_u_v[e] = fx_to_bool(v58);
+        back_u_v[e] = fx_to_f32(v71);
+        cut_u_v[e] = fx_to_i64(v78);
     }
     fx_store<E>(mix_u, i, n, true, mix_u_v);
     fx_store<E>(twice_u, i, n, true, twice_u_v);
     fx_store<E>(ratio_u, i, n, true, ratio_u_v);
     fx_store<E>(wrap_u, i, n, true, wrap_u_v);
     fx_store<E>(fd_u, i, n, true, fd_u_v);
+    fx_store<E>(wide_u, i, n, true, wide_u_v);
     fx_store<E>(bits_u, i, n, true, bits_u_v);
     fx_store<E>(shifted_u, i, n, true, shifted_u_v);
     fx_store<E>(keep_u, i, n, true, keep_u_v);
@@ -2322,14 +2456,14 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_fused_kern
 /* ==== host API ==== */
 
 /* The fused version: one launch of its kernel: whole chunks of E a thread, the tail past them one element a thread. */
-extern "C" cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream)
+extern "C" cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *wide_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
     if (n > FX_MAX_ELEMS) /* more than one launch's grid covers */
         return cudaErrorInvalidValue;
-    const bool vec = !fx_scalar_only && fx_aligned(x_u, 2, 4) && fx_aligned(h_u, 2, 2) && fx_aligned(q_u, 2, 4) && fx_aligned(u_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(s_u, 2, 2) && fx_aligned(w_u, 2, 8) && fx_aligned(m_u, 2, 1) && fx_aligned(mix_u, 2, 2) && fx_aligned(twice_u, 2, 4) && fx_aligned(ratio_u, 2, 4) && fx_aligned(wrap_u, 2, 8) && fx_aligned(fd_u, 2, 4) && fx_aligned(bits_u, 2, 8) && fx_aligned(shifted_u, 2, 4) && fx_aligned(keep_u, 2, 8) && fx_aligned(flo_u, 2, 4) && fx_aligned(cmp_u, 2, 1) && fx_aligned(back_u, 2, 4) && fx_aligned(cut_u, 2, 8);
-    const ints_fused_args args = {(const float *)x_u, (const __nv_bfloat16 *)h_u, (const int32_t *)q_u, (const uint8_t *)u_u, (const int8_t *)b_u, (const int16_t *)s_u, (const int64_t *)w_u, (const bool *)m_u, (int16_t *)mix_u, (int32_t *)twice_u, (float *)ratio_u, (int64_t *)wrap_u, (int32_t *)fd_u, (int64_t *)bits_u, (int32_t *)shifted_u, (int64_t *)keep_u, (float *)flo_u, (bool *)cmp_u, (float *)back_u, (int64_t *)cut_u, (double)scale_u};
+    const bool vec = !fx_scalar_only && fx_aligned(x_u, 2, 4) && fx_aligned(h_u, 2, 2) && fx_aligned(q_u, 2, 4) && fx_aligned(u_u, 2, 1) && fx_aligned(b_u, 2, 1) && fx_aligned(s_u, 2, 2) && fx_aligned(w_u, 2, 8) && fx_aligned(m_u, 2, 1) && fx_aligned(mix_u, 2, 2) && fx_aligned(twice_u, 2, 4) && fx_aligned(ratio_u, 2, 4) && fx_aligned(wrap_u, 2, 8) && fx_aligned(fd_u, 2, 4) && fx_aligned(wide_u, 2, 8) && fx_aligned(bits_u, 2, 8) && fx_aligned(shifted_u, 2, 4) && fx_aligned(keep_u, 2, 8) && fx_aligned(flo_u, 2, 4) && fx_aligned(cmp_u, 2, 1) && fx_aligned(back_u, 2, 4) && fx_aligned(cut_u, 2, 8);
+    const ints_fused_args args = {(const float *)x_u, (const __nv_bfloat16 *)h_u, (const int32_t *)q_u, (const uint8_t *)u_u, (const int8_t *)b_u, (const int16_t *)s_u, (const int64_t *)w_u, (const bool *)m_u, (int16_t *)mix_u, (int32_t *)twice_u, (float *)ratio_u, (int64_t *)wrap_u, (int32_t *)fd_u, (int64_t *)wide_u, (int64_t *)bits_u, (int32_t *)shifted_u, (int64_t *)keep_u, (float *)flo_u, (bool *)cmp_u, (float *)back_u, (int64_t *)cut_u, (double)scale_u};
     /* whole chunks of E by vector accesses, and past them the rest element by element, in one launch */
     if (!vec && n <= FX_INDEX32_MAX) /* a misaligned pointer: one element a thread */
         ints_fused_kernel<unsigned, 1><<<fx_tail_blocks(n, 1), FX_THREADS, 0, stream>>>(args, (unsigned)n);
@@ -2357,9 +2491,9 @@ extern "C" void ints_unfused_release(void)
     ints_scratch_bytes = 0;
 }
 
-/* The chain as PyTorch eager runs it: 67 kernels, each reading its operands from
+/* The chain as PyTorch eager runs it: 71 kernels, each reading its operands from
  * memory and writing its result back in its storage dtype. */
-extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream)
+extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *wide_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
@@ -2393,53 +2527,56 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     int32_t *t10 = (int32_t *)((char *)ints_scratch + s2_at);
     int32_t *t11 = (int32_t *)((char *)ints_scratch + s3_at);
     int8_t *t12 = (int8_t *)((char *)ints_scratch + s1_at);
-    uint8_t *t14 = (uint8_t *)((char *)ints_scratch + s1_at);
-    int8_t *t15 = (int8_t *)((char *)ints_scratch + s2_at);
-    int16_t *t16 = (int16_t *)((char *)ints_scratch + s3_at);
-    int16_t *t17 = (int16_t *)((char *)ints_scratch + s2_at);
-    int64_t *t18 = (int64_t *)((char *)ints_scratch + s3_at);
-    int64_t *t19 = (int64_t *)((char *)ints_scratch + s4_at);
-    int32_t *t20 = (int32_t *)((char *)ints_scratch + s1_at);
-    int32_t *t22 = (int32_t *)((char *)ints_scratch + s1_at);
-    int32_t *t23 = (int32_t *)((char *)ints_scratch + s2_at);
-    int32_t *t24 = (int32_t *)((char *)ints_scratch + s3_at);
-    uint8_t *t25 = (uint8_t *)((char *)ints_scratch + s1_at);
-    int32_t *t27 = (int32_t *)((char *)ints_scratch + s1_at);
-    int32_t *t28 = (int32_t *)((char *)ints_scratch + s2_at);
-    int32_t *t29 = (int32_t *)((char *)ints_scratch + s1_at);
-    int16_t *t30 = (int16_t *)((char *)ints_scratch + s2_at);
-    int32_t *t31 = (int32_t *)((char *)ints_scratch + s3_at);
-    int16_t *t32 = (int16_t *)((char *)ints_scratch + s1_at);
-    int32_t *t33 = (int32_t *)((char *)ints_scratch + s2_at);
-    int64_t *t34 = (int64_t *)((char *)ints_scratch + s3_at);
-    int64_t *t35 = (int64_t *)((char *)ints_scratch + s4_at);
-    int64_t *t36 = (int64_t *)((char *)ints_scratch + s3_at);
-    int32_t *t37 = (int32_t *)((char *)ints_scratch + s1_at);
-    int32_t *t38 = (int32_t *)((char *)ints_scratch + s2_at);
-    float *t40 = (float *)((char *)ints_scratch + s1_at);
-    int16_t *t41 = (int16_t *)((char *)ints_scratch + s2_at);
-    float *t42 = (float *)((char *)ints_scratch + s3_at);
-    float *t43 = (float *)((char *)ints_scratch + s2_at);
-    bool *t45 = (bool *)((char *)ints_scratch + s1_at);
-    bool *t46 = (bool *)((char *)ints_scratch + s2_at);
-    bool *t47 = (bool *)((char *)ints_scratch + s3_at);
-    bool *t48 = (bool *)((char *)ints_scratch + s1_at);
-    float *t50 = (float *)((char *)ints_scratch + s1_at);
-    float *t51 = (float *)((char *)ints_scratch + s2_at);
-    float *t52 = (float *)((char *)ints_scratch + s1_at);
-    int8_t *t53 = (int8_t *)((char *)ints_scratch + s2_at);
+    int32_t *t14 = (int32_t *)((char *)ints_scratch + s1_at);
+    int64_t *t15 = (int64_t *)((char *)ints_scratch + s3_at);
+    int64_t *t16 = (int64_t *)((char *)ints_scratch + s4_at);
+    uint8_t *t18 = (uint8_t *)((char *)ints_scratch + s1_at);
+    int8_t *t19 = (int8_t *)((char *)ints_scratch + s2_at);
+    int16_t *t20 = (int16_t *)((char *)ints_scratch + s3_at);
+    int16_t *t21 = (int16_t *)((char *)ints_scratch + s2_at);
+    int64_t *t22 = (int64_t *)((char *)ints_scratch + s3_at);
+    int64_t *t23 = (int64_t *)((char *)ints_scratch + s4_at);
+    int32_t *t24 = (int32_t *)((char *)ints_scratch + s1_at);
+    int32_t *t26 = (int32_t *)((char *)ints_scratch + s1_at);
+    int32_t *t27 = (int32_t *)((char *)ints_scratch + s2_at);
+    int32_t *t28 = (int32_t *)((char *)ints_scratch + s3_at);
+    uint8_t *t29 = (uint8_t *)((char *)ints_scratch + s1_at);
+    int32_t *t31 = (int32_t *)((char *)ints_scratch + s1_at);
+    int32_t *t32 = (int32_t *)((char *)ints_scratch + s2_at);
+    int32_t *t33 = (int32_t *)((char *)ints_scratch + s1_at);
+    int16_t *t34 = (int16_t *)((char *)ints_scratch + s2_at);
+    int32_t *t35 = (int32_t *)((char *)ints_scratch + s3_at);
+    int16_t *t36 = (int16_t *)((char *)ints_scratch + s1_at);
+    int32_t *t37 = (int32_t *)((char *)ints_scratch + s2_at);
+    int64_t *t38 = (int64_t *)((char *)ints_scratch + s3_at);
+    int64_t *t39 = (int64_t *)((char *)ints_scratch + s4_at);
+    int64_t *t40 = (int64_t *)((char *)ints_scratch + s3_at);
+    int32_t *t41 = (int32_t *)((char *)ints_scratch + s1_at);
+    int32_t *t42 = (int32_t *)((char *)ints_scratch + s2_at);
+    float *t44 = (float *)((char *)ints_scratch + s1_at);
+    int16_t *t45 = (int16_t *)((char *)ints_scratch + s2_at);
+    float *t46 = (float *)((char *)ints_scratch + s3_at);
+    float *t47 = (float *)((char *)ints_scratch + s2_at);
+    bool *t49 = (bool *)((char *)ints_scratch + s1_at);
+    bool *t50 = (bool *)((char *)ints_scratch + s2_at);
+    bool *t51 = (bool *)((char *)ints_scratch + s3_at);
+    bool *t52 = (bool *)((char *)ints_scratch + s1_at);
     float *t54 = (float *)((char *)ints_scratch + s1_at);
     float *t55 = (float *)((char *)ints_scratch + s2_at);
-    __nv_bfloat16 *t56 = (__nv_bfloat16 *)((char *)ints_scratch + s1_at);
-    float *t57 = (float *)((char *)ints_scratch + s3_at);
-    __half *t58 = (__half *)((char *)ints_scratch + s1_at);
+    float *t56 = (float *)((char *)ints_scratch + s1_at);
+    int8_t *t57 = (int8_t *)((char *)ints_scratch + s2_at);
+    float *t58 = (float *)((char *)ints_scratch + s1_at);
     float *t59 = (float *)((char *)ints_scratch + s2_at);
-    uint8_t *t61 = (uint8_t *)((char *)ints_scratch + s1_at);
-    int16_t *t62 = (int16_t *)((char *)ints_scratch + s2_at);
-    int16_t *t63 = (int16_t *)((char *)ints_scratch + s3_at);
-    float *t64 = (float *)((char *)ints_scratch + s1_at);
-    int64_t *t65 = (int64_t *)((char *)ints_scratch + s4_at);
-    int64_t *t66 = (int64_t *)((char *)ints_scratch + s5_at);
+    __nv_bfloat16 *t60 = (__nv_bfloat16 *)((char *)ints_scratch + s1_at);
+    float *t61 = (float *)((char *)ints_scratch + s3_at);
+    __half *t62 = (__half *)((char *)ints_scratch + s1_at);
+    float *t63 = (float *)((char *)ints_scratch + s2_at);
+    uint8_t *t65 = (uint8_t *)((char *)ints_scratch + s1_at);
+    int16_t *t66 = (int16_t *)((char *)ints_scratch + s2_at);
+    int16_t *t67 = (int16_t *)((char *)ints_scratch + s3_at);
+    float *t68 = (float *)((char *)ints_scratch + s1_at);
+    int64_t *t69 = (int64_t *)((char *)ints_scratch + s4_at);
+    int64_t *t70 = (int64_t *)((char *)ints_scratch + s5_at);
     bool vec;
     cudaError_t err;
     /* k1 */
@@ -2547,435 +2684,467 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k14 */
-    vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t14, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t14, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k14_and<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t14, (unsigned)n, vec);
+        ints_k14_or<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t14, (unsigned)n, vec);
     else
-        ints_k14_and<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t14, n, vec);
+        ints_k14_or<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t14, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
-    vec = !fx_scalar_only && fx_aligned(b_u, 16, 1) && fx_aligned(t15, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t14, 4, 4) && fx_aligned(t15, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k15_not<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t15, (unsigned)n, vec);
+        ints_k15_floor_divide<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (const int32_t *)t14, (int64_t *)t15, (unsigned)n, vec);
     else
-        ints_k15_not<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t15, n, vec);
+        ints_k15_floor_divide<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (const int32_t *)t14, (int64_t *)t15, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k16 */
-    vec = !fx_scalar_only && fx_aligned(t15, 16, 1) && fx_aligned(s_u, 8, 2) && fx_aligned(t16, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t16, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k16_xor<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)t15, (const int16_t *)s_u, (int16_t *)t16, (unsigned)n, vec);
+        ints_k16_remainder<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t16, (unsigned)n, vec);
     else
-        ints_k16_xor<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)t15, (const int16_t *)s_u, (int16_t *)t16, n, vec);
+        ints_k16_remainder<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t16, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
-    vec = !fx_scalar_only && fx_aligned(t14, 16, 1) && fx_aligned(t16, 8, 2) && fx_aligned(t17, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(t15, 2, 8) && fx_aligned(t16, 2, 8) && fx_aligned(wide_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k17_or<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t14, (const int16_t *)t16, (int16_t *)t17, (unsigned)n, vec);
+        ints_k17_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t15, (const int64_t *)t16, (int64_t *)wide_u, (unsigned)n, vec);
     else
-        ints_k17_or<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t14, (const int16_t *)t16, (int16_t *)t17, n, vec);
+        ints_k17_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t15, (const int64_t *)t16, (int64_t *)wide_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
-    vec = !fx_scalar_only && fx_aligned(m_u, 2, 1) && fx_aligned(t18, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t18, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k18_mul<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, (unsigned)n, vec);
+        ints_k18_and<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t18, (unsigned)n, vec);
     else
-        ints_k18_mul<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t18, n, vec);
+        ints_k18_and<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t18, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k19 */
-    vec = !fx_scalar_only && fx_aligned(t17, 2, 2) && fx_aligned(t18, 2, 8) && fx_aligned(t19, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(b_u, 16, 1) && fx_aligned(t19, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k19_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t17, (const int64_t *)t18, (int64_t *)t19, (unsigned)n, vec);
+        ints_k19_not<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t19, (unsigned)n, vec);
     else
-        ints_k19_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t17, (const int64_t *)t18, (int64_t *)t19, n, vec);
+        ints_k19_not<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)b_u, (int8_t *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
-    vec = !fx_scalar_only && fx_aligned(m_u, 8, 1) && fx_aligned(q_u, 4, 4) && fx_aligned(t20, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t19, 16, 1) && fx_aligned(s_u, 8, 2) && fx_aligned(t20, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k20_and<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (int32_t *)t20, (unsigned)n, vec);
+        ints_k20_xor<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)t19, (const int16_t *)s_u, (int16_t *)t20, (unsigned)n, vec);
     else
-        ints_k20_and<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (int32_t *)t20, n, vec);
+        ints_k20_xor<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const int8_t *)t19, (const int16_t *)s_u, (int16_t *)t20, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
-    vec = !fx_scalar_only && fx_aligned(t19, 2, 8) && fx_aligned(t20, 2, 4) && fx_aligned(bits_u, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(t18, 16, 1) && fx_aligned(t20, 8, 2) && fx_aligned(t21, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k21_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t19, (const int32_t *)t20, (int64_t *)bits_u, (unsigned)n, vec);
+        ints_k21_or<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const int16_t *)t20, (int16_t *)t21, (unsigned)n, vec);
     else
-        ints_k21_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t19, (const int32_t *)t20, (int64_t *)bits_u, n, vec);
+        ints_k21_or<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t18, (const int16_t *)t20, (int16_t *)t21, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
-    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t22, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(m_u, 2, 1) && fx_aligned(t22, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k22_shl<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t22, (unsigned)n, vec);
+        ints_k22_mul<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t22, (unsigned)n, vec);
     else
-        ints_k22_shl<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t22, n, vec);
+        ints_k22_mul<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t22, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
-    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(b_u, 8, 1) && fx_aligned(t23, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t21, 2, 2) && fx_aligned(t22, 2, 8) && fx_aligned(t23, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k23_shr<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t23, (unsigned)n, vec);
+        ints_k23_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t21, (const int64_t *)t22, (int64_t *)t23, (unsigned)n, vec);
     else
-        ints_k23_shr<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t23, n, vec);
+        ints_k23_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t21, (const int64_t *)t22, (int64_t *)t23, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k24 */
-    vec = !fx_scalar_only && fx_aligned(t22, 4, 4) && fx_aligned(t23, 4, 4) && fx_aligned(t24, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(m_u, 8, 1) && fx_aligned(q_u, 4, 4) && fx_aligned(t24, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k24_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t22, (const int32_t *)t23, (int32_t *)t24, (unsigned)n, vec);
+        ints_k24_and<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (int32_t *)t24, (unsigned)n, vec);
     else
-        ints_k24_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t22, (const int32_t *)t23, (int32_t *)t24, n, vec);
+        ints_k24_and<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (int32_t *)t24, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k25 */
-    vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t25, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(t23, 2, 8) && fx_aligned(t24, 2, 4) && fx_aligned(bits_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k25_shr<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t25, (unsigned)n, vec);
+        ints_k25_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t23, (const int32_t *)t24, (int64_t *)bits_u, (unsigned)n, vec);
     else
-        ints_k25_shr<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t25, n, vec);
+        ints_k25_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t23, (const int32_t *)t24, (int64_t *)bits_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k26 */
-    vec = !fx_scalar_only && fx_aligned(t24, 4, 4) && fx_aligned(t25, 8, 1) && fx_aligned(shifted_u, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t26, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k26_add<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t24, (const uint8_t *)t25, (int32_t *)shifted_u, (unsigned)n, vec);
+        ints_k26_shl<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t26, (unsigned)n, vec);
     else
-        ints_k26_add<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t24, (const uint8_t *)t25, (int32_t *)shifted_u, n, vec);
+        ints_k26_shl<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t26, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k27 */
-    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t27, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(b_u, 8, 1) && fx_aligned(t27, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k27_sub<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t27, (unsigned)n, vec);
+        ints_k27_shr<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t27, (unsigned)n, vec);
     else
-        ints_k27_sub<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t27, n, vec);
+        ints_k27_shr<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (int32_t *)t27, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k28 */
-    vec = !fx_scalar_only && fx_aligned(t27, 4, 4) && fx_aligned(t28, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t26, 4, 4) && fx_aligned(t27, 4, 4) && fx_aligned(t28, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k28_abs<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t27, (int32_t *)t28, (unsigned)n, vec);
+        ints_k28_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t26, (const int32_t *)t27, (int32_t *)t28, (unsigned)n, vec);
     else
-        ints_k28_abs<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t27, (int32_t *)t28, n, vec);
+        ints_k28_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t26, (const int32_t *)t27, (int32_t *)t28, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k29 */
-    vec = !fx_scalar_only && fx_aligned(t28, 4, 4) && fx_aligned(t29, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t29, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k29_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t28, (int32_t *)t29, (unsigned)n, vec);
+        ints_k29_shr<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t29, (unsigned)n, vec);
     else
-        ints_k29_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t28, (int32_t *)t29, n, vec);
+        ints_k29_shr<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (uint8_t *)t29, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k30 */
-    vec = !fx_scalar_only && fx_aligned(u_u, 8, 1) && fx_aligned(b_u, 8, 1) && fx_aligned(t30, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(t28, 4, 4) && fx_aligned(t29, 8, 1) && fx_aligned(shifted_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k30_max<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, (unsigned)n, vec);
+        ints_k30_add<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t28, (const uint8_t *)t29, (int32_t *)shifted_u, (unsigned)n, vec);
     else
-        ints_k30_max<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t30, n, vec);
+        ints_k30_add<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t28, (const uint8_t *)t29, (int32_t *)shifted_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k31 */
-    vec = !fx_scalar_only && fx_aligned(t29, 4, 4) && fx_aligned(t30, 4, 2) && fx_aligned(t31, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t31, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k31_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t29, (const int16_t *)t30, (int32_t *)t31, (unsigned)n, vec);
+        ints_k31_sub<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t31, (unsigned)n, vec);
     else
-        ints_k31_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t29, (const int16_t *)t30, (int32_t *)t31, n, vec);
+        ints_k31_sub<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t31, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k32 */
-    vec = !fx_scalar_only && fx_aligned(s_u, 8, 2) && fx_aligned(t32, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(t31, 4, 4) && fx_aligned(t32, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k32_sign<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t32, (unsigned)n, vec);
+        ints_k32_abs<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (int32_t *)t32, (unsigned)n, vec);
     else
-        ints_k32_sign<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t32, n, vec);
+        ints_k32_abs<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (int32_t *)t32, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k33 */
-    vec = !fx_scalar_only && fx_aligned(t31, 4, 4) && fx_aligned(t32, 4, 2) && fx_aligned(t33, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t32, 4, 4) && fx_aligned(t33, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k33_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (const int16_t *)t32, (int32_t *)t33, (unsigned)n, vec);
+        ints_k33_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t32, (int32_t *)t33, (unsigned)n, vec);
     else
-        ints_k33_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (const int16_t *)t32, (int32_t *)t33, n, vec);
+        ints_k33_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t32, (int32_t *)t33, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k34 */
-    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t34, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(u_u, 8, 1) && fx_aligned(b_u, 8, 1) && fx_aligned(t34, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k34_neg<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t34, (unsigned)n, vec);
+        ints_k34_max<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t34, (unsigned)n, vec);
     else
-        ints_k34_neg<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t34, n, vec);
+        ints_k34_max<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (const int8_t *)b_u, (int16_t *)t34, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k35 */
-    vec = !fx_scalar_only && fx_aligned(t34, 2, 8) && fx_aligned(t35, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(t33, 4, 4) && fx_aligned(t34, 4, 2) && fx_aligned(t35, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k35_relu<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t34, (int64_t *)t35, (unsigned)n, vec);
+        ints_k35_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int16_t *)t34, (int32_t *)t35, (unsigned)n, vec);
     else
-        ints_k35_relu<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t34, (int64_t *)t35, n, vec);
+        ints_k35_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int16_t *)t34, (int32_t *)t35, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k36 */
-    vec = !fx_scalar_only && fx_aligned(t33, 2, 4) && fx_aligned(t35, 2, 8) && fx_aligned(t36, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(s_u, 8, 2) && fx_aligned(t36, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k36_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int64_t *)t35, (int64_t *)t36, (unsigned)n, vec);
+        ints_k36_sign<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t36, (unsigned)n, vec);
     else
-        ints_k36_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int64_t *)t35, (int64_t *)t36, n, vec);
+        ints_k36_sign<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t36, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k37 */
-    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t37, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t35, 4, 4) && fx_aligned(t36, 4, 2) && fx_aligned(t37, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k37_neg<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t37, (unsigned)n, vec);
+        ints_k37_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t35, (const int16_t *)t36, (int32_t *)t37, (unsigned)n, vec);
     else
-        ints_k37_neg<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t37, n, vec);
+        ints_k37_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t35, (const int16_t *)t36, (int32_t *)t37, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k38 */
-    vec = !fx_scalar_only && fx_aligned(m_u, 8, 1) && fx_aligned(q_u, 4, 4) && fx_aligned(t37, 4, 4) && fx_aligned(t38, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t38, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k38_where<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (const int32_t *)t37, (int32_t *)t38, (unsigned)n, vec);
+        ints_k38_neg<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t38, (unsigned)n, vec);
     else
-        ints_k38_where<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (const int32_t *)t37, (int32_t *)t38, n, vec);
+        ints_k38_neg<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t38, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k39 */
-    vec = !fx_scalar_only && fx_aligned(t36, 2, 8) && fx_aligned(t38, 2, 4) && fx_aligned(keep_u, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(t38, 2, 8) && fx_aligned(t39, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k39_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t36, (const int32_t *)t38, (int64_t *)keep_u, (unsigned)n, vec);
+        ints_k39_relu<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t38, (int64_t *)t39, (unsigned)n, vec);
     else
-        ints_k39_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t36, (const int32_t *)t38, (int64_t *)keep_u, n, vec);
+        ints_k39_relu<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t38, (int64_t *)t39, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k40 */
-    vec = !fx_scalar_only && fx_aligned(u_u, 4, 1) && fx_aligned(t40, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t37, 2, 4) && fx_aligned(t39, 2, 8) && fx_aligned(t40, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k40_exp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, (unsigned)n, vec);
+        ints_k40_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t37, (const int64_t *)t39, (int64_t *)t40, (unsigned)n, vec);
     else
-        ints_k40_exp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t40, n, vec);
+        ints_k40_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t37, (const int64_t *)t39, (int64_t *)t40, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k41 */
-    vec = !fx_scalar_only && fx_aligned(s_u, 8, 2) && fx_aligned(t41, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t41, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k41_abs<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t41, (unsigned)n, vec);
+        ints_k41_neg<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t41, (unsigned)n, vec);
     else
-        ints_k41_abs<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t41, n, vec);
+        ints_k41_neg<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t41, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k42 */
-    vec = !fx_scalar_only && fx_aligned(t41, 4, 2) && fx_aligned(t42, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(m_u, 8, 1) && fx_aligned(q_u, 4, 4) && fx_aligned(t41, 4, 4) && fx_aligned(t42, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k42_sqrt<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t41, (float *)t42, (unsigned)n, vec);
+        ints_k42_where<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (const int32_t *)t41, (int32_t *)t42, (unsigned)n, vec);
     else
-        ints_k42_sqrt<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t41, (float *)t42, n, vec);
+        ints_k42_where<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (const int32_t *)q_u, (const int32_t *)t41, (int32_t *)t42, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k43 */
-    vec = !fx_scalar_only && fx_aligned(t40, 4, 4) && fx_aligned(t42, 4, 4) && fx_aligned(t43, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t40, 2, 8) && fx_aligned(t42, 2, 4) && fx_aligned(keep_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k43_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t40, (const float *)t42, (float *)t43, (unsigned)n, vec);
+        ints_k43_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t40, (const int32_t *)t42, (int64_t *)keep_u, (unsigned)n, vec);
     else
-        ints_k43_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t40, (const float *)t42, (float *)t43, n, vec);
+        ints_k43_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t40, (const int32_t *)t42, (int64_t *)keep_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k44 */
-    vec = !fx_scalar_only && fx_aligned(t43, 4, 4) && fx_aligned(q_u, 4, 4) && fx_aligned(flo_u, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(u_u, 4, 1) && fx_aligned(t44, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k44_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t43, (const int32_t *)q_u, (float *)flo_u, (unsigned)n, vec);
+        ints_k44_exp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t44, (unsigned)n, vec);
     else
-        ints_k44_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t43, (const int32_t *)q_u, (float *)flo_u, n, vec);
+        ints_k44_exp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t44, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k45 */
-    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(b_u, 8, 1) && fx_aligned(t45, 8, 1);
+    vec = !fx_scalar_only && fx_aligned(s_u, 8, 2) && fx_aligned(t45, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k45_gt<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (bool *)t45, (unsigned)n, vec);
+        ints_k45_abs<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t45, (unsigned)n, vec);
     else
-        ints_k45_gt<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (bool *)t45, n, vec);
+        ints_k45_abs<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)s_u, (int16_t *)t45, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k46 */
-    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t46, 4, 1);
+    vec = !fx_scalar_only && fx_aligned(t45, 4, 2) && fx_aligned(t46, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k46_ne<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (bool *)t46, (unsigned)n, vec);
+        ints_k46_sqrt<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t45, (float *)t46, (unsigned)n, vec);
     else
-        ints_k46_ne<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (bool *)t46, n, vec);
+        ints_k46_sqrt<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t45, (float *)t46, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k47 */
-    vec = !fx_scalar_only && fx_aligned(t45, 16, 1) && fx_aligned(t46, 16, 1) && fx_aligned(t47, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(t44, 4, 4) && fx_aligned(t46, 4, 4) && fx_aligned(t47, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k47_and<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t45, (const bool *)t46, (bool *)t47, (unsigned)n, vec);
+        ints_k47_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t44, (const float *)t46, (float *)t47, (unsigned)n, vec);
     else
-        ints_k47_and<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t45, (const bool *)t46, (bool *)t47, n, vec);
+        ints_k47_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t44, (const float *)t46, (float *)t47, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k48 */
-    vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t48, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(t47, 4, 4) && fx_aligned(q_u, 4, 4) && fx_aligned(flo_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k48_le<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (bool *)t48, (unsigned)n, vec);
+        ints_k48_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t47, (const int32_t *)q_u, (float *)flo_u, (unsigned)n, vec);
     else
-        ints_k48_le<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (bool *)t48, n, vec);
+        ints_k48_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t47, (const int32_t *)q_u, (float *)flo_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k49 */
-    vec = !fx_scalar_only && fx_aligned(t47, 16, 1) && fx_aligned(t48, 16, 1) && fx_aligned(cmp_u, 16, 1);
+    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(b_u, 8, 1) && fx_aligned(t49, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k49_or<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t47, (const bool *)t48, (bool *)cmp_u, (unsigned)n, vec);
+        ints_k49_gt<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (bool *)t49, (unsigned)n, vec);
     else
-        ints_k49_or<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t47, (const bool *)t48, (bool *)cmp_u, n, vec);
+        ints_k49_gt<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (const int8_t *)b_u, (bool *)t49, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k50 */
-    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t50, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t50, 4, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k50_div<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t50, (double)scale_u, (unsigned)n, vec);
+        ints_k50_ne<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (bool *)t50, (unsigned)n, vec);
     else
-        ints_k50_div<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t50, (double)scale_u, n, vec);
+        ints_k50_ne<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (bool *)t50, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k51 */
-    vec = !fx_scalar_only && fx_aligned(t50, 4, 4) && fx_aligned(t51, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t49, 16, 1) && fx_aligned(t50, 16, 1) && fx_aligned(t51, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k51_round<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t50, (float *)t51, (unsigned)n, vec);
+        ints_k51_and<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t49, (const bool *)t50, (bool *)t51, (unsigned)n, vec);
     else
-        ints_k51_round<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t50, (float *)t51, n, vec);
+        ints_k51_and<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t49, (const bool *)t50, (bool *)t51, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k52 */
-    vec = !fx_scalar_only && fx_aligned(t51, 4, 4) && fx_aligned(t52, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(u_u, 16, 1) && fx_aligned(t52, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k52_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t51, (float *)t52, (unsigned)n, vec);
+        ints_k52_le<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (bool *)t52, (unsigned)n, vec);
     else
-        ints_k52_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t51, (float *)t52, n, vec);
+        ints_k52_le<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (bool *)t52, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k53 */
-    vec = !fx_scalar_only && fx_aligned(t52, 4, 4) && fx_aligned(t53, 8, 1);
+    vec = !fx_scalar_only && fx_aligned(t51, 16, 1) && fx_aligned(t52, 16, 1) && fx_aligned(cmp_u, 16, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k53_i8<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t52, (int8_t *)t53, (unsigned)n, vec);
+        ints_k53_or<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t51, (const bool *)t52, (bool *)cmp_u, (unsigned)n, vec);
     else
-        ints_k53_i8<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t52, (int8_t *)t53, n, vec);
+        ints_k53_or<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const bool *)t51, (const bool *)t52, (bool *)cmp_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k54 */
-    vec = !fx_scalar_only && fx_aligned(t53, 4, 1) && fx_aligned(t54, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t54, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k54_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, (unsigned)n, vec);
+        ints_k54_div<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t54, (double)scale_u, (unsigned)n, vec);
     else
-        ints_k54_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t53, (float *)t54, n, vec);
+        ints_k54_div<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t54, (double)scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k55 */
     vec = !fx_scalar_only && fx_aligned(t54, 4, 4) && fx_aligned(t55, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k55_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (double)scale_u, (unsigned)n, vec);
+        ints_k55_round<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (unsigned)n, vec);
     else
-        ints_k55_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (double)scale_u, n, vec);
+        ints_k55_round<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k56 */
-    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t56, 2, 2);
+    vec = !fx_scalar_only && fx_aligned(t55, 4, 4) && fx_aligned(t56, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k56_bf16<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t56, (unsigned)n, vec);
+        ints_k56_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (float *)t56, (unsigned)n, vec);
     else
-        ints_k56_bf16<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t56, n, vec);
+        ints_k56_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (float *)t56, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k57 */
-    vec = !fx_scalar_only && fx_aligned(t55, 4, 4) && fx_aligned(t56, 4, 2) && fx_aligned(t57, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t56, 4, 4) && fx_aligned(t57, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k57_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (const __nv_bfloat16 *)t56, (float *)t57, (unsigned)n, vec);
+        ints_k57_i8<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t56, (int8_t *)t57, (unsigned)n, vec);
     else
-        ints_k57_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (const __nv_bfloat16 *)t56, (float *)t57, n, vec);
+        ints_k57_i8<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t56, (int8_t *)t57, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k58 */
-    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t58, 4, 2);
+    vec = !fx_scalar_only && fx_aligned(t57, 4, 1) && fx_aligned(t58, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k58_f16<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t58, (unsigned)n, vec);
+        ints_k58_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t57, (float *)t58, (unsigned)n, vec);
     else
-        ints_k58_f16<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t58, n, vec);
+        ints_k58_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t57, (float *)t58, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k59 */
-    vec = !fx_scalar_only && fx_aligned(t57, 4, 4) && fx_aligned(t58, 4, 2) && fx_aligned(t59, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t58, 4, 4) && fx_aligned(t59, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k59_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t57, (const __half *)t58, (float *)t59, (unsigned)n, vec);
+        ints_k59_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t58, (float *)t59, (double)scale_u, (unsigned)n, vec);
     else
-        ints_k59_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t57, (const __half *)t58, (float *)t59, n, vec);
+        ints_k59_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t58, (float *)t59, (double)scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k60 */
-    vec = !fx_scalar_only && fx_aligned(t59, 4, 4) && fx_aligned(h_u, 4, 2) && fx_aligned(back_u, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t60, 2, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k60_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)h_u, (float *)back_u, (unsigned)n, vec);
+        ints_k60_bf16<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t60, (unsigned)n, vec);
     else
-        ints_k60_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)h_u, (float *)back_u, n, vec);
+        ints_k60_bf16<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t60, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k61 */
-    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t61, 8, 1);
+    vec = !fx_scalar_only && fx_aligned(t59, 4, 4) && fx_aligned(t60, 4, 2) && fx_aligned(t61, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k61_u8<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (uint8_t *)t61, (unsigned)n, vec);
+        ints_k61_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)t60, (float *)t61, (unsigned)n, vec);
     else
-        ints_k61_u8<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (uint8_t *)t61, n, vec);
+        ints_k61_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)t60, (float *)t61, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k62 */
-    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t62, 2, 2);
+    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t62, 4, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k62_i16<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t62, (unsigned)n, vec);
+        ints_k62_f16<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t62, (unsigned)n, vec);
     else
-        ints_k62_i16<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t62, n, vec);
+        ints_k62_f16<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t62, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k63 */
-    vec = !fx_scalar_only && fx_aligned(t61, 16, 1) && fx_aligned(t62, 8, 2) && fx_aligned(t63, 8, 2);
+    vec = !fx_scalar_only && fx_aligned(t61, 4, 4) && fx_aligned(t62, 4, 2) && fx_aligned(t63, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k63_add<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t61, (const int16_t *)t62, (int16_t *)t63, (unsigned)n, vec);
+        ints_k63_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t61, (const __half *)t62, (float *)t63, (unsigned)n, vec);
     else
-        ints_k63_add<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t61, (const int16_t *)t62, (int16_t *)t63, n, vec);
+        ints_k63_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t61, (const __half *)t62, (float *)t63, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k64 */
-    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t64, 4, 4);
+    vec = !fx_scalar_only && fx_aligned(t63, 4, 4) && fx_aligned(h_u, 4, 2) && fx_aligned(back_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k64_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t64, (unsigned)n, vec);
+        ints_k64_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t63, (const __nv_bfloat16 *)h_u, (float *)back_u, (unsigned)n, vec);
     else
-        ints_k64_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t64, n, vec);
+        ints_k64_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t63, (const __nv_bfloat16 *)h_u, (float *)back_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k65 */
-    vec = !fx_scalar_only && fx_aligned(t64, 2, 4) && fx_aligned(t65, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t65, 8, 1);
     if (n <= FX_INDEX32_MAX)
-        ints_k65_i64<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t64, (int64_t *)t65, (unsigned)n, vec);
+        ints_k65_u8<unsigned><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (uint8_t *)t65, (unsigned)n, vec);
     else
-        ints_k65_i64<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t64, (int64_t *)t65, n, vec);
+        ints_k65_u8<size_t><<<fx_tail_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (uint8_t *)t65, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k66 */
-    vec = !fx_scalar_only && fx_aligned(t63, 2, 2) && fx_aligned(t65, 2, 8) && fx_aligned(t66, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t66, 2, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k66_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t63, (const int64_t *)t65, (int64_t *)t66, (unsigned)n, vec);
+        ints_k66_i16<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t66, (unsigned)n, vec);
     else
-        ints_k66_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t63, (const int64_t *)t65, (int64_t *)t66, n, vec);
+        ints_k66_i16<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t66, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k67 */
-    vec = !fx_scalar_only && fx_aligned(t66, 2, 8) && fx_aligned(cut_u, 2, 8);
+    vec = !fx_scalar_only && fx_aligned(t65, 16, 1) && fx_aligned(t66, 8, 2) && fx_aligned(t67, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k67_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t66, (int64_t *)cut_u, (unsigned)n, vec);
+        ints_k67_add<unsigned><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t65, (const int16_t *)t66, (int16_t *)t67, (unsigned)n, vec);
     else
-        ints_k67_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t66, (int64_t *)cut_u, n, vec);
+        ints_k67_add<size_t><<<fx_tail_blocks(n, 16), FX_THREADS, 0, stream>>>((const uint8_t *)t65, (const int16_t *)t66, (int16_t *)t67, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k68 */
+    vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t68, 4, 4);
+    if (n <= FX_INDEX32_MAX)
+        ints_k68_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t68, (unsigned)n, vec);
+    else
+        ints_k68_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t68, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k69 */
+    vec = !fx_scalar_only && fx_aligned(t68, 2, 4) && fx_aligned(t69, 2, 8);
+    if (n <= FX_INDEX32_MAX)
+        ints_k69_i64<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t68, (int64_t *)t69, (unsigned)n, vec);
+    else
+        ints_k69_i64<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t68, (int64_t *)t69, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k70 */
+    vec = !fx_scalar_only && fx_aligned(t67, 2, 2) && fx_aligned(t69, 2, 8) && fx_aligned(t70, 2, 8);
+    if (n <= FX_INDEX32_MAX)
+        ints_k70_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t67, (const int64_t *)t69, (int64_t *)t70, (unsigned)n, vec);
+    else
+        ints_k70_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t67, (const int64_t *)t69, (int64_t *)t70, n, vec);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    /* k71 */
+    vec = !fx_scalar_only && fx_aligned(t70, 2, 8) && fx_aligned(cut_u, 2, 8);
+    if (n <= FX_INDEX32_MAX)
+        ints_k71_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t70, (int64_t *)cut_u, (unsigned)n, vec);
+    else
+        ints_k71_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t70, (int64_t *)cut_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
@@ -3003,7 +3172,7 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
  * the functor. */
 struct ints_cub_op {
     double scale_u;
-    __device__ cuda::std::tuple<int16_t, int32_t, float, int64_t, int32_t, int64_t, int32_t, int64_t, float, bool, float, int64_t> operator()(float x_u, __nv_bfloat16 h_u, int32_t q_u, uint8_t u_u, int8_t b_u, int16_t s_u, int64_t w_u, bool m_u) const
+    __device__ cuda::std::tuple<int16_t, int32_t, float, int64_t, int32_t, int64_t, int64_t, int32_t, int64_t, float, bool, float, int64_t> operator()(float x_u, __nv_bfloat16 h_u, int32_t q_u, uint8_t u_u, int8_t b_u, int16_t s_u, int64_t w_u, bool m_u) const
     {
         const uint8_t v0 = fx_widen(u_u); /* u */
         const int8_t v1 = fx_widen(b_u); /* b */
@@ -3023,76 +3192,80 @@ struct ints_cub_op {
         const int32_t v15 = fx_int_add(v13, v14);
         const int8_t v16 = fx_int_floor_divide(v1, (int8_t)0);
         const int32_t v17 = fx_int_add(v15, (int32_t)v16); /* fd */
-        const uint8_t v18 = (v0 & (uint8_t)15);
-        const int8_t v19 = (~v1);
-        const int16_t v20 = ((int16_t)v19 ^ v5);
-        const int16_t v21 = ((int16_t)v18 | v20);
-        const bool v22 = fx_widen(m_u); /* m */
-        const int64_t v23 = fx_int_mul((int64_t)v22, (int64_t)2LL);
-        const int64_t v24 = fx_int_add((int64_t)v21, v23);
-        const int32_t v25 = ((int32_t)v22 & v3);
-        const int64_t v26 = fx_int_add(v24, (int64_t)v25); /* bits */
-        const int32_t v27 = fx_int_shl(v3, 3);
-        const int32_t v28 = fx_int_shr(v3, (int32_t)v1);
-        const int32_t v29 = fx_int_add(v27, v28);
-        const uint8_t v30 = fx_int_shr(v0, (uint8_t)9);
-        const int32_t v31 = fx_int_add(v29, (int32_t)v30); /* shifted */
-        const int32_t v32 = fx_int_sub(v3, 1000);
-        const int32_t v33 = fx_int_abs(v32);
-        const int32_t v34 = fx_int_clamp(v33, -5, 300);
-        const int16_t v35 = fx_int_max((int16_t)v0, (int16_t)v1);
-        const int32_t v36 = fx_int_add(v34, (int32_t)v35);
-        const int16_t v37 = fx_int_sign(v5);
-        const int32_t v38 = fx_int_add(v36, (int32_t)v37);
-        const int64_t v39 = fx_int_neg(v10);
-        const int64_t v40 = fx_int_relu(v39);
-        const int64_t v41 = fx_int_add((int64_t)v38, v40);
-        const int32_t v42 = fx_int_neg(v3);
-        const int32_t v43 = (v22 ? v3 : v42);
-        const int64_t v44 = fx_int_add(v41, (int64_t)v43); /* keep */
-        const float v45 = fx_exp(fx_to_f32(v0));
-        const int16_t v46 = fx_int_abs(v5);
-        const float v47 = fx_sqrt(fx_to_f32(v46));
-        const float v48 = fx_add(v45, v47);
-        const float v49 = fx_add(v48, fx_to_f32(v3)); /* flo */
-        const bool v50 = (v3 > (int32_t)v1);
-        const bool v51 = (v10 != (int64_t)0LL);
-        const bool v52 = (v50 & v51);
-        const bool v53 = (fx_to_f32(v0) <= 3.5f);
-        const bool v54 = (v52 | v53); /* cmp */
-        const float v55 = fx_widen(x_u); /* x */
-        const float v56 = (v55 / (float)scale_u);
-        const float v57 = fx_round(v56);
-        const float v58 = fx_clamp(v57, -128.0f, 127.0f);
-        const int8_t v59 = fx_widen(fx_to_i8(v58)); /* quant */
-        const float v60 = fx_widen(fx_to_f32(v59));
-        const float v61 = fx_mul(v60, (float)scale_u);
-        const float v62 = fx_widen(fx_to_bf16(v10));
-        const float v63 = fx_add(v61, v62);
-        const float v64 = fx_widen(fx_to_f16(v3));
-        const float v65 = fx_add(v63, v64);
-        const float v66 = fx_widen(h_u); /* h */
-        const float v67 = fx_add(v65, v66); /* back */
-        const uint8_t v68 = fx_widen(fx_to_u8(v3));
-        const int16_t v69 = fx_widen(fx_to_i16(v10));
-        const int16_t v70 = fx_int_add((int16_t)v68, v69);
-        const float v71 = fx_mul(v55, 1e+03f);
-        const int64_t v72 = fx_widen(fx_to_i64(v71));
-        const int64_t v73 = fx_int_add((int64_t)v70, v72);
-        const int64_t v74 = fx_int_add(v73, (int64_t)255LL); /* cut */
-        return cuda::std::make_tuple(fx_to_i16(v2), fx_to_i32(v6), fx_to_f32(v9), fx_to_i64(v12), fx_to_i32(v17), fx_to_i64(v26), fx_to_i32(v31), fx_to_i64(v44), fx_to_f32(v49), fx_to_bool(v54), fx_to_f32(v67), fx_to_i64(v74));
+        const int32_t v18 = (v3 | 1);
+        const int64_t v19 = fx_int_floor_divide(v10, (int64_t)v18);
+        const int64_t v20 = fx_int_remainder(v10, (int64_t)5LL);
+        const int64_t v21 = fx_int_add(v19, v20); /* wide */
+        const uint8_t v22 = (v0 & (uint8_t)15);
+        const int8_t v23 = (~v1);
+        const int16_t v24 = ((int16_t)v23 ^ v5);
+        const int16_t v25 = ((int16_t)v22 | v24);
+        const bool v26 = fx_widen(m_u); /* m */
+        const int64_t v27 = fx_int_mul((int64_t)v26, (int64_t)2LL);
+        const int64_t v28 = fx_int_add((int64_t)v25, v27);
+        const int32_t v29 = ((int32_t)v26 & v3);
+        const int64_t v30 = fx_int_add(v28, (int64_t)v29); /* bits */
+        const int32_t v31 = fx_int_shl(v3, 3);
+        const int32_t v32 = fx_int_shr(v3, (int32_t)v1);
+        const int32_t v33 = fx_int_add(v31, v32);
+        const uint8_t v34 = fx_int_shr(v0, (uint8_t)9);
+        const int32_t v35 = fx_int_add(v33, (int32_t)v34); /* shifted */
+        const int32_t v36 = fx_int_sub(v3, 1000);
+        const int32_t v37 = fx_int_abs(v36);
+        const int32_t v38 = fx_int_clamp(v37, -5, 300);
+        const int16_t v39 = fx_int_max((int16_t)v0, (int16_t)v1);
+        const int32_t v40 = fx_int_add(v38, (int32_t)v39);
+        const int16_t v41 = fx_int_sign(v5);
+        const int32_t v42 = fx_int_add(v40, (int32_t)v41);
+        const int64_t v43 = fx_int_neg(v10);
+        const int64_t v44 = fx_int_relu(v43);
+        const int64_t v45 = fx_int_add((int64_t)v42, v44);
+        const int32_t v46 = fx_int_neg(v3);
+        const int32_t v47 = (v26 ? v3 : v46);
+        const int64_t v48 = fx_int_add(v45, (int64_t)v47); /* keep */
+        const float v49 = fx_exp(fx_to_f32(v0));
+        const int16_t v50 = fx_int_abs(v5);
+        const float v51 = fx_sqrt(fx_to_f32(v50));
+        const float v52 = fx_add(v49, v51);
+        const float v53 = fx_add(v52, fx_to_f32(v3)); /* flo */
+        const bool v54 = (v3 > (int32_t)v1);
+        const bool v55 = (v10 != (int64_t)0LL);
+        const bool v56 = (v54 & v55);
+        const bool v57 = (fx_to_f32(v0) <= 3.5f);
+        const bool v58 = (v56 | v57); /* cmp */
+        const float v59 = fx_widen(x_u); /* x */
+        const float v60 = (v59 / (float)scale_u);
+        const float v61 = fx_round(v60);
+        const float v62 = fx_clamp(v61, -128.0f, 127.0f);
+        const int8_t v63 = fx_widen(fx_to_i8(v62)); /* quant */
+        const float v64 = fx_widen(fx_to_f32(v63));
+        const float v65 = fx_mul(v64, (float)scale_u);
+        const float v66 = fx_widen(fx_to_bf16(v10));
+        const float v67 = fx_add(v65, v66);
+        const float v68 = fx_widen(fx_to_f16(v3));
+        const float v69 = fx_add(v67, v68);
+        const float v70 = fx_widen(h_u); /* h */
+        const float v71 = fx_add(v69, v70); /* back */
+        const uint8_t v72 = fx_widen(fx_to_u8(v3));
+        const int16_t v73 = fx_widen(fx_to_i16(v10));
+        const int16_t v74 = fx_int_add((int16_t)v72, v73);
+        const float v75 = fx_mul(v59, 1e+03f);
+        const int64_t v76 = fx_widen(fx_to_i64(v75));
+        const int64_t v77 = fx_int_add((int64_t)v74, v76);
+        const int64_t v78 = fx_int_add(v77, (int64_t)255LL); /* cut */
+        return cuda::std::make_tuple(fx_to_i16(v2), fx_to_i32(v6), fx_to_f32(v9), fx_to_i64(v12), fx_to_i32(v17), fx_to_i64(v21), fx_to_i64(v30), fx_to_i32(v35), fx_to_i64(v48), fx_to_f32(v53), fx_to_bool(v58), fx_to_f32(v71), fx_to_i64(v78));
     }
 };
 
 /* What ints_fused computes, from the same arguments, by one call of
  * cub::DeviceTransform::Transform for all the outputs. */
-extern "C" cudaError_t ints_cub(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream)
+extern "C" cudaError_t ints_cub(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *wide_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream)
 {
     if (n == 0)
         return cudaSuccess;
     const ints_cub_op op = {(double)scale_u};
     const auto in = cuda::std::make_tuple((const float *)x_u, (const __nv_bfloat16 *)h_u, (const int32_t *)q_u, (const uint8_t *)u_u, (const int8_t *)b_u, (const int16_t *)s_u, (const int64_t *)w_u, (const bool *)m_u);
-    const auto out = thrust::make_zip_iterator((int16_t *)mix_u, (int32_t *)twice_u, (float *)ratio_u, (int64_t *)wrap_u, (int32_t *)fd_u, (int64_t *)bits_u, (int32_t *)shifted_u, (int64_t *)keep_u, (float *)flo_u, (bool *)cmp_u, (float *)back_u, (int64_t *)cut_u);
+    const auto out = thrust::make_zip_iterator((int16_t *)mix_u, (int32_t *)twice_u, (float *)ratio_u, (int64_t *)wrap_u, (int32_t *)fd_u, (int64_t *)wide_u, (int64_t *)bits_u, (int32_t *)shifted_u, (int64_t *)keep_u, (float *)flo_u, (bool *)cmp_u, (float *)back_u, (int64_t *)cut_u);
     /* 32-bit indices where n allows them, as the fused kernel */
     const cudaError_t err = n <= 0x7fffffffu ? cub::DeviceTransform::Transform(in, out, (int)n, op, stream)
                                              : cub::DeviceTransform::Transform(in, out, (long long)n, op, stream);
@@ -3116,14 +3289,14 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
 {
     (void)in;
     (void)par;
-    const double v55 = in[0].f; /* x */
-    const double v66 = in[1].f; /* h */
+    const double v59 = in[0].f; /* x */
+    const double v70 = in[1].f; /* h */
     const long long v3 = in[2].i; /* q */
     const long long v0 = in[3].i; /* u */
     const long long v1 = in[4].i; /* b */
     const long long v5 = in[5].i; /* s */
     const long long v10 = in[6].i; /* w */
-    const double v22 = in[7].f; /* m */
+    const double v26 = in[7].f; /* m */
     const double scale_u = (float)par[0];
     if (!fused) {
         const long long v2 = ref_int_add(v0, v1, 7);
@@ -3139,72 +3312,77 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
         const long long v15 = ref_int_add(v13, v14, 8);
         const long long v16 = ref_int_floor_divide(v1, (int8_t)0, 6);
         const long long v17 = ref_int_add(v15, v16, 8);
-        const long long v18 = ref_int_and(v0, (uint8_t)15);
-        const long long v19 = ref_int_not(v1, 6);
-        const long long v20 = ref_int_xor(v19, v5);
-        const long long v21 = ref_int_or(v18, v20);
-        const long long v23 = ref_int_mul((long long)v22, (int64_t)2LL, 9);
-        const long long v24 = ref_int_add(v21, v23, 9);
-        const long long v25 = ref_int_and((long long)v22, v3);
-        const long long v26 = ref_int_add(v24, v25, 9);
-        const long long v27 = ref_int_shl(v3, 3, 8);
-        const long long v28 = ref_int_shr(v3, v1, 8);
-        const long long v29 = ref_int_add(v27, v28, 8);
-        const long long v30 = ref_int_shr(v0, (uint8_t)9, 5);
-        const long long v31 = ref_int_add(v29, v30, 8);
-        const long long v32 = ref_int_sub(v3, 1000, 8);
-        const long long v33 = ref_int_abs(v32, 8);
-        const long long v34 = ref_int_clamp(v33, -5, 300);
-        const long long v35 = ref_int_max(v0, v1);
-        const long long v36 = ref_int_add(v34, v35, 8);
-        const long long v37 = ref_int_sign(v5);
-        const long long v38 = ref_int_add(v36, v37, 8);
-        const long long v39 = ref_int_neg(v10, 9);
-        const long long v40 = ref_int_relu(v39);
-        const long long v41 = ref_int_add(v38, v40, 9);
-        const long long v42 = ref_int_neg(v3, 8);
-        const long long v43 = (v22 != 0 ? v3 : v42);
-        const long long v44 = ref_int_add(v41, v43, 9);
-        const double v45 = ref_round(ref_exp(ref_int_to_float(v0, 3)), 3);
-        const long long v46 = ref_int_abs(v5, 7);
-        const double v47 = ref_round(ref_sqrt(ref_int_to_float(v46, 3)), 3);
-        const double v48 = ref_round(ref_ovf(v45 + v47, v45, v47), 3);
-        const double v49 = ref_round(ref_ovf(v48 + ref_int_to_float(v3, 3), v48, ref_int_to_float(v3, 3)), 3);
-        const double v50 = ref_round((v3 > v1 ? 1.0 : 0.0), 0);
-        const double v51 = ref_round((v10 != (int64_t)0LL ? 1.0 : 0.0), 0);
-        const double v52 = ref_round((double)((bool)v50 & (bool)v51), 0);
-        const double v53 = ref_round((ref_int_to_float(v0, 3) <= 3.5 ? 1.0 : 0.0), 0);
-        const double v54 = ref_round((double)((bool)v52 | (bool)v53), 0);
-        const double v56 = ref_round(ref_ovf(v55 / ref_round(scale_u, 3), v55, ref_round(scale_u, 3)), 3);
-        const double v57 = ref_round(ref_roundeven(v56), 3);
-        const double v58 = ref_round(ref_clamp(v57, -128.0, 127.0), 3);
-        const long long v59 = ref_float_to_int(v58, 6, 0, 0);
-        const double v60 = ref_round(ref_int_to_float(v59, 3), 3);
-        const double v61 = ref_round(ref_ovf(v60 * ref_round(scale_u, 3), v60, ref_round(scale_u, 3)), 3);
-        const double v62 = ref_round(ref_int_to_float(v10, 2), 2);
-        const double v63 = ref_round(ref_ovf(v61 + v62, v61, v62), 3);
-        const double v64 = ref_round(ref_int_to_float(v3, 1), 1);
-        const double v65 = ref_round(ref_ovf(v63 + v64, v63, v64), 3);
+        const long long v18 = ref_int_or(v3, 1);
+        const long long v19 = ref_int_floor_divide(v10, v18, 9);
+        const long long v20 = ref_int_remainder(v10, (int64_t)5LL, 9);
+        const long long v21 = ref_int_add(v19, v20, 9);
+        const long long v22 = ref_int_and(v0, (uint8_t)15);
+        const long long v23 = ref_int_not(v1, 6);
+        const long long v24 = ref_int_xor(v23, v5);
+        const long long v25 = ref_int_or(v22, v24);
+        const long long v27 = ref_int_mul((long long)v26, (int64_t)2LL, 9);
+        const long long v28 = ref_int_add(v25, v27, 9);
+        const long long v29 = ref_int_and((long long)v26, v3);
+        const long long v30 = ref_int_add(v28, v29, 9);
+        const long long v31 = ref_int_shl(v3, 3, 8);
+        const long long v32 = ref_int_shr(v3, v1, 8);
+        const long long v33 = ref_int_add(v31, v32, 8);
+        const long long v34 = ref_int_shr(v0, (uint8_t)9, 5);
+        const long long v35 = ref_int_add(v33, v34, 8);
+        const long long v36 = ref_int_sub(v3, 1000, 8);
+        const long long v37 = ref_int_abs(v36, 8);
+        const long long v38 = ref_int_clamp(v37, -5, 300);
+        const long long v39 = ref_int_max(v0, v1);
+        const long long v40 = ref_int_add(v38, v39, 8);
+        const long long v41 = ref_int_sign(v5);
+        const long long v42 = ref_int_add(v40, v41, 8);
+        const long long v43 = ref_int_neg(v10, 9);
+        const long long v44 = ref_int_relu(v43);
+        const long long v45 = ref_int_add(v42, v44, 9);
+        const long long v46 = ref_int_neg(v3, 8);
+        const long long v47 = (v26 != 0 ? v3 : v46);
+        const long long v48 = ref_int_add(v45, v47, 9);
+        const double v49 = ref_round(ref_exp(ref_int_to_float(v0, 3)), 3);
+        const long long v50 = ref_int_abs(v5, 7);
+        const double v51 = ref_round(ref_sqrt(ref_int_to_float(v50, 3)), 3);
+        const double v52 = ref_round(ref_ovf(v49 + v51, v49, v51), 3);
+        const double v53 = ref_round(ref_ovf(v52 + ref_int_to_float(v3, 3), v52, ref_int_to_float(v3, 3)), 3);
+        const double v54 = ref_round((v3 > v1 ? 1.0 : 0.0), 0);
+        const double v55 = ref_round((v10 != (int64_t)0LL ? 1.0 : 0.0), 0);
+        const double v56 = ref_round((double)((bool)v54 & (bool)v55), 0);
+        const double v57 = ref_round((ref_int_to_float(v0, 3) <= 3.5 ? 1.0 : 0.0), 0);
+        const double v58 = ref_round((double)((bool)v56 | (bool)v57), 0);
+        const double v60 = ref_round(ref_ovf(v59 / ref_round(scale_u, 3), v59, ref_round(scale_u, 3)), 3);
+        const double v61 = ref_round(ref_roundeven(v60), 3);
+        const double v62 = ref_round(ref_clamp(v61, -128.0, 127.0), 3);
+        const long long v63 = ref_float_to_int(v62, 6, 0, 0);
+        const double v64 = ref_round(ref_int_to_float(v63, 3), 3);
+        const double v65 = ref_round(ref_ovf(v64 * ref_round(scale_u, 3), v64, ref_round(scale_u, 3)), 3);
+        const double v66 = ref_round(ref_int_to_float(v10, 2), 2);
         const double v67 = ref_round(ref_ovf(v65 + v66, v65, v66), 3);
-        const long long v68 = ref_wrap((unsigned long long)v3, 5);
-        const long long v69 = ref_wrap((unsigned long long)v10, 7);
-        const long long v70 = ref_int_add(v68, v69, 7);
-        const double v71 = ref_round(ref_ovf(v55 * 1e+03, v55, 1e+03), 3);
-        const long long v72 = ref_float_to_int(v71, 9, 1, 0);
-        const long long v73 = ref_int_add(v70, v72, 9);
-        const long long v74 = ref_int_add(v73, (int64_t)255LL, 9);
+        const double v68 = ref_round(ref_int_to_float(v3, 1), 1);
+        const double v69 = ref_round(ref_ovf(v67 + v68, v67, v68), 3);
+        const double v71 = ref_round(ref_ovf(v69 + v70, v69, v70), 3);
+        const long long v72 = ref_wrap((unsigned long long)v3, 5);
+        const long long v73 = ref_wrap((unsigned long long)v10, 7);
+        const long long v74 = ref_int_add(v72, v73, 7);
+        const double v75 = ref_round(ref_ovf(v59 * 1e+03, v59, 1e+03), 3);
+        const long long v76 = ref_float_to_int(v75, 9, 1, 0);
+        const long long v77 = ref_int_add(v74, v76, 9);
+        const long long v78 = ref_int_add(v77, (int64_t)255LL, 9);
         out[0].i = v2; /* mix */
         out[1].i = v6; /* twice */
         out[2].f = ref_round(v9, 3); /* ratio */
         out[3].i = v12; /* wrap */
         out[4].i = v17; /* fd */
-        out[5].i = v26; /* bits */
-        out[6].i = v31; /* shifted */
-        out[7].i = v44; /* keep */
-        out[8].f = ref_round(v49, 3); /* flo */
-        out[9].f = ref_round(v54, 0); /* cmp */
-        out[10].f = ref_round(v67, 3); /* back */
-        out[11].i = v74; /* cut */
+        out[5].i = v21; /* wide */
+        out[6].i = v30; /* bits */
+        out[7].i = v35; /* shifted */
+        out[8].i = v48; /* keep */
+        out[9].f = ref_round(v53, 3); /* flo */
+        out[10].f = ref_round(v58, 0); /* cmp */
+        out[11].f = ref_round(v71, 3); /* back */
+        out[12].i = v78; /* cut */
     }
     else {
         const long long v2 = ref_int_add(v0, v1, 7);
@@ -3220,72 +3398,77 @@ static void ints_reference(int fused, const FusecValue *in, const double *par, F
         const long long v15 = ref_int_add(v13, v14, 8);
         const long long v16 = ref_int_floor_divide(v1, (int8_t)0, 6);
         const long long v17 = ref_int_add(v15, v16, 8);
-        const long long v18 = ref_int_and(v0, (uint8_t)15);
-        const long long v19 = ref_int_not(v1, 6);
-        const long long v20 = ref_int_xor(v19, v5);
-        const long long v21 = ref_int_or(v18, v20);
-        const long long v23 = ref_int_mul((long long)v22, (int64_t)2LL, 9);
-        const long long v24 = ref_int_add(v21, v23, 9);
-        const long long v25 = ref_int_and((long long)v22, v3);
-        const long long v26 = ref_int_add(v24, v25, 9);
-        const long long v27 = ref_int_shl(v3, 3, 8);
-        const long long v28 = ref_int_shr(v3, v1, 8);
-        const long long v29 = ref_int_add(v27, v28, 8);
-        const long long v30 = ref_int_shr(v0, (uint8_t)9, 5);
-        const long long v31 = ref_int_add(v29, v30, 8);
-        const long long v32 = ref_int_sub(v3, 1000, 8);
-        const long long v33 = ref_int_abs(v32, 8);
-        const long long v34 = ref_int_clamp(v33, -5, 300);
-        const long long v35 = ref_int_max(v0, v1);
-        const long long v36 = ref_int_add(v34, v35, 8);
-        const long long v37 = ref_int_sign(v5);
-        const long long v38 = ref_int_add(v36, v37, 8);
-        const long long v39 = ref_int_neg(v10, 9);
-        const long long v40 = ref_int_relu(v39);
-        const long long v41 = ref_int_add(v38, v40, 9);
-        const long long v42 = ref_int_neg(v3, 8);
-        const long long v43 = (v22 != 0 ? v3 : v42);
-        const long long v44 = ref_int_add(v41, v43, 9);
-        const double v45 = ref_round(ref_exp(ref_int_to_float(v0, 3)), 3);
-        const long long v46 = ref_int_abs(v5, 7);
-        const double v47 = ref_round(ref_sqrt(ref_int_to_float(v46, 3)), 3);
-        const double v48 = ref_round(ref_ovf(v45 + v47, v45, v47), 3);
-        const double v49 = ref_round(ref_ovf(v48 + ref_int_to_float(v3, 3), v48, ref_int_to_float(v3, 3)), 3);
-        const double v50 = ref_round((v3 > v1 ? 1.0 : 0.0), 0);
-        const double v51 = ref_round((v10 != (int64_t)0LL ? 1.0 : 0.0), 0);
-        const double v52 = ref_round((double)((bool)v50 & (bool)v51), 0);
-        const double v53 = ref_round((ref_int_to_float(v0, 3) <= 3.5 ? 1.0 : 0.0), 0);
-        const double v54 = ref_round((double)((bool)v52 | (bool)v53), 0);
-        const double v56 = ref_round(ref_ovf(v55 / ref_round(scale_u, 3), v55, ref_round(scale_u, 3)), 3);
-        const double v57 = ref_round(ref_roundeven(v56), 3);
-        const double v58 = ref_round(ref_clamp(v57, -128.0, 127.0), 3);
-        const long long v59 = ref_float_to_int(v58, 6, 0, 0);
-        const double v60 = ref_round(ref_int_to_float(v59, 3), 3);
-        const double v61 = ref_round(ref_ovf(v60 * ref_round(scale_u, 3), v60, ref_round(scale_u, 3)), 3);
-        const double v62 = ref_round(ref_int_to_float(v10, 2), 2);
-        const double v63 = ref_round(ref_ovf(v61 + v62, v61, v62), 3);
-        const double v64 = ref_round(ref_int_to_float(v3, 1), 1);
-        const double v65 = ref_round(ref_ovf(v63 + v64, v63, v64), 3);
+        const long long v18 = ref_int_or(v3, 1);
+        const long long v19 = ref_int_floor_divide(v10, v18, 9);
+        const long long v20 = ref_int_remainder(v10, (int64_t)5LL, 9);
+        const long long v21 = ref_int_add(v19, v20, 9);
+        const long long v22 = ref_int_and(v0, (uint8_t)15);
+        const long long v23 = ref_int_not(v1, 6);
+        const long long v24 = ref_int_xor(v23, v5);
+        const long long v25 = ref_int_or(v22, v24);
+        const long long v27 = ref_int_mul((long long)v26, (int64_t)2LL, 9);
+        const long long v28 = ref_int_add(v25, v27, 9);
+        const long long v29 = ref_int_and((long long)v26, v3);
+        const long long v30 = ref_int_add(v28, v29, 9);
+        const long long v31 = ref_int_shl(v3, 3, 8);
+        const long long v32 = ref_int_shr(v3, v1, 8);
+        const long long v33 = ref_int_add(v31, v32, 8);
+        const long long v34 = ref_int_shr(v0, (uint8_t)9, 5);
+        const long long v35 = ref_int_add(v33, v34, 8);
+        const long long v36 = ref_int_sub(v3, 1000, 8);
+        const long long v37 = ref_int_abs(v36, 8);
+        const long long v38 = ref_int_clamp(v37, -5, 300);
+        const long long v39 = ref_int_max(v0, v1);
+        const long long v40 = ref_int_add(v38, v39, 8);
+        const long long v41 = ref_int_sign(v5);
+        const long long v42 = ref_int_add(v40, v41, 8);
+        const long long v43 = ref_int_neg(v10, 9);
+        const long long v44 = ref_int_relu(v43);
+        const long long v45 = ref_int_add(v42, v44, 9);
+        const long long v46 = ref_int_neg(v3, 8);
+        const long long v47 = (v26 != 0 ? v3 : v46);
+        const long long v48 = ref_int_add(v45, v47, 9);
+        const double v49 = ref_round(ref_exp(ref_int_to_float(v0, 3)), 3);
+        const long long v50 = ref_int_abs(v5, 7);
+        const double v51 = ref_round(ref_sqrt(ref_int_to_float(v50, 3)), 3);
+        const double v52 = ref_round(ref_ovf(v49 + v51, v49, v51), 3);
+        const double v53 = ref_round(ref_ovf(v52 + ref_int_to_float(v3, 3), v52, ref_int_to_float(v3, 3)), 3);
+        const double v54 = ref_round((v3 > v1 ? 1.0 : 0.0), 0);
+        const double v55 = ref_round((v10 != (int64_t)0LL ? 1.0 : 0.0), 0);
+        const double v56 = ref_round((double)((bool)v54 & (bool)v55), 0);
+        const double v57 = ref_round((ref_int_to_float(v0, 3) <= 3.5 ? 1.0 : 0.0), 0);
+        const double v58 = ref_round((double)((bool)v56 | (bool)v57), 0);
+        const double v60 = ref_round(ref_ovf(v59 / ref_round(scale_u, 3), v59, ref_round(scale_u, 3)), 3);
+        const double v61 = ref_round(ref_roundeven(v60), 3);
+        const double v62 = ref_round(ref_clamp(v61, -128.0, 127.0), 3);
+        const long long v63 = ref_float_to_int(v62, 6, 0, 0);
+        const double v64 = ref_round(ref_int_to_float(v63, 3), 3);
+        const double v65 = ref_round(ref_ovf(v64 * ref_round(scale_u, 3), v64, ref_round(scale_u, 3)), 3);
+        const double v66 = ref_round(ref_int_to_float(v10, 2), 2);
         const double v67 = ref_round(ref_ovf(v65 + v66, v65, v66), 3);
-        const long long v68 = ref_wrap((unsigned long long)v3, 5);
-        const long long v69 = ref_wrap((unsigned long long)v10, 7);
-        const long long v70 = ref_int_add(v68, v69, 7);
-        const double v71 = ref_round(ref_ovf(v55 * 1e+03, v55, 1e+03), 3);
-        const long long v72 = ref_float_to_int(v71, 9, 1, 0);
-        const long long v73 = ref_int_add(v70, v72, 9);
-        const long long v74 = ref_int_add(v73, (int64_t)255LL, 9);
+        const double v68 = ref_round(ref_int_to_float(v3, 1), 1);
+        const double v69 = ref_round(ref_ovf(v67 + v68, v67, v68), 3);
+        const double v71 = ref_round(ref_ovf(v69 + v70, v69, v70), 3);
+        const long long v72 = ref_wrap((unsigned long long)v3, 5);
+        const long long v73 = ref_wrap((unsigned long long)v10, 7);
+        const long long v74 = ref_int_add(v72, v73, 7);
+        const double v75 = ref_round(ref_ovf(v59 * 1e+03, v59, 1e+03), 3);
+        const long long v76 = ref_float_to_int(v75, 9, 1, 0);
+        const long long v77 = ref_int_add(v74, v76, 9);
+        const long long v78 = ref_int_add(v77, (int64_t)255LL, 9);
         out[0].i = v2; /* mix */
         out[1].i = v6; /* twice */
         out[2].f = ref_round(v9, 3); /* ratio */
         out[3].i = v12; /* wrap */
         out[4].i = v17; /* fd */
-        out[5].i = v26; /* bits */
-        out[6].i = v31; /* shifted */
-        out[7].i = v44; /* keep */
-        out[8].f = ref_round(v49, 3); /* flo */
-        out[9].f = ref_round(v54, 0); /* cmp */
-        out[10].f = ref_round(v67, 3); /* back */
-        out[11].i = v74; /* cut */
+        out[5].i = v21; /* wide */
+        out[6].i = v30; /* bits */
+        out[7].i = v35; /* shifted */
+        out[8].i = v48; /* keep */
+        out[9].f = ref_round(v53, 3); /* flo */
+        out[10].f = ref_round(v58, 0); /* cmp */
+        out[11].f = ref_round(v71, 3); /* back */
+        out[12].i = v78; /* cut */
     }
 }
 
@@ -3306,25 +3489,28 @@ static const FusecKernelCost ints_unfused_cost[] = {
     {0, 8, 4, 0, 1, 0, 1, 0, 0, 1, 1, 12, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 0, 1, 0, 5, 1, 2, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 21},
     {0, 5, 0, 4, 1, 0, 1, 0, 0, 2, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 119},
-    {0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 12},
-    {0, 1, 2, 0, 1, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 106},
+    {0, 0, 4, 0, 1, 0, 1, 0, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 4, 27},
+    {0, 4, 8, 0, 5, 1, 149.6, 0, 0, 1, 1, 4, 0, 0, 0, 0, 0, 0, 8, 72},
+    {0, 0, 8, 0, 3, 1, 47.8, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 8, 8},
+    {0, 16, 0, 8, 1, 0, 1, 0, 0, 1, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 187},
+    {0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 80},
+    {0, 1, 2, 0, 1, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 174},
     {0, 3, 2, 0, 1, 0, 1, 0, 0, 1, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0},
     {1, 0, 8, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 10, 8, 0, 1, 0, 1, 0, 0, 1, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0},
-    {0, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 5, 68},
+    {0, 10, 8, 0, 1, 0, 1, 0, 0, 1, 1, 11, 0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 5, 105},
     {0, 12, 0, 8, 1, 0, 1, 0, 0, 1, 0, 17, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 4, 24},
     {0, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 5, 75},
     {0, 8, 4, 0, 1, 0, 1, 0, 0, 1, 1, 13, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 98},
-    {0, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 4, 27},
     {0, 4, 4, 0, 1, 0, 2.9, 0, 0, 1, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 4, 4, 0, 2, 0, 5, 0, 0, 2, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 0, 2, 0, 1, 0, 3.1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2, 48},
     {0, 6, 4, 0, 1, 0, 1, 0, 0, 2, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 0, 2, 0, 2, 0, 7.8, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2, 141},
-    {0, 0, 8, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 8, 226},
+    {0, 0, 8, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 8, 194},
     {0, 8, 8, 0, 1, 0, 1, 0, 0, 1, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 12, 8, 0, 1, 0, 1, 0, 0, 1, 1, 36, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 0, 4, 0, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 4, 100},
@@ -3358,9 +3544,9 @@ static const FusecKernelCost ints_unfused_cost[] = {
     {0, 10, 8, 0, 1, 0, 1, 0, 0, 1, 0, 22, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 8, 0, 8, 1, 0, 1, 0, 0, 1, 0, 8, 0, 1, 0, 0, 0, 0, 0, 0},
 };
-static const FusecKernelCost ints_fused_cost[] = {{23, 0, 0, 59, 71, 5, 226.7, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}};
+static const FusecKernelCost ints_fused_cost[] = {{23, 0, 0, 67, 81, 7, 426.1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}};
 static const FusecTensorArg ints_in[] = {{"x", FX_F32, FX_F32}, {"h", FX_BF16, FX_BF16}, {"q", FX_I32, FX_I32}, {"u", FX_U8, FX_U8}, {"b", FX_I8, FX_I8}, {"s", FX_I16, FX_I16}, {"w", FX_I64, FX_I64}, {"m", FX_BOOL, FX_BOOL}};
-static const FusecTensorArg ints_out[] = {{"mix", FX_I16, FX_I16}, {"twice", FX_I32, FX_I32}, {"ratio", FX_F32, FX_F32}, {"wrap", FX_I64, FX_I64}, {"fd", FX_I32, FX_I32}, {"bits", FX_I64, FX_I64}, {"shifted", FX_I32, FX_I32}, {"keep", FX_I64, FX_I64}, {"flo", FX_F32, FX_F32}, {"cmp", FX_BOOL, FX_BOOL}, {"back", FX_F32, FX_BF16}, {"cut", FX_I64, FX_F32}};
+static const FusecTensorArg ints_out[] = {{"mix", FX_I16, FX_I16}, {"twice", FX_I32, FX_I32}, {"ratio", FX_F32, FX_F32}, {"wrap", FX_I64, FX_I64}, {"fd", FX_I32, FX_I32}, {"wide", FX_I64, FX_I64}, {"bits", FX_I64, FX_I64}, {"shifted", FX_I32, FX_I32}, {"keep", FX_I64, FX_I64}, {"flo", FX_F32, FX_F32}, {"cmp", FX_BOOL, FX_BOOL}, {"back", FX_F32, FX_BF16}, {"cut", FX_I64, FX_F32}};
 static const FusecParamArg ints_par[] = {{"scale", FX_F32, 0.05}};
 
 /* Version 0 unfused, 1 fused, 2 the CUB version (with -DFUSEC_CUB). */
@@ -3369,9 +3555,9 @@ static cudaError_t ints_run(int version, void *const *b, const double *par, size
     (void)par;
 #ifdef FUSEC_CUB
     if (version == 2)
-        return ints_cub((const float *)b[0], (const uint16_t *)b[1], (const int32_t *)b[2], (const uint8_t *)b[3], (const int8_t *)b[4], (const int16_t *)b[5], (const int64_t *)b[6], (const uint8_t *)b[7], (int16_t *)b[8], (int32_t *)b[9], (float *)b[10], (int64_t *)b[11], (int32_t *)b[12], (int64_t *)b[13], (int32_t *)b[14], (int64_t *)b[15], (float *)b[16], (uint8_t *)b[17], (float *)b[18], (int64_t *)b[19], (float)par[0], n, s);
+        return ints_cub((const float *)b[0], (const uint16_t *)b[1], (const int32_t *)b[2], (const uint8_t *)b[3], (const int8_t *)b[4], (const int16_t *)b[5], (const int64_t *)b[6], (const uint8_t *)b[7], (int16_t *)b[8], (int32_t *)b[9], (float *)b[10], (int64_t *)b[11], (int32_t *)b[12], (int64_t *)b[13], (int64_t *)b[14], (int32_t *)b[15], (int64_t *)b[16], (float *)b[17], (uint8_t *)b[18], (float *)b[19], (int64_t *)b[20], (float)par[0], n, s);
 #endif
-    return (version ? ints_fused : ints_unfused)((const float *)b[0], (const uint16_t *)b[1], (const int32_t *)b[2], (const uint8_t *)b[3], (const int8_t *)b[4], (const int16_t *)b[5], (const int64_t *)b[6], (const uint8_t *)b[7], (int16_t *)b[8], (int32_t *)b[9], (float *)b[10], (int64_t *)b[11], (int32_t *)b[12], (int64_t *)b[13], (int32_t *)b[14], (int64_t *)b[15], (float *)b[16], (uint8_t *)b[17], (float *)b[18], (int64_t *)b[19], (float)par[0], n, s);
+    return (version ? ints_fused : ints_unfused)((const float *)b[0], (const uint16_t *)b[1], (const int32_t *)b[2], (const uint8_t *)b[3], (const int8_t *)b[4], (const int16_t *)b[5], (const int64_t *)b[6], (const uint8_t *)b[7], (int16_t *)b[8], (int32_t *)b[9], (float *)b[10], (int64_t *)b[11], (int32_t *)b[12], (int64_t *)b[13], (int64_t *)b[14], (int32_t *)b[15], (int64_t *)b[16], (float *)b[17], (uint8_t *)b[18], (float *)b[19], (int64_t *)b[20], (float)par[0], n, s);
 }
 
 static const FusecChain ints_chain = {
@@ -3398,6 +3584,7 @@ static const FusecChain ints_chain = {
     "# wrapping, floor division and remainder of tensors and literals\n"
     "wrap = w * 3 + 9223372036854775807\n"
     "fd = q // b + q % 7 + (b // 0)\n"
+    "wide = w // (q | 1) + w % 5\n"
     "# bitwise on integers, logical on bools; bool with an integer is the integer\n"
     "bits = (u & 15 | ~b ^ s) + (m * 2) + (m & q)\n"
     "shifted = (q << 3) + (q >> b) + (u >> 9)\n"
@@ -3409,11 +3596,11 @@ static const FusecChain ints_chain = {
     "quant = i8(clamp(round(x / scale), -128, 127))\n"
     "back = f32(quant) * scale + bf16(w) + f16(q) + h\n"
     "cut = u8(q) + i16(w) + i64(x * 1000) + u8(-1.5)\n",
-    8, 12, 1,
+    8, 13, 1,
     ints_in, ints_out, ints_par,
-    {64, ints_unfused_cost, 114, 0, 0},
-    {1, ints_fused_cost, 82, 2, 0.0},
-    601, 82,
+    {67, ints_unfused_cost, 122, 0, 0},
+    {1, ints_fused_cost, 90, 2, 0.0},
+    669, 90,
     ints_run,
     ints_reference,
 #ifdef FUSEC_CUB

@@ -22,6 +22,7 @@
  *   # wrapping, floor division and remainder of tensors and literals
  *   wrap = w * 3 + 9223372036854775807
  *   fd = q // b + q % 7 + (b // 0)
+ *   wide = w // (q | 1) + w % 5
  *   # bitwise on integers, logical on bools; bool with an integer is the integer
  *   bits = (u & 15 | ~b ^ s) + (m * 2) + (m & q)
  *   shifted = (q << 3) + (q >> b) + (u >> 9)
@@ -34,8 +35,8 @@
  *   back = f32(quant) * scale + bf16(w) + f16(q) + h
  *   cut = u8(q) + i16(w) + i64(x * 1000) + u8(-1.5)
  *
- * Unfused: 67 kernels, 601 B per element (as PyTorch eager). Fused: 1 kernel, 82 B per
- * element. Traffic ratio 7.33x: the predicted speedup while memory-bound.
+ * Unfused: 71 kernels, 669 B per element (as PyTorch eager). Fused: 1 kernel, 90 B per
+ * element. Traffic ratio 7.43x: the predicted speedup while memory-bound.
  *
  * f16 and bf16 tensors are passed as uint16_t pointers holding their bits (a __half *
  * or __nv_bfloat16 * converts with a cast); bool tensors as uint8_t (0 or 1, like
@@ -53,11 +54,11 @@
 extern "C" {
 #endif
 
-/* One fused kernel: 82 B per element. */
-cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream);
+/* One fused kernel: 90 B per element. */
+cudaError_t ints_fused(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *wide_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream);
 
-/* 67 kernels as PyTorch eager runs them: 601 B per element. */
-cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream);
+/* 71 kernels as PyTorch eager runs them: 669 B per element. */
+cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *wide_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream);
 
 /* Frees the unfused version's cached scratch buffers. */
 void ints_unfused_release(void);
@@ -65,7 +66,7 @@ void ints_unfused_release(void);
 #ifdef FUSEC_CUB
 /* The fused chain through cub::DeviceTransform: only in a .cu compiled with -DFUSEC_CUB
  * (define it here too to declare it). */
-cudaError_t ints_cub(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream);
+cudaError_t ints_cub(const float *x_u, const uint16_t *h_u, const int32_t *q_u, const uint8_t *u_u, const int8_t *b_u, const int16_t *s_u, const int64_t *w_u, const uint8_t *m_u, int16_t *mix_u, int32_t *twice_u, float *ratio_u, int64_t *wrap_u, int32_t *fd_u, int64_t *wide_u, int64_t *bits_u, int32_t *shifted_u, int64_t *keep_u, float *flo_u, uint8_t *cmp_u, float *back_u, int64_t *cut_u, float scale_u, size_t n, cudaStream_t stream);
 #endif
 
 #ifdef __cplusplus

@@ -22,6 +22,7 @@
  *   # wrapping, floor division and remainder of tensors and literals
  *   wrap = w * 3 + 9223372036854775807
  *   fd = q // b + q % 7 + (b // 0)
+ *   wide = w // (q | 1) + w % 5
  *   # bitwise on integers, logical on bools; bool with an integer is the integer
  *   bits = (u & 15 | ~b ^ s) + (m * 2) + (m & q)
  *   shifted = (q << 3) + (q >> b) + (u >> 9)
@@ -35,10 +36,10 @@
  *   cut = u8(q) + i16(w) + i64(x * 1000) + u8(-1.5)
  *
  * The chain as two PyTorch custom ops over the C API of ints.cu (ints.h):
- *   fusec::ints(Tensor x, Tensor h, Tensor q, Tensor u, Tensor b, Tensor s, Tensor w, Tensor m, float scale=0.05) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)
- *       the fused kernel: 82 B per element
- *   fusec::ints_unfused(Tensor x, Tensor h, Tensor q, Tensor u, Tensor b, Tensor s, Tensor w, Tensor m, float scale=0.05) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)
- *       the 67 kernels PyTorch eager would launch: 601 B per element
+ *   fusec::ints(Tensor x, Tensor h, Tensor q, Tensor u, Tensor b, Tensor s, Tensor w, Tensor m, float scale=0.05) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)
+ *       the fused kernel: 90 B per element
+ *   fusec::ints_unfused(Tensor x, Tensor h, Tensor q, Tensor u, Tensor b, Tensor s, Tensor w, Tensor m, float scale=0.05) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)
+ *       the 71 kernels PyTorch eager would launch: 669 B per element
  * Each checks its tensors (CUDA, dtype, contiguous, one device, one shape), allocates
  * its outputs with the first input's shape and device, and launches on the current
  * stream. ints.py builds this file with ints.cu, loads it and registers the ops' fake
@@ -54,7 +55,7 @@
 
 
 /* Both ops: the tensors' checks, the outputs, one call of ints_fused or ints_unfused. */
-static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> ints_torch(bool fx_fused, const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &q_u, const at::Tensor &u_u, const at::Tensor &b_u, const at::Tensor &s_u, const at::Tensor &w_u, const at::Tensor &m_u, double scale_u)
+static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> ints_torch(bool fx_fused, const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &q_u, const at::Tensor &u_u, const at::Tensor &b_u, const at::Tensor &s_u, const at::Tensor &w_u, const at::Tensor &m_u, double scale_u)
 {
     const char *fx_op = fx_fused ? "fusec::ints" : "fusec::ints_unfused";
     fx_torch_check(fx_op, x_u, "x", at::kFloat, "f32", x_u, "x");
@@ -71,6 +72,7 @@ static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at
     at::Tensor ratio_u = at::empty(x_u.sizes(), x_u.options().dtype(at::kFloat));
     at::Tensor wrap_u = at::empty(x_u.sizes(), x_u.options().dtype(at::kLong));
     at::Tensor fd_u = at::empty(x_u.sizes(), x_u.options().dtype(at::kInt));
+    at::Tensor wide_u = at::empty(x_u.sizes(), x_u.options().dtype(at::kLong));
     at::Tensor bits_u = at::empty(x_u.sizes(), x_u.options().dtype(at::kLong));
     at::Tensor shifted_u = at::empty(x_u.sizes(), x_u.options().dtype(at::kInt));
     at::Tensor keep_u = at::empty(x_u.sizes(), x_u.options().dtype(at::kLong));
@@ -92,6 +94,7 @@ static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at
         static_cast<float *>(ratio_u.mutable_data_ptr()),
         static_cast<int64_t *>(wrap_u.mutable_data_ptr()),
         static_cast<int32_t *>(fd_u.mutable_data_ptr()),
+        static_cast<int64_t *>(wide_u.mutable_data_ptr()),
         static_cast<int64_t *>(bits_u.mutable_data_ptr()),
         static_cast<int32_t *>(shifted_u.mutable_data_ptr()),
         static_cast<int64_t *>(keep_u.mutable_data_ptr()),
@@ -101,15 +104,15 @@ static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at
         static_cast<int64_t *>(cut_u.mutable_data_ptr()),
         (float)scale_u, (size_t)x_u.numel(), at::cuda::getCurrentCUDAStream());
     fx_torch_status(fx_op, fx_err);
-    return {mix_u, twice_u, ratio_u, wrap_u, fd_u, bits_u, shifted_u, keep_u, flo_u, cmp_u, back_u, cut_u};
+    return {mix_u, twice_u, ratio_u, wrap_u, fd_u, wide_u, bits_u, shifted_u, keep_u, flo_u, cmp_u, back_u, cut_u};
 }
 
-static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> ints_fused_torch(const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &q_u, const at::Tensor &u_u, const at::Tensor &b_u, const at::Tensor &s_u, const at::Tensor &w_u, const at::Tensor &m_u, double scale_u)
+static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> ints_fused_torch(const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &q_u, const at::Tensor &u_u, const at::Tensor &b_u, const at::Tensor &s_u, const at::Tensor &w_u, const at::Tensor &m_u, double scale_u)
 {
     return ints_torch(true, x_u, h_u, q_u, u_u, b_u, s_u, w_u, m_u, scale_u);
 }
 
-static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> ints_unfused_torch(const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &q_u, const at::Tensor &u_u, const at::Tensor &b_u, const at::Tensor &s_u, const at::Tensor &w_u, const at::Tensor &m_u, double scale_u)
+static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> ints_unfused_torch(const at::Tensor &x_u, const at::Tensor &h_u, const at::Tensor &q_u, const at::Tensor &u_u, const at::Tensor &b_u, const at::Tensor &s_u, const at::Tensor &w_u, const at::Tensor &m_u, double scale_u)
 {
     return ints_torch(false, x_u, h_u, q_u, u_u, b_u, s_u, w_u, m_u, scale_u);
 }
@@ -117,8 +120,8 @@ static std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor, at
 /* The schemas. A fragment: every chain adds its ops to the one fusec namespace. */
 TORCH_LIBRARY_FRAGMENT(fusec, m)
 {
-    m.def("ints(Tensor x, Tensor h, Tensor q, Tensor u, Tensor b, Tensor s, Tensor w, Tensor m, float scale=0.05) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)");
-    m.def("ints_unfused(Tensor x, Tensor h, Tensor q, Tensor u, Tensor b, Tensor s, Tensor w, Tensor m, float scale=0.05) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)");
+    m.def("ints(Tensor x, Tensor h, Tensor q, Tensor u, Tensor b, Tensor s, Tensor w, Tensor m, float scale=0.05) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)");
+    m.def("ints_unfused(Tensor x, Tensor h, Tensor q, Tensor u, Tensor b, Tensor s, Tensor w, Tensor m, float scale=0.05) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)");
 }
 
 /* CUDA tensors run the kernels; CPU tensors reach the same checks, which say that
