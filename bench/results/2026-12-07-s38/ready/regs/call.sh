@@ -10,7 +10,8 @@
 #     2^20, 2^24 and 2^26, two rounds in turn: chains of 8 of the ops above, the i64 // by a tensor at 1, 2, 4 and
 #     8 terms, random program 11 of session 37's fidelity table (its fused kernel spills 16 bytes; 28 and
 #     golden shape_mid_bcast, which spill too, are shaped: bench/fusion_bench.py's variants read 1-D launches), and compute-heavy chains that do not spill (f32 mish and pow, bench/chains' gelu_bf16, pow_f16,
-#     three_f16 and trig_f32), which say what fewer blocks cost where nothing spills. Offline:
+#     three_f16 and trig_f32), which say what fewer blocks cost where nothing spills;
+# (C) bench/fusion_bench.py with those variants on the five bench chains below Inductor in session 37. Offline:
 #     python3 bench/results/2026-12-07-s38/ready/regs/table.py OUT (regs.tgz extracted).
 export PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1
 F=$PWD/.dev/bin/fusec; S=/tmp/s38-regs; T=$S/out; t0=$(date +%s)
@@ -70,3 +71,11 @@ for r in 1 2; do for f in $(ls $S/src/*.fuse); do b=$(basename ${f%.fuse}); for 
   timeout 60 $S/bin/${b}_$v --no-verify --sizes 2^20,2^24,2^26 --modes cold --reps 10 --passes 1 > $o 2>&1
 done; done; done
 echo "call $c t=$(( $(date +%s) - t0 )) runs $(ls $T/runs | wc -l) of $(( 2 * 4 * $(ls $S/src/*.fuse | wc -l) ))" | tee -a $T/times.txt
+# (C) the five bench chains below Inductor at some n >= 2^20 in session 37's call 3 (H100), with the register
+#     bound's variants, beside eager and Inductor in one process (a third call if the first two did not reach it)
+if [ ! -f $S/C ] && [ $(left) -gt 200 ]; then
+  timeout $(left) python3 bench/fusion_bench.py --fusec $F --out $T/fb --sizes 2^20,2^24,2^28 --modes cold --passes 3 \
+    --no-cub --variants r8,r4,r1 bench/chains/lse_f64.fuse bench/chains/floordiv_f32.fuse bench/chains/idiv_i32.fuse \
+    bench/chains/where_f16.fuse bench/chains/mish_f32.fuse > $T/fb.txt 2>&1
+  rc=$?; rm -rf $T/fb/build; [ $rc = 0 ] && touch $S/C; echo "call $c t=$(( $(date +%s) - t0 )) fusion_bench rc=$rc" | tee -a $T/times.txt
+fi
