@@ -309,6 +309,21 @@ while IFS=, read -r op dt slots; do
 done <"$work/oc.txt"
 [ "$(wc -l <"$work/oc.txt")" = 8 ] || fail "opcost_fused.py --dry-run: 8 rows"
 
+# pipes.py on session 38's Nsight Compute profiles of the opcost chains (calls 1-3): 68 ops and types;
+# log f64's instructions by pipe, one application (ALU, FMA, FP64: the profile's own figures); the i64 //
+# chain's local-memory (LSU) instructions, its spill; the slots column is fusec's table, as --dry-run says
+python3 bench/pipes.py "$fusec" bench/results/2026-12-07-s38/calls-1-3/ncu.tgz >"$work/pipes.txt" ||
+  fail "pipes.py exit status"
+grep -q '^68 chains: ' "$work/pipes.txt" || fail "pipes.py: 68 chains"
+grep -Eq '^log +f64 +557\.6 +86\.2 +64\.8 \| +16\.00 +15\.69 +30\.00 ' "$work/pipes.txt" || fail "pipes.py: log f64's pipes"
+grep -Eq '^floordiv_t +i64 .* 14\.07 ' "$work/pipes.txt" || fail "pipes.py: the i64 // chain's LSU instructions"
+python3 bench/opcost_fused.py --fusec "$fusec" --out "$work/oc" --dry-run --device h100 --ops floordiv_t,rem_t \
+  --types i64 >"$work/oc_i64.txt" || fail "opcost_fused.py --dry-run i64"
+while IFS=, read -r op dt slots; do
+  awk -v op="$op" -v dt="$dt" -v s="$slots" '$1 == op && $2 == dt && $(NF - 4) + 0 == s + 0 { ok = 1 } END { exit !ok }' \
+    "$work/pipes.txt" || fail "pipes.py: $op $dt's slots, $slots by --dry-run"
+done <"$work/oc_i64.txt"
+
 # hot_share.py and write_tail.py on call 8's harness CSVs (inside its tarball): the hot-L2
 # line docs/model.md cites, and a write tail that brings the mid sizes' cold errors down
 c8=bench/results/h200-2026-12-03/call-8-shaped-fp8-l2
