@@ -107,6 +107,7 @@ def t_ints(x, h, q, u, b, s, w, m, scale):
     ratio = q * 2.5 + q / 2
     wrap = w * 3 + 9223372036854775807
     fd = q // b + q % 7 + (b // 0)
+    wide = w // (q | 1) + w % 5
     bits = (u & 15 | ~b ^ s) + (m * 2) + (m & q)
     shifted = (q << 3) + (q >> b) + (u >> 9)
     keep = (torch.clamp(torch.abs(q - 1000), -5, 300) + torch.maximum(u, b) + torch.sign(s) + torch.relu(-w)
@@ -117,7 +118,7 @@ def t_ints(x, h, q, u, b, s, w, m, scale):
     back = quant.float() * scale + w.to(torch.bfloat16) + q.half() + h
     u8_of_minus_1_5 = torch.tensor(-1.5, device=x.device).to(torch.uint8).item()  # fusec folds u8(-1.5) to 255
     cut = q.to(torch.uint8) + w.to(torch.int16) + (x * 1000).to(torch.int64) + u8_of_minus_1_5
-    return mix, twice, ratio, wrap, fd, bits, shifted, keep, flo, cmp, back, cut  # quant: not an output
+    return mix, twice, ratio, wrap, fd, wide, bits, shifted, keep, flo, cmp, back, cut  # quant: not an output
 
 
 # The corners of issue 16's integer rules, one output each, so that a mismatch
