@@ -42,6 +42,18 @@ BYTES = {"byte": 1, "B": 1, "Kbyte": 1e3, "KB": 1e3, "Mbyte": 1e6, "MB": 1e6, "G
 METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum")
 
 
+COUNTS = ("inst", "%", "")  # counts and percentages as they are (--print-units base)
+
+
+def unit_scale(unit, metric):
+    """A unit's factor to us, bytes or a plain count; an unknown one (a scaled count: --print-units base
+    was left out) is an error, not a silent factor of 1."""
+    for table in (TIME, BYTES, dict.fromkeys(COUNTS, 1)):
+        if unit in table:
+            return table[unit]
+    raise SystemExit("kernels.py: %s in unit '%s': not one of %s" % (metric, unit, ", ".join(list(TIME) + list(BYTES))))
+
+
 def ncu_launches(path, metrics):
     """(kernel name without template arguments, [each metric's value]) per launch of an ncu --csv --page raw
     file; times in us, bytes in bytes, counts as they are."""
@@ -52,7 +64,7 @@ def ncu_launches(path, metrics):
         return []
     head, units = rows[0], rows[1]
     col = {name: i for i, name in enumerate(head)}
-    scale = [TIME.get(units[col[m]], BYTES.get(units[col[m]], 1)) for m in metrics]
+    scale = [unit_scale(units[col[m]], m) for m in metrics]
     out = []
     for r in rows[2:]:
         name = re.sub(r"^void\s+|[<(].*", "", r[col["Kernel Name"]]).strip()

@@ -23,12 +23,12 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import opcost_fused as oc  # noqa: E402  (the chains, their base, the table's slots)
 from kernels import ncu_launches  # noqa: E402
+from repredict import extract  # noqa: E402  (a tarball into a folder, with the data filter where Python has it)
 
 PIPES = ("alu", "fma", "fp64", "xu", "lsu", "cbu")
 METRICS = ("gpu__time_duration.sum", "smsp__inst_executed.sum",
@@ -55,13 +55,18 @@ def main():
     ap.add_argument("--n", default="2^24", help="the elements the chains were profiled at")
     ap.add_argument("--terms", type=int, default=8)
     a = ap.parse_args()
-    n = int(eval(a.n.replace("^", "**"), {}))  # 2^24 or a number
-    tmp = tempfile.mkdtemp()
-    folder = a.ncu
-    if a.ncu.endswith(".tgz"):
-        with tarfile.open(a.ncu) as t:
-            t.extractall(tmp, filter="data")
-        folder = tmp
+    base, _, power = a.n.partition("^")  # 2^24 or a number
+    n = int(base) ** int(power) if power else int(base)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = a.ncu
+        if a.ncu.endswith(".tgz"):
+            extract(a.ncu, tmp)
+            folder = tmp
+        return table(a, n, folder, tmp)
+
+
+def table(a, n, folder, tmp):
+    """Prints the table of the profiles in folder (the chains' sources are written to tmp)."""
     warps = n / 32
     print("%-16s %-4s %8s %7s %5s | one application, warp instructions an element (x32):" % ("op", "type", "us", "base", "iss%"))
     print("%-16s %-4s %8s %7s %5s | %s %6s %6s %6s | %8s %6s" % ("", "", "", "", "", " ".join("%6s" % p for p in PIPES),

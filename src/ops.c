@@ -264,11 +264,12 @@ static const struct {
  * i64: call 1 of session 21, on an H100, each term by its own divisor: the
  * rows of call 15 of 2026-12-03 divided every term by one, and // by a
  * tensor, 46.6 and 148.9 then, is 75.1 and 317.5 so). The i64 // by a
- * tensor is 149.6 since session 38: its chain of 8 spills 196 bytes under
- * the fused kernel's 32 registers, and its price falls with fewer terms,
- * 319.2 at 8, 250.0 at 4, 145.8 at 3, 151.4 and 151.6 at 2 (calls 4-5 of
- * session 38, an H100; 149.6 their mean at 2 and 3), while i64 %, i32 //
- * and % stay within 4% at 2, 4 and 8. Random program 38's fused kernel, one
+ * tensor is 149.6 since session 38: its chain of 8 runs under the fused
+ * kernel's bound of 32 registers (172 bytes spilled), and its price falls
+ * with fewer terms, 319.2 at 8, 250.0 at 4, 145.8 at 3, 151.4 and 151.6 at
+ * 2 (calls 4-5 of session 38, an H100; 149.6 their mean at 2 and 3), while
+ * the i64 % and the i32 // stay within 4% at 2, 4 and 8 terms (the i32 %
+ * at 4 and 8); without the bound the chain of 8 ran at 149.6's time (call 6). Random program 38's fused kernel, one
  * i64 // by a tensor and no spill, had run 0.68 of the time 317.5 gave.
  * *, << and >> stayed memory-bound at 8 applications a chain and cost
  * their flops. */

@@ -311,18 +311,19 @@ done <"$work/oc.txt"
 
 # pipes.py on session 38's Nsight Compute profiles of the opcost chains (calls 1-3): 68 ops and types;
 # log f64's instructions by pipe, one application (ALU, FMA, FP64: the profile's own figures); the i64 //
-# chain's local-memory (LSU) instructions, its spill; the slots column is fusec's table, as --dry-run says
+# chain's local-memory (LSU) instructions, its spill; and fusec's price of the i64 // and % by a tensor
+# against the instructions measured: 1.0-1.35 cycles an instruction, as the other ops' rows (the i64 //'s
+# 317.5 slots before session 38 gave 2.4)
 python3 bench/pipes.py "$fusec" bench/results/2026-12-07-s38/calls-1-3/ncu.tgz >"$work/pipes.txt" ||
   fail "pipes.py exit status"
 grep -q '^68 chains: ' "$work/pipes.txt" || fail "pipes.py: 68 chains"
+[ "$(grep -Ec '^[a-z0-9_]+ +(f32|f64|i32|i64) ' "$work/pipes.txt")" = 68 ] || fail "pipes.py: 68 rows"
 grep -Eq '^log +f64 +557\.6 +86\.2 +64\.8 \| +16\.00 +15\.69 +30\.00 ' "$work/pipes.txt" || fail "pipes.py: log f64's pipes"
 grep -Eq '^floordiv_t +i64 .* 14\.07 ' "$work/pipes.txt" || fail "pipes.py: the i64 // chain's LSU instructions"
-python3 bench/opcost_fused.py --fusec "$fusec" --out "$work/oc" --dry-run --device h100 --ops floordiv_t,rem_t \
-  --types i64 >"$work/oc_i64.txt" || fail "opcost_fused.py --dry-run i64"
-while IFS=, read -r op dt slots; do
-  awk -v op="$op" -v dt="$dt" -v s="$slots" '$1 == op && $2 == dt && $(NF - 4) + 0 == s + 0 { ok = 1 } END { exit !ok }' \
-    "$work/pipes.txt" || fail "pipes.py: $op $dt's slots, $slots by --dry-run"
-done <"$work/oc_i64.txt"
+for op in floordiv_t rem_t; do
+  awk -v op="$op" '$1 == op && $2 == "i64" && $(NF - 3) >= 1.0 && $(NF - 3) <= 1.35 { ok = 1 } END { exit !ok }' \
+    "$work/pipes.txt" || fail "pipes.py: fusec's i64 $op by a tensor at 1.0-1.35 cycles an instruction"
+done
 
 # hot_share.py and write_tail.py on call 8's harness CSVs (inside its tarball): the hot-L2
 # line docs/model.md cites, and a write tail that brings the mid sizes' cold errors down

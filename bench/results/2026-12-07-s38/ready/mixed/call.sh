@@ -1,5 +1,5 @@
 # Session 38, ready, not run: why a mixed fused kernel runs faster or slower than its summed op prices. Of the
-# fused kernels of session 37's fidelity run priced compute-bound at 2^26 (110 rows, median measured /
+# fused kernels of session 37's fidelity run priced compute-bound at 2^26 (57 rows, median measured /
 # predicted time 0.99), programs 6, 11, 13, 25, 37, 40, 42, 64, 80, 94 and 96 ran 0.70-0.87 of the model's time
 # and 7 ran 1.21 (golden operators 1.17); programs 2, 15, 20, 27, 34, 39, 49, 65 and 73 were within 4%. For each,
 # Nsight Compute's metrics of bench/pipes.py (the fused kernel's warp instructions by pipe, issue activity)

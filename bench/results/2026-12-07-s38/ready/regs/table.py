@@ -3,12 +3,16 @@
 
 For each chain and size, the fused kernel's cold time as emitted and each variant's over it (< 1: the
 variant is faster), the median of the rounds; beside it the registers and spill bytes ptxas gave the
-fused kernel's first instance (the 32-bit index, the large-n E) in each build (OUT/ptxas/NAME_V.ptxas)."""
+fused kernel's instance that large n runs (the 32-bit index, the largest E) in each build
+(OUT/ptxas/NAME_V.ptxas). Run from the repository's root."""
 import glob
 import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, "bench")  # run from the repository's root
+from regs import parse  # noqa: E402  (ptxas -v's report of the fused kernels)
 
 out = sys.argv[1]
 VARIANTS = ("as", "r8", "r4", "r1")
@@ -22,13 +26,14 @@ for path in glob.glob(os.path.join(out, "runs", "*.txt")):
 
 
 def ptxas(chain, v):
-    """Registers and spill bytes of the fused kernel's first instance ptxas reports."""
+    """Registers/spill bytes of the fused kernel's instance that large n runs: the 32-bit index ("j") with the
+    largest E, as bench/regs.py parses ptxas's report."""
     path = os.path.join(out, "ptxas", "%s_%s.ptxas" % (chain, v))
     if not os.path.exists(path):
         return "?"
-    text = open(path).read()
-    m = re.search(r"_fused_kernel.*?(\d+) bytes spill stores.*?Used (\d+) registers", text, re.S)
-    return "%s/%s" % (m.group(2), m.group(1)) if m else "?"
+    found = [(int(re.match(r"jLi(\d+)", inst).group(1)), r) for (_, inst), r in parse(open(path).read()).items()
+             if re.match(r"jLi\d+", inst)]
+    return "%d/%d" % max(found)[1] if found else "?"
 
 
 chains = sorted({k[0] for k in times})
