@@ -7,18 +7,18 @@
 # composition against the sum of its ops' rows: bench/pipes.py says a slot is 1.1-1.2 cycles an instruction) or
 # the rate they issue at (latency, branches)? Carry .dev (HEAD's fusec in .dev/bin); about 5 minutes. Back as
 # mixed.tgz: OUT/ncu/NAME.csv and the sources.
-export PATH=/usr/local/cuda/bin:$PATH; F=$PWD/.dev/bin/fusec; T=/tmp/mixed; rm -rf $T; mkdir -p $T/src $T/ncu; t0=$(date +%s)
+export PATH=/usr/local/cuda/bin:$PATH; F=$PWD/.dev/bin/fusec; T=/tmp/mixed; rm -rf $T; mkdir -p $T/src $T/bin $T/ptxas $T/ncu; t0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $T/machine.txt
-trap 'tar -C $T -czf $OUT/mixed.tgz machine.txt times.txt src ncu' EXIT
+trap 'tar -C $T -czf $OUT/mixed.tgz machine.txt times.txt src ptxas ncu' EXIT  # sources, ptxas -v and profiles: no binaries
 for p in 0006 0007 0011 0013 0025 0037 0040 0042 0064 0080 0094 0096 0002 0015 0020 0027 0034 0039 0049 0065 0073; do
   tar -xzf bench/results/2026-12-07-s37/calls-1-2/fidelity.tgz -O fidelity/src/rand_rand_4242_$p.fuse > $T/src/rand_$p.fuse
 done
 cp tests/golden/operators.fuse $T/src/golden_operators.fuse
-ls $T/src/*.fuse | xargs -P 14 -I{} sh -c 'f={}; b=${f%.fuse}; "'"$F"'" -w "$f" -o "$b.cu" && nvcc -O3 -arch=sm_90 -Xptxas -v "$b.cu" -o "$b" > "$b.ptxas" 2>&1 || echo "BUILD FAILED $f"'
-echo "built $(ls $T/src/*.cu | wc -l) t=$(( $(date +%s) - t0 ))" | tee $T/times.txt
+ls $T/src/*.fuse | xargs -P 14 -I{} sh -c 'f={}; n=$(basename ${f%.fuse}); b='"$T"'/bin/$n; "'"$F"'" -w "$f" -o "$b.cu" && nvcc -O3 -arch=sm_90 -Xptxas -v "$b.cu" -o "$b" > '"$T"'/ptxas/$n.ptxas 2>&1 || echo "BUILD FAILED $f"'
+echo "built $(ls $T/bin/*.cu | wc -l) t=$(( $(date +%s) - t0 ))" | tee $T/times.txt
 M=gpu__time_duration.sum,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fma.sum,smsp__inst_executed_pipe_fp64.sum,smsp__inst_executed_pipe_xu.sum,smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed_pipe_cbu.sum
 for f in $T/src/*.fuse; do
-  b=${f%.fuse}; [ -x "$b" ] || continue
+  b=$T/bin/$(basename ${f%.fuse}); [ -x "$b" ] || continue
   timeout 40 ncu --csv --page raw --print-units base --cache-control all --clock-control none --metrics $M -k regex:_fused_kernel \
     "$b" --no-verify --sizes 2^24 --modes cold --reps 1 --warmup 0 --passes 1 > $T/ncu/$(basename "$b").csv 2>&1
 done
