@@ -27,7 +27,7 @@ for path in glob.glob(os.path.join(out, "runs", "*.txt")):
 
 def ptxas(chain, v):
     """Registers/spill bytes of the fused kernel's instance that large n runs: the 32-bit index ("j") with the
-    largest E, as bench/regs.py parses ptxas's report."""
+    largest E, as bench/regs.py parses ptxas's report (a shaped chain: the larger of its ROW and other one)."""
     path = os.path.join(out, "ptxas", "%s_%s.ptxas" % (chain, v))
     if not os.path.exists(path):
         return "?"
