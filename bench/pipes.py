@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pipes.py: each op's instructions by pipe inside fusec's fused kernel, from Nsight Compute.
 
-    bench/pipes.py FUSEC DIR_OR_TGZ [--device h100] [--n 2^24] [--terms 8]
+    bench/pipes.py FUSEC DIR_OR_TGZ [--device h100] [--n 2^24] [--terms 8] [--whole]
 
 DIR_OR_TGZ holds one ncu --csv --page raw file a chain, NAME.csv, for the
 chains of bench/opcost_fused.py (NAME = OP_TYPE, and OP_TYPE_base, the same
@@ -17,6 +17,12 @@ sub-partition (an fp32 FMA slot is one warp instruction a cycle; an f64 row's
 slots are fp64 FMAs, fp32_gflops / fp64_gflops cycles each) over the
 instructions, and the chain's time against the model's (fusec --predict at N
 with --device).
+
+--whole reads profiles of whole chains instead (ncu/NAME.csv beside
+src/NAME.fuse, as ready/mixed/call.sh of session 38 returns them, or both in
+one folder): each fused kernel's warp instructions an element by pipe, its
+fused slots (fp64 slots in fp32 cycles), their cycles an instruction, and its
+time against the model's.
 """
 import argparse
 import json
@@ -43,8 +49,12 @@ def fused_launch(path):
 
 
 def predict(fusec, device, n, src):
+    """fusec's report of src at n elements (its "# fusec-args:" first line applied)."""
+    with open(src) as f:
+        first = f.readline()
+    extra = first[len("# fusec-args:"):].split() if first.startswith("# fusec-args:") else []
     return json.loads(subprocess.check_output([fusec, "--predict", "--format=json", "-w", "--device=" + device,
-                                               "--sizes=%d" % n, src]))
+                                               "--sizes=%d" % n] + extra + [src]))
 
 
 def main():
@@ -54,6 +64,9 @@ def main():
     ap.add_argument("--device", default="h100", help="fusec's --device for the table's slots and the model's time")
     ap.add_argument("--n", default="2^24", help="the elements the chains were profiled at")
     ap.add_argument("--terms", type=int, default=8)
+    ap.add_argument("--whole", action="store_true",
+                    help="each profile is a whole chain's (ncu/NAME.csv beside src/NAME.fuse, or both in one folder): "
+                         "its instructions an element by pipe against its fused slots, not one op's")
     a = ap.parse_args()
     base, _, power = a.n.partition("^")  # 2^24 or a number
     n = int(base) ** int(power) if power else int(base)
@@ -62,7 +75,39 @@ def main():
         if a.ncu.endswith(".tgz"):
             extract(a.ncu, tmp)
             folder = tmp
-        return table(a, n, folder, tmp)
+        return (whole if a.whole else table)(a, n, folder, tmp)
+
+
+def whole(a, n, folder, tmp):
+    """Prints, for each chain's profile, its fused kernel's warp instructions an element by pipe, its fused slots
+    (fp64 ones in fp32 cycles), the cycles a slot is an instruction, and the model's time against ncu's."""
+    del tmp  # the sources are in the folder
+    ncu = os.path.join(folder, "ncu") if os.path.isdir(os.path.join(folder, "ncu")) else folder
+    src = os.path.join(folder, "src") if os.path.isdir(os.path.join(folder, "src")) else folder
+    print("%-22s %8s %5s | %s %6s | %7s %5s | %8s %6s" % ("chain", "us", "iss%", " ".join("%6s" % p for p in PIPES),
+                                                      "all", "slots", "cyc", "model us", "error"))
+    ratios = []
+    for csv in sorted(f for f in os.listdir(ncu) if f.endswith(".csv")):
+        name = csv[:-4]
+        fuse = os.path.join(src, name + ".fuse")
+        c = fused_launch(os.path.join(ncu, csv))
+        if c is None or not os.path.exists(fuse):
+            print("%-22s no fused kernel in the profile, or no %s.fuse" % (name, name))
+            continue
+        rep = predict(a.fusec, a.device, n, fuse)
+        f, d = rep["fused"], rep["device"]
+        slots = f["fp32_slots_per_element"] + f["fp64_slots_per_element"] * d["fp32_gflops"] / d["fp64_gflops"]
+        per = [c[p] * 32 / n for p in PIPES + ("all",)]
+        model = rep["sweep"][0]["fused_us"]
+        ratios.append(c["us"] / model)
+        print("%-22s %8.1f %5.1f | %s %6.1f | %7.1f %5.2f | %8.1f %+5.1f%%" % (
+            name, c["us"], c["issue"], " ".join("%6.1f" % v for v in per[:-1]), per[-1], slots, slots / per[-1],
+            model, 100 * (model / c["us"] - 1)))
+    if ratios:
+        ratios.sort()
+        print("%d chains: ncu's time over the model's, median %.3f, %.3f-%.3f" % (
+            len(ratios), ratios[len(ratios) // 2], ratios[0], ratios[-1]))
+    return 0
 
 
 def table(a, n, folder, tmp):

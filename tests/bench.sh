@@ -324,6 +324,16 @@ for op in floordiv_t rem_t; do
   awk -v op="$op" '$1 == op && $2 == "i64" && $(NF - 3) >= 1.0 && $(NF - 3) <= 1.35 { ok = 1 } END { exit !ok }' \
     "$work/pipes.txt" || fail "pipes.py: fusec's i64 $op by a tensor at 1.0-1.35 cycles an instruction"
 done
+# pipes.py --whole: two of those profiles as whole chains (ncu/NAME.csv beside src/NAME.fuse): exp f32's chain
+# of 8 issues 81.6 warp instructions an element (x32), 63.2 of them on the FMA pipe
+mkdir -p "$work/wh/ncu" "$work/wh/src"
+tar -xzf bench/results/2026-12-07-s38/calls-1-3/ncu.tgz -C "$work/wh/ncu" ./exp_f32.csv ./log_f64.csv
+python3 -c "import sys; sys.path.insert(0, 'bench'); import opcost_fused as o
+for op, dt in (('exp', 'f32'), ('log', 'f64')):
+    open('$work/wh/src/%s_%s.fuse' % (op, dt), 'w').write(o.chain_source(op, dt, 8))" &&
+  python3 bench/pipes.py "$fusec" "$work/wh" --whole >"$work/whole.txt" || fail "pipes.py --whole exit status"
+grep -Eq '^exp_f32 +52\.4 +84\.6 \| +8\.6 +63\.2 .* 81\.6 \|' "$work/whole.txt" || fail "pipes.py --whole: exp f32's chain"
+grep -q '^2 chains: ' "$work/whole.txt" || fail "pipes.py --whole: 2 chains"
 
 # hot_share.py and write_tail.py on call 8's harness CSVs (inside its tarball): the hot-L2
 # line docs/model.md cites, and a write tail that brings the mid sizes' cold errors down
