@@ -34,7 +34,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import opcost_fused as oc  # noqa: E402  (the chains, their base, the table's slots)
 from kernels import ncu_launches  # noqa: E402
-from repredict import extract  # noqa: E402  (a tarball into a folder, with the data filter where Python has it)
+from fusion_bench import parse_sizes  # noqa: E402  (2^24 or a count)
+from repredict import extract, shape_args  # noqa: E402  (a tarball into a folder; a source's # fusec-args)
 
 PIPES = ("alu", "fma", "fp64", "xu", "lsu", "cbu")
 METRICS = ("gpu__time_duration.sum", "smsp__inst_executed.sum",
@@ -50,11 +51,8 @@ def fused_launch(path):
 
 def predict(fusec, device, n, src):
     """fusec's report of src at n elements (its "# fusec-args:" first line applied)."""
-    with open(src) as f:
-        first = f.readline()
-    extra = first[len("# fusec-args:"):].split() if first.startswith("# fusec-args:") else []
     return json.loads(subprocess.check_output([fusec, "--predict", "--format=json", "-w", "--device=" + device,
-                                               "--sizes=%d" % n] + extra + [src]))
+                                               "--sizes=%d" % n] + shape_args([], src) + [src]))
 
 
 def main():
@@ -68,20 +66,18 @@ def main():
                     help="each profile is a whole chain's (ncu/NAME.csv beside src/NAME.fuse, or both in one folder): "
                          "its instructions an element by pipe against its fused slots, not one op's")
     a = ap.parse_args()
-    base, _, power = a.n.partition("^")  # 2^24 or a number
-    n = int(base) ** int(power) if power else int(base)
+    n = parse_sizes(a.n)[0]
     with tempfile.TemporaryDirectory() as tmp:
         folder = a.ncu
         if a.ncu.endswith(".tgz"):
             extract(a.ncu, tmp)
             folder = tmp
-        return (whole if a.whole else table)(a, n, folder, tmp)
+        return whole(a, n, folder) if a.whole else table(a, n, folder, tmp)
 
 
-def whole(a, n, folder, tmp):
+def whole(a, n, folder):
     """Prints, for each chain's profile, its fused kernel's warp instructions an element by pipe, its fused slots
     (fp64 ones in fp32 cycles), the cycles a slot is an instruction, and the model's time against ncu's."""
-    del tmp  # the sources are in the folder
     ncu = os.path.join(folder, "ncu") if os.path.isdir(os.path.join(folder, "ncu")) else folder
     src = os.path.join(folder, "src") if os.path.isdir(os.path.join(folder, "src")) else folder
     print("%-22s %8s %5s | %s %6s | %7s %5s | %8s %6s" % ("chain", "us", "iss%", " ".join("%6s" % p for p in PIPES),

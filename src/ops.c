@@ -269,10 +269,10 @@ static const struct {
  * with fewer terms, 319.2 at 8, 250.0 at 4, 145.8 at 3, 151.4 and 151.6 at
  * 2 (calls 4-5 of session 38, an H100; 149.6 their mean at 2 and 3), while
  * the i64 % and the i32 // stay within 4% at 2, 4 and 8 terms (the i32 %
- * at 4 and 8); without the bound the chain of 8 ran at 149.6's time (call 6). Random program 38's fused kernel, one
- * i64 // by a tensor and no spill, had run 0.68 of the time 317.5 gave.
- * *, << and >> stayed memory-bound at 8 applications a chain and cost
- * their flops. */
+ * at 4 and 8); without the bound the chain of 8 ran at 149.6's time
+ * (call 6). Random program 38's fused kernel, one i64 // by a tensor and
+ * no spill, had run 0.68 of the time 317.5 gave. *, << and >> stayed
+ * memory-bound at 8 applications a chain and cost their flops. */
 static const struct {
     double narrow, i32, i64;
 } idiv_costs[2][2] = {

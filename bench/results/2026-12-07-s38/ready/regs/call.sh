@@ -60,17 +60,9 @@ for src in sorted(glob.glob(d + "/*.fuse")):
     api = re.search(r"(\w+)_fused_kernel\(", text).group(1)
     for v in ("r8", "r4", "r1"):
         open("%s_%s.cu" % (b, v), "w").write(fb.variant_source(text, api, v))
-    # the harness's sizes: 2^20, 2^24, 2^26 elements; a shaped chain (its "# fusec-args: --dims=D=N,..." line)
-    # sweeps its first --dims dim over the sizes that make them, the others fixed
-    dims = re.match(r"# fusec-args: --dims=(\S+)", open(src).read())
-    args = "--sizes 2^20,2^24,2^26"
-    if dims:
-        pairs = [p.split("=") for p in dims.group(1).split(",")]
-        rest = 1
-        for _, v in pairs[1:]:
-            rest *= int(v)
-        args = "--sweep %s --dims %s --sizes %s" % (pairs[0][0], ",".join("=".join(p) for p in pairs[1:]),
-                                                     ",".join(str(max(1, round(2 ** k / rest))) for k in (20, 24, 26)))
+    # the harness's sizes: 2^20, 2^24, 2^26 elements (a shaped chain: its swept dim's sizes that make them)
+    args = subprocess.check_output([sys.executable, "bench/sweep_sizes.py", fusec, src, "1048576,16777216,67108864"],
+                                   text=True).strip()
     open(b + ".args", "w").write(args + "\n")
 PY
   ls $S/src/*.cu | xargs -P 14 -I{} sh -c 'f={}; b=$(basename ${f%.cu}); nvcc -O3 -arch=sm_90 -Xptxas -v "$f" -o '"$S"'/bin/$b > '"$S"'/bin/$b.ptxas 2>&1 || echo "BUILD FAILED $f"'
