@@ -51,7 +51,8 @@ def unit_scale(unit, metric):
     for table in (TIME, BYTES, dict.fromkeys(COUNTS, 1)):
         if unit in table:
             return table[unit]
-    raise SystemExit("kernels.py: %s in unit '%s': not one of %s" % (metric, unit, ", ".join(list(TIME) + list(BYTES))))
+    raise SystemExit("kernels.py: %s in unit '%s': not one of %s" % (metric, unit,
+                                                                       ", ".join(list(TIME) + list(BYTES) + list(COUNTS))))
 
 
 def ncu_launches(path, metrics):

@@ -3,22 +3,13 @@
 # On an H200: (1) the bench set beside eager, Inductor and CUB (bench/fusion_bench.py, the 13 bench/chains,
 # 2^12-2^28, cold, three passes: issue 13's table), (2) the fidelity table of the 14 examples and
 # 24 tests/golden chains (bench/fidelity.sh RANDOM_N=0, REPS=10) with the time left. On an H100: session 38's
-# ready/regs without its part A (the fused kernel's register bound, timed), or below B = 400 only its part C (the
-# bench chains below Inductor with the bound's variants). Back as one all.tgz (regs.tgz from ready/regs).
+# ready/regs without its part A (the fused kernel's register bound, timed, as far as B goes: its builds need 200 s
+# left). Back as one all.tgz (regs.tgz from ready/regs).
 export PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1
 F=$PWD/.dev/bin/fusec; T=/tmp/s39/out; W=/tmp/s39/work; rm -rf /tmp/s39; mkdir -p $T $W; t0=$(date +%s)
 left() { echo $((${B:-560} - $(date +%s) + t0)); }
 el() { echo "t=$(( $(date +%s) - t0 )) $*" | tee -a $T/times.txt; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee $T/machine.txt
-if ! grep -q H200 $T/machine.txt && [ ${B:-560} -lt 400 ]; then
-  # too little time for ready/regs's builds: its part C alone, the register bound's variants of the five bench
-  # chains below Inductor on the H100 in session 37, beside eager and Inductor
-  trap 'tar -C $T -czf $OUT/all.tgz --exclude=./fb/build .' EXIT
-  timeout $(( $(left) - 10 )) python3 bench/fusion_bench.py --fusec $F --out $T/fb --sizes 2^20,2^24,2^28 --modes cold \
-    --passes 3 --no-cub --variants r8,r4,r1 bench/chains/lse_f64.fuse bench/chains/floordiv_f32.fuse \
-    bench/chains/idiv_i32.fuse bench/chains/where_f16.fuse bench/chains/mish_f32.fuse > $T/fb.txt 2>&1
-  el "fusion_bench rc=$?"; sed -n '/^variants/,$p' $T/fb/table.txt 2>/dev/null | head -40; exit
-fi
 if ! grep -q H200 $T/machine.txt; then
   # one call only: part A (the op rows at 2 and 4 terms) skipped, B (the bound's variants timed) first
   rm -rf /tmp/s38-regs; mkdir -p /tmp/s38-regs; touch /tmp/s38-regs/calls /tmp/s38-regs/A
