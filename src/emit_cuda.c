@@ -549,12 +549,20 @@ static int align_elems(int e, int dt)
  * fused kernel spilled 976 bytes under 64 registers and ran 2.4 times their
  * cost alone (call 4), and 4 blocks timed as 8 on the f64 chains (call 6).
  * An unfused f64 exp under the 32-register cap ran at 0.83x eager's kernel
- * (runs 2-4). */
-static const char *min_blocks(int bytes, bool fp64, bool fused)
+ * (runs 2-4). A kernel with an integer // or % (divides: the fused kernel's,
+ * fused_divides_int; an unfused one's is wide) asks for 8 blocks (64
+ * registers) where its bytes would give 16: under 32 registers the fused
+ * kernels of 4 and 8 i64 `//` by a tensor spilled 4 and 172 bytes and ran
+ * 1.86x and 2.3x slower at 2^26 than under 64 (no spill), 8 i8 `//` and `%`
+ * by a tensor spilled 430 and 1302 bytes and ran 1.7x and 3.9x slower, 8 i32
+ * and i64 `//` by a literal 1.05x and 1.03x, and 1 or 2 i64 `//` by a tensor
+ * or 8 i64 `%` by a literal timed the same under either (session 40's call
+ * 1 on an H100, bench/results/2026-12-07-s40/regs; docs/cuda.md). */
+static const char *min_blocks(int bytes, bool fp64, bool divides, bool fused)
 {
-    return fp64 && fused ? "512 / FX_THREADS"
-           : fp64        ? "1024 / FX_THREADS"
-           : bytes <= 64 ? "2048 / FX_THREADS"
+    return fp64 && fused                    ? "512 / FX_THREADS"
+           : fp64 || (divides && bytes <= 192) ? "1024 / FX_THREADS"
+           : bytes <= 64                    ? "2048 / FX_THREADS"
            : bytes <= 192 ? "1024 / FX_THREADS"
                           : NULL;
 }
@@ -569,6 +577,17 @@ static const char *min_blocks(int bytes, bool fp64, bool fused)
 static bool divides_int(const Program *p, const Inst *in)
 {
     return (in->op == O_REM || in->op == O_FLOORDIV) && is_int(in->ct) && p->inst[in->arg[1]].op != O_CONST;
+}
+
+/* Whether the fused kernel computes an integer // or % (min_blocks). */
+static bool fused_divides_int(const Program *p)
+{
+    for (int i = 0; i < p->ninst; i++) {
+        const Inst *in = &p->inst[i];
+        if (in->live && !in->scalar && in->canon == i && (in->op == O_REM || in->op == O_FLOORDIV) && is_int(in->ct))
+            return true;
+    }
+    return false;
 }
 
 /* "FX_THREADS, 2048 / FX_THREADS": __launch_bounds__'s arguments, min_blocks's
@@ -627,7 +646,7 @@ static void kernel_params(Emitter *em, const char *name, const Arrays *ar, const
     const Program *p = em->p;
     fprintf(f, "template <typename I>\n__global__ void __launch_bounds__(%s) %s(",
             launch_bounds(em, min_blocks(thread_bytes(p, e, ar->load, ar->nload, ar->store, ar->nstore, 2),
-                                         wide, false)),
+                                         wide, false, false)),
             name);
     for (int k = 0; k < ar->nload; k++)
         fprintf(f, "const %s *__restrict__ %s, ", store_t[p->inst[ar->load[k]].dtype], load_names[k]);
@@ -1280,7 +1299,8 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
      * array (an fp8 chain with an f32 [C] input spilled 162 bytes under 32 registers). With
      * 64-bit indices (n of 2^31 or more) the count of every load: 3-D and 4-D gathers spilled.
      * "1" (no minimum of blocks an SM) where min_blocks gives none. */
-    const char *mb = min_blocks(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, true);
+    bool divides = fused_divides_int(p);
+    const char *mb = min_blocks(thread_bytes(p, e, load, nl, store, nout, 1), t->fcost.fp64, divides, true);
     int widest = 1, row_bytes = thread_bytes(p, e, whole, nw, store, nout, 1);
     for (int k = 0; k < nw + nout; k++) {
         int sz = fusec_dtype_size[p->inst[k < nw ? whole[k] : store[k - nw]].dtype];
@@ -1291,7 +1311,7 @@ static void emit_fused_kernel(Emitter *em, int *sc, int nsc)
             int sz = fusec_dtype_size[p->inst[load[k]].dtype];
             row_bytes += e >= 32 && varies_last(p, &p->inst[load[k]].shape) ? e * (sz < widest ? sz : widest) : 0;
         }
-    const char *mb_row = min_blocks(row_bytes, t->fcost.fp64, true);
+    const char *mb_row = min_blocks(row_bytes, t->fcost.fp64, divides, true);
     bool same = mb == mb_row || (mb && mb_row && strcmp(mb, mb_row) == 0);
     const char *lb = !shaped || same ? launch_bounds(em, mb)
                                              : arena_printf(p->arena, "FX_THREADS, ROW && sizeof(I) == 4 ? %s : %s",

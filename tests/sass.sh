@@ -2,7 +2,8 @@
 # Compiles tests/sass/nan_compare.fuse to machine code and checks that every
 # comparison constant of its fused kernel is still there: ptxas once folded
 # abs(x) > -1.25 and exp2(x) > -4.75 to true, which is wrong for NaN. Then
-# bench/sass_count.py's count of two examples' fused kernels.
+# bench/sass_count.py's count of two examples' fused kernels, and bench/regs.py's registers of
+# tests/sass/idiv_i64.fuse's (no spill).
 #   sass.sh FUSEC NVCC NVDISASM WORKDIR
 set -eu
 fusec=$1 nvcc=$2 nvdisasm=$3 work=$4
@@ -30,4 +31,10 @@ awk '$1 == "bias_gelu" && $2 == 16 && $3 > 20 && $3 < 40 && $7 == "1.0" { ok++ }
      $1 == "seed" && $2 == 4 && $3 > 3 && $3 < 12 && $7 == "0.0" { ok++ } END { exit ok != 2 }' "$work/count.txt" ||
   { echo "FAIL: sass_count.py:"; cat "$work/count.txt"; fails=$((fails + 1)); }
 [ $fails = 0 ] && echo "ok: sass_count.py: one MUFU an element in bias_gelu's fused kernel, none in the seed's"
+# bench/regs.py (ptxas -v) on a chain of i64 // and % by literals, one 8-byte input and output: no
+# instance of its fused kernel spills (under the 32-register bound its bytes alone would give, 36 bytes)
+NVCC="$nvcc" python3 "$root/bench/regs.py" "$fusec" "$(dirname "$0")/sass/idiv_i64.fuse" >"$work/regs.txt" 2>&1 &&
+  grep -q "jLi4 .*8 blocks" "$work/regs.txt" && ! grep -q spills "$work/regs.txt" ||
+  { echo "FAIL: regs.py: idiv_i64's fused kernel:"; cat "$work/regs.txt"; fails=$((fails + 1)); }
+[ $fails = 0 ] && echo "ok: regs.py: idiv_i64's fused kernel spills nothing"
 [ $fails = 0 ]
