@@ -549,15 +549,18 @@ static int align_elems(int e, int dt)
  * fused kernel spilled 976 bytes under 64 registers and ran 2.4 times their
  * cost alone (call 4), and 4 blocks timed as 8 on the f64 chains (call 6).
  * An unfused f64 exp under the 32-register cap ran at 0.83x eager's kernel
- * (runs 2-4). A kernel with an integer // or % (divides: the fused kernel's,
- * fused_divides_int; an unfused one's is wide) asks for 8 blocks (64
- * registers) where its bytes would give 16: under 32 registers the fused
- * kernels of 4 and 8 i64 `//` by a tensor spilled 4 and 172 bytes and ran
- * 1.86x and 2.3x slower at 2^26 than under 64 (no spill), 8 i8 `//` and `%`
- * by a tensor spilled 430 and 1302 bytes and ran 1.7x and 3.9x slower, 8 i32
- * and i64 `//` by a literal 1.05x and 1.03x, and 1 or 2 i64 `//` by a tensor
- * or 8 i64 `%` by a literal timed the same under either (session 40's call
- * 1 on an H100, bench/results/2026-12-07-s40/regs; docs/cuda.md). */
+ * (runs 2-4). A fused kernel with an integer // or % by a tensor or a param
+ * (divides, fused_divides_int; an unfused one's is wide) asks for 8 blocks
+ * (64 registers) where its bytes would give 16: under 32 registers the
+ * fused kernels of 4 and 8 i64 `//` by a tensor spilled 4 and 172 bytes and
+ * ran 1.87x and 2.3x slower at 2^26 than under 64 (no spill), 8 i8 `//` and
+ * `%` by a tensor spilled 430 and 1302 bytes and ran 1.7x and 3.9x slower,
+ * and 1 or 2 i64 `//` by a tensor timed the same under either. By a literal
+ * (a multiply-high) it keeps its bytes' rule: 8 i32 and i64 `//` by 7 ran
+ * 1.05x and 1.03x faster under 64 registers, but random program 11 (four
+ * integer `%` by literals among ten transcendentals, no spill under 32) ran
+ * 1.05x slower at 45 registers (calls 1 and 4 of session 40 on an H100,
+ * bench/results/2026-12-07-s40/regs and idiv; docs/cuda.md). */
 static const char *min_blocks(int bytes, bool fp64, bool divides, bool fused)
 {
     return fp64 && fused                    ? "512 / FX_THREADS"
@@ -579,12 +582,12 @@ static bool divides_int(const Program *p, const Inst *in)
     return (in->op == O_REM || in->op == O_FLOORDIV) && is_int(in->ct) && p->inst[in->arg[1]].op != O_CONST;
 }
 
-/* Whether the fused kernel computes an integer // or % (min_blocks). */
+/* Whether the fused kernel divides integers by a tensor or a param (divides_int; min_blocks). */
 static bool fused_divides_int(const Program *p)
 {
     for (int i = 0; i < p->ninst; i++) {
         const Inst *in = &p->inst[i];
-        if (in->live && !in->scalar && in->canon == i && (in->op == O_REM || in->op == O_FLOORDIV) && is_int(in->ct))
+        if (in->live && !in->scalar && in->canon == i && divides_int(p, in))
             return true;
     }
     return false;
