@@ -563,11 +563,11 @@ static int align_elems(int e, int dt)
  * bench/results/2026-12-07-s40/regs and idiv; docs/cuda.md). */
 static const char *min_blocks(int bytes, bool fp64, bool divides, bool fused)
 {
-    return fp64 && fused                    ? "512 / FX_THREADS"
-           : fp64 || (divides && bytes <= 192) ? "1024 / FX_THREADS"
-           : bytes <= 64                    ? "2048 / FX_THREADS"
-           : bytes <= 192 ? "1024 / FX_THREADS"
-                          : NULL;
+    return fp64 && fused              ? "512 / FX_THREADS"
+           : fp64                     ? "1024 / FX_THREADS"
+           : bytes <= 64 && !divides  ? "2048 / FX_THREADS"
+           : bytes <= 192             ? "1024 / FX_THREADS"
+                                      : NULL;
 }
 
 /* An integer // or % by a tensor or a param: a division each element. Its
