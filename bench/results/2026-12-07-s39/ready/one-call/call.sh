@@ -2,19 +2,14 @@
 # only; B (seconds, default 560) is the call's length. Carry .dev (HEAD's fusec in .dev/bin).
 # On an H200: (1) the bench set beside eager, Inductor and CUB (bench/fusion_bench.py, the 13 bench/chains,
 # 2^12-2^28, cold, three passes: issue 13's table), (2) the fidelity table of the 14 examples and
-# 24 tests/golden chains (bench/fidelity.sh RANDOM_N=0, REPS=10) with the time left. On an H100: session 38's
-# ready/regs without its part A (the fused kernel's register bound, timed, as far as B goes: its builds need 200 s
-# left). Back as one all.tgz (regs.tgz from ready/regs).
+# 24 tests/golden chains (bench/fidelity.sh RANDOM_N=0, REPS=10) with the time left; on an H100 the same
+# (until session 40 it ran session 38's ready/regs there). Back as one all.tgz.
 export PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1
 F=$PWD/.dev/bin/fusec; T=/tmp/s39/out; W=/tmp/s39/work; rm -rf /tmp/s39; mkdir -p $T $W; t0=$(date +%s)
 left() { echo $((${B:-560} - $(date +%s) + t0)); }
 el() { echo "t=$(( $(date +%s) - t0 )) $*" | tee -a $T/times.txt; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee $T/machine.txt
-if ! grep -q H200 $T/machine.txt; then
-  # one call only: part A (the op rows at 2 and 4 terms) skipped, B (the bound's variants timed) first
-  rm -rf /tmp/s38-regs; mkdir -p /tmp/s38-regs; touch /tmp/s38-regs/calls /tmp/s38-regs/A
-  bash bench/results/2026-12-07-s38/ready/regs/call.sh; exit
-fi
+# (ready/regs ran on an H100 in session 40: bench/results/2026-12-07-s40/regs; an H100 now runs what an H200 does)
 trap 'tar -C $T -czf $OUT/all.tgz --exclude=./fb/build .' EXIT
 timeout $(( $(left) - 10 )) python3 bench/fusion_bench.py --fusec $F --out $T/fb --sizes 2^12,2^16,2^20,2^24,2^28 --modes cold \
   --passes 3 bench/chains/*.fuse > $T/fb.txt 2>&1
