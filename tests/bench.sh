@@ -220,6 +220,14 @@ c16=$root/bench/results/h200-2026-12-03/call-16-fid100-gpucheck
 kept_table c16 "$c16/fidelity100.tgz" "$c16/fidelity100.txt" "call 16"
 grep -q '^harness runs: 100, failed or stopped: 0 $' "$work/c16.txt" || fail "fidelity.py: call 16's 100 runs"
 [ "$(ls "$work"/c16/fidelity/rand_*.csv | wc -l)" = 100 ] || fail "fidelity: call 16 has 100 programs' CSVs"
+# and on session 41's whole table on the H200 (the examples, golden chains and 100 random programs in one
+# machine's calls): the table docs/results.md and docs/model.md quote, every chain verified before timing
+s41=$root/bench/results/2026-12-07-s41/fidelity
+kept_table s41 "$s41/fidelity.tgz" "$s41/fidelity.txt" "session 41"
+grep -q '^harness runs: 138, failed or stopped: 0 $' "$work/s41.txt" || fail "fidelity.py: session 41's 138 runs"
+grep -q '^within target: cold 911/1192 (<= 10%), graph 845/1192 (<= 10%), hot 1020/1192 (<= 15%)$' "$work/s41.txt" ||
+  fail "fidelity.py: session 41's rows within target"
+grep -q '^median |error| over all rows: 5.9%$' "$work/s41.txt" || fail "fidelity.py: session 41's median 5.9%"
 
 # ab.py on session 29's call 3: the kept table, and the one launch's gain where n leaves a rest
 ab3=bench/results/2026-12-06-s29/call-3
