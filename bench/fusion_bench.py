@@ -28,7 +28,10 @@ between two events, divided by the calls; the host's dispatch counts there.
 Each row is the median over --reps calls; --passes repeats the sweep, and the
 row kept is the median of the passes' medians. Each cold rep times the versions
 in a random order of its own (--order shuffle): a fixed place in the order is
-not neutral (time_cold says what it measured).
+not neutral (time_cold says what it measured). --code-warm adds fused, compile and cub
+timed so again with their code fetched first: the same kernel run on inputs of its
+own after the flush, before the start event, so that the timed call's data is cold
+and its code is not; the difference is what fetching a cold call's code costs.
 
 Outputs under --out: results.csv (every row), accuracy.csv, table.txt (what is
 printed), inductor/ (Inductor's generated code, when --keep-inductor).
@@ -398,7 +401,7 @@ def sleep_cycles(us, flush):
     return int(us / best)
 
 
-def time_cold(calls, flush, reps, cycles, order_rule="shuffle", seed=0):
+def time_cold(calls, flush, reps, cycles, order_rule="shuffle", seed=0, warm=None):
     """calls: version -> zero-argument callable. Interleaved: each rep times every
     version once, each alone after a sleep and an L2 flush, in an order that
     changes from rep to rep: "shuffle" (the default), a random order of its own
@@ -406,13 +409,17 @@ def time_cold(calls, flush, reps, cycles, order_rule="shuffle", seed=0):
     versions' order and its reverse by turns (runs before 15 of docs/results.md),
     which leaves the middle version always in the middle: fusec's fused kernel,
     measured there 0.3-0.8 us slower at 2^12-2^20 than the same kernel timed at
-    the ends (run 15), so that those runs' small-n ratios were biased against it."""
+    the ends (run 15), so that those runs' small-n ratios were biased against it.
+    warm: version -> a call of the same kernels on inputs of their own, made after the
+    flush and before the start event, so that the timed call finds its code fetched
+    and its data still cold (--code-warm); what it returns is kept until the rep ends,
+    so that the timed call's outputs come from other blocks of the allocator."""
     import random
     rng = random.Random(seed)
     samples = {v: [] for v in calls}
     order = list(calls)
     for r in range(reps):
-        pairs = []
+        pairs, keep = [], []
         if order_rule == "shuffle":
             rng.shuffle(order)
             seq = list(order)
@@ -422,6 +429,8 @@ def time_cold(calls, flush, reps, cycles, order_rule="shuffle", seed=0):
             s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             torch.cuda._sleep(cycles)
             flush.zero_()
+            if warm and v in warm:
+                keep.append(warm[v]())
             s.record()
             calls[v]()
             e.record()
@@ -510,8 +519,15 @@ def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
             e.record()
             e.synchronize()
             est[v] = s.elapsed_time(e) * 1e3
+        warm = {}
+        if args.code_warm:  # the one-kernel versions again, their code fetched first (time_cold)
+            ins2 = make_inputs(c, n, args.seed + 2)
+            warm = {"compile+warm": lambda: compiled(*ins2), "fused+warm": fusec_call(c, "fused", ins2)}
+            if "cub" in calls:
+                warm["cub+warm"] = fusec_call(c, "cub", ins2)
+        timed = dict(calls, **{v: calls[v[:-len("+warm")]] for v in warm})
         for p in range(args.passes):
-            cold = time_cold(calls, flush, args.reps, cycles, args.order, args.seed * 1000 + p)
+            cold = time_cold(timed, flush, args.reps, cycles, args.order, args.seed * 1000 + p, warm)
             for v, us in cold.items():
                 rows.append((c["name"], n, v, "cold", p, us))
             if "hot" in args.modes:
@@ -519,7 +535,7 @@ def run_chain(c, sizes, args, flush, cycles, rows, acc_rows):
                 for v, us in hot.items():
                     rows.append((c["name"], n, v, "hot", p, us))
         log("  n=%d done (compile %.1f s)" % (n, compile_s))
-        del ins, src, dst, calls, compiled
+        del ins, src, dst, calls, compiled, warm, timed
     # accuracy at one size, every version on the same inputs with special values
     n = 1 << 20
     ins_probe = make_inputs(c, n, args.seed + 1, special=True)
@@ -625,6 +641,22 @@ def summarize(rows, acc_rows, chains, out):
                     t = med.get((c["name"], n, v, "cold"))
                     cells += " %14s %6s" % ("%.1f" % t if t else "-", "%.3f" % (t / fu) if t and fu else "-")
                 lines.append("%-12s %6s %9.1f" % (c["name"], fmt_n(n), fu or 0) + cells)
+    if any(k[2].endswith("+warm") for k in med):
+        lines.append("")
+        lines.append("cold, each one-kernel version also with its code fetched first (--code-warm: the same kernel "
+                     "on inputs of its own after the flush, before the start event): us, and what the fetch costs")
+        lines.append("%-12s %6s %9s %9s %6s %9s %9s %6s  %7s %7s" % (
+            "chain", "n", "fused", "warm", "fetch", "compile", "warm", "fetch", "ind/fu", "warm"))
+        for c in chains:
+            for n in sorted({k[1] for k in med if k[0] == c["name"] and k[2].endswith("+warm")}):
+                g = lambda v: med.get((c["name"], n, v, "cold"))
+                fu, fw, ind, iw = g("fused"), g("fused+warm"), g("compile"), g("compile+warm")
+                f = lambda x, w=9, d=1: ("%*.*f" % (w, d, x)) if x is not None else " " * (w - 1) + "-"
+                d = lambda a, b: a - b if a is not None and b is not None else None
+                r = lambda a, b: a / b if a and b else None
+                lines.append("%-12s %6s %s %s %s %s %s %s  %s %s" % (
+                    c["name"], fmt_n(n), f(fu), f(fw), f(d(fu, fw), 6, 2), f(ind), f(iw), f(d(ind, iw), 6, 2),
+                    f(r(ind, fu), 7, 3), f(r(iw, fw), 7, 3)))
     if any(k[3] == "hot" for k in med):
         lines.append("")
         lines.append("hot, back to back from Python (the user's view); us per call")
@@ -715,6 +747,8 @@ def main():
                     help="the versions' order in each cold rep (default shuffle: a new random order each rep)")
     ap.add_argument("--baseline", metavar="FUSEC", default=None,
                     help="another fusec build: its fused kernel timed too, as fused@base (an A/B of two builds)")
+    ap.add_argument("--code-warm", action="store_true",
+                    help="also time fused, compile and cub cold with their code fetched first (time_cold's warm)")
     ap.add_argument("--no-cub", action="store_true",
                     help="no CUB column (CUB's version is built and timed from a library of its own otherwise)")
     ap.add_argument("--dry-run", action="store_true", help="compile the chains with fusec and stop")

@@ -285,6 +285,17 @@ acc_head = [l for l in lines if l.startswith("chain ") and "out" in l][0].split(
 acc_row = dict(zip(acc_head, [l for l in lines if l.startswith("c1 ") and " y " in l][0].split()))
 assert acc_row["cub"] == "2" and acc_row["compile"] == "-", acc_row
 assert "worst fused vs CUB (cub us / fused us): c1@2^20 1.136" in lines, lines[-2:]
+# --code-warm: the fused and compiled kernels cold with their code fetched first, and what the fetch cost
+rows += [("c1", 1 << 20, v, "cold", 0, us) for v, us in (("fused+warm", 10.5), ("compile+warm", 11.0))]
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    fb.summarize(rows, acc, [{"name": "c1"}, {"name": "c2"}], None)
+lines = out.getvalue().splitlines()
+at = [i for i, l in enumerate(lines) if l.startswith("cold, each one-kernel version")][0]
+warm = dict(zip(["chain", "n", "fused", "fwarm", "ffetch", "compile", "cwarm", "cfetch", "ind/fu", "iwarm"],
+                lines[at + 2].split()))
+assert warm["fwarm"] == "10.5" and warm["ffetch"] == "0.50" and warm["cfetch"] == "1.00", warm
+assert warm["ind/fu"] == "1.091" and warm["iwarm"] == "1.048" and lines[at + 3] == "", lines[at:at + 4]
 # the chain's library as a user builds it, without FUSEC_CUB; CUB's version from a library of
 # its own (compiled in, it slows the fused kernel at small n: docs/cuda.md); a variant as its parts say
 calls = []
