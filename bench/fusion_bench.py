@@ -610,6 +610,7 @@ def summarize(rows, acc_rows, chains, out):
         "chain", "n", "copy", "eager", "compile", "unfused", "fused", "cub", "ind/fu", "cub/fu",
         "eag/unf", "%copy", "cub%cp"))
     worst, worst_cub = [], []
+    f = lambda x, w=9, d=1: ("%*.*f" % (w, d, x)) if x is not None else " " * (w - 1) + "-"  # a cell, "-" if none
     for c in chains:
         sizes = sorted({k[1] for k in med if k[0] == c["name"]})
         for n in sizes:
@@ -620,7 +621,6 @@ def summarize(rows, acc_rows, chains, out):
             r_eag = eag / unf if unf and eag else None
             pc = 100.0 * cp / fu if fu and cp else None
             pc_cub = 100.0 * cp / cub if cub and cp else None
-            f = lambda x, w=9, d=1: ("%*.*f" % (w, d, x)) if x is not None else " " * (w - 1) + "-"
             lines.append("%-12s %6s %s %s %s %s %s %s  %s %s %s %s %s" % (
                 c["name"], fmt_n(n), f(cp), f(eag), f(ind), f(unf), f(fu), f(cub), f(r_ind, 7, 3),
                 f(r_cub, 7, 3), f(r_eag, 8, 3), f(pc, 6, 1), f(pc_cub, 6, 1)))
@@ -651,7 +651,6 @@ def summarize(rows, acc_rows, chains, out):
             for n in sorted({k[1] for k in med if k[0] == c["name"] and k[2].endswith("+warm")}):
                 g = lambda v: med.get((c["name"], n, v, "cold"))
                 fu, fw, ind, iw = g("fused"), g("fused+warm"), g("compile"), g("compile+warm")
-                f = lambda x, w=9, d=1: ("%*.*f" % (w, d, x)) if x is not None else " " * (w - 1) + "-"
                 d = lambda a, b: a - b if a is not None and b is not None else None
                 r = lambda a, b: a / b if a and b else None
                 lines.append("%-12s %6s %s %s %s %s %s %s  %s %s" % (
@@ -665,7 +664,6 @@ def summarize(rows, acc_rows, chains, out):
             sizes = sorted({k[1] for k in med if k[0] == c["name"] and k[3] == "hot"})
             for n in sizes:
                 g = lambda v: med.get((c["name"], n, v, "hot"))
-                f = lambda x: ("%9.1f" % x) if x is not None else "        -"
                 lines.append("%-12s %6s %s %s %s %s %s" % (c["name"], fmt_n(n), f(g("eager")), f(g("compile")),
                                                          f(g("unfused")), f(g("fused")), f(g("cub"))))
     lines.append("")
