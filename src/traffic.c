@@ -8,6 +8,7 @@
  * once, writes each output once and computes each common subexpression once
  * (Inst.canon, found by ir_build).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,7 +93,13 @@ static int fold_of(const Program *p, const Inst *in, const uint8_t *fold)
         return FOLD_FREE;
     if (fusec_dtype[in->ct].kind != FX_KIND_INT || in->nargs != 2)
         return FOLD_NONE;
+    /* x % x and x // x of i32 and i64 too: nvcc folds the division (srem and
+     * sdiv of a value by itself) and what it feeds (an i32 q % q, then an
+     * i64 % 7 of it: 8.6 SASS instructions an element, as y = x + f32(q) does);
+     * not of u8, i8 and i16, which divide in float (a reciprocal) */
     if (a == b && (in->op == O_XOR || in->op == O_SUB))
+        return FOLD_CONST;
+    if (a == b && (in->op == O_REM || in->op == O_FLOORDIV) && fusec_dtype[in->ct].size >= 4)
         return FOLD_CONST;
     const FusecDtype *d = &fusec_dtype[in->ct];
     bool is_unsigned = d->prec == 8 * d->size;
@@ -125,11 +132,48 @@ static bool folds_whole(const Inst *in)
     return fusec_dtype[in->ct].kind != FX_KIND_FLOAT || (op_info[in->op].trans == 0 && in->op != O_DIV);
 }
 
+/* The value a bool that nvcc knows has (0 or 1), or -1: a literal, or == and
+ * != of a float sign() and a literal that is no integer in its dtype (sign
+ * is (float)((0 < x) - (x < 0)), an integer converted, and nvcc folds the
+ * compare of a converted integer with a non-integer constant: == false,
+ * != true; ordered compares with it are not folded). */
+static int known_bool(const Program *p, const Inst *in, const uint8_t *fold)
+{
+    if (in->op == O_CONST)
+        return in->value != 0;
+    if ((in->op != O_EQ && in->op != O_NE) || in->nargs != 2)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        const Inst *s = &p->inst[p->inst[in->arg[k]].canon], *c = &p->inst[in->arg[1 - k]];
+        if (s->op != O_SIGN || (s->dtype != FX_F32 && s->dtype != FX_F64) || fold[s - p->inst] != FOLD_NONE ||
+            c->op != O_CONST)
+            continue;
+        double v = s->dtype == FX_F32 ? (double)(float)c->value : c->value;
+        if (v != v || v != floor(v))
+            return in->op == O_NE;
+    }
+    return -1;
+}
+
 /* fold[i] for every canonical live instruction of the fused kernel */
 static void fused_folds(const Program *p, const char *is_out, uint8_t *fold)
 {
-    for (int i = 0; i < p->ninst; i++)
-        fold[i] = p->inst[i].live && p->inst[i].canon == i ? (uint8_t)fold_of(p, &p->inst[i], fold) : FOLD_NONE;
+    /* a where whose condition nvcc knows takes one side: free, and only that side is needed */
+    signed char *known = arena_alloc(p->arena, (size_t)p->ninst + 1);
+    for (int i = 0; i < p->ninst; i++) {
+        known[i] = -1;
+        if (!p->inst[i].live || p->inst[i].canon != i) {
+            fold[i] = FOLD_NONE;
+            continue;
+        }
+        const Inst *in = &p->inst[i];
+        fold[i] = (uint8_t)fold_of(p, in, fold);
+        known[i] = (signed char)known_bool(p, in, fold);
+        if (known[i] >= 0 && fold[i] == FOLD_NONE)
+            fold[i] = FOLD_CONST;
+        if (in->op == O_WHERE && fold[i] == FOLD_NONE && known[p->inst[in->arg[0]].canon] >= 0)
+            fold[i] = FOLD_FREE;
+    }
     /* backwards: a value is needed by an output, or by a needed value that is not a constant */
     char *needed = arena_alloc(p->arena, (size_t)p->ninst + 1);
     for (int i = p->ninst - 1; i >= 0; i--) {
@@ -138,6 +182,10 @@ static void fused_folds(const Program *p, const char *is_out, uint8_t *fold)
             needed[in->canon] = 1;
         if (!in->live || in->canon != i || !needed[i] || fold[i] == FOLD_CONST)
             continue;
+        if (in->op == O_WHERE && fold[i] == FOLD_FREE) {
+            needed[p->inst[in->arg[known[p->inst[in->arg[0]].canon] ? 1 : 2]].canon] = 1;
+            continue;
+        }
         for (int k = 0; k < in->nargs; k++)
             needed[p->inst[in->arg[k]].canon] = 1;
     }
