@@ -3,15 +3,16 @@
 # run (fusion_bench.py --code-warm, 2^12-2^20, three passes) on the 7 bench/chains whose fused kernel lost to
 # Inductor's at 2^12 or 2^16 in session 41 (CW= for others); (3) an A/B of session 40's
 # register rule on idiv_i32 (HEAD's fused kernel against 8968b53's, the last build before the rule: .dev/base/fusec).
-# Carry .dev (HEAD's fusec in .dev/bin, 8968b53's in .dev/base). B (seconds, default 420) is the call's length.
+# Carry .dev (HEAD's fusec in .dev/bin, 8968b53's in .dev/base). B (seconds, default 420) is the call's length;
+# K, KT and CW narrow stages (1) and (2) for a short call.
 # Back as one all.tgz.
 export PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1
 F=$PWD/.dev/bin/fusec; T=/tmp/s42/out; rm -rf /tmp/s42; mkdir -p $T; t0=$(date +%s); B=${B:-420}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee $T/machine.txt
 trap 'tar -C $T -czf $OUT/all.tgz --exclude=./ab/build --exclude=./kern/build --exclude=./cw/build .' EXIT
 left() { l=$(( B - 15 - $(date +%s) + t0 - $1 )); [ $l -gt 1 ] || l=1; echo $l; }  # never 0: timeout 0 waits forever
-timeout 100 python3 bench/fusion_bench.py --fusec $F --out $T/kern --sizes 2^20 --modes cold --passes 3 --no-cub \
-  --kernels 2^20 bench/chains/affine_f32.fuse bench/chains/lse_f64.fuse bench/chains/sigtanh_f64.fuse > $T/kern.txt 2>&1
+timeout ${KT:-100} python3 bench/fusion_bench.py --fusec $F --out $T/kern --sizes 2^20 --modes cold --passes 3 --no-cub \
+  --kernels 2^20 ${K:-bench/chains/affine_f32.fuse bench/chains/lse_f64.fuse bench/chains/sigtanh_f64.fuse} > $T/kern.txt 2>&1
 rc=$?; echo "t=$(( $(date +%s) - t0 )) kernels rc=$rc" | tee $T/times.txt
 timeout $(left 80) python3 bench/fusion_bench.py --fusec $F --out $T/cw \
   --sizes 2^12,2^16,2^20 --modes cold --passes 3 --code-warm ${CW:-bench/chains/affine_f32.fuse bench/chains/cmp_f32.fuse bench/chains/idiv_i32.fuse \
