@@ -1,7 +1,7 @@
 # Session 42's call: (1) each kernel of eager and of the unfused version at 2^20 on the three chains whose unfused
 # call ran under 0.97x eager's there in session 41 (affine_f32, lse_f64, sigtanh_f64); (2) session 41's code-warm
-# run (fusion_bench.py --code-warm, 2^12-2^20, three passes) on the 7 bench/chains whose fused kernel lost to
-# Inductor's at 2^12 or 2^16 in session 41 (CW= for others); (3) an A/B of session 40's
+# run (fusion_bench.py --code-warm, 2^12-2^20, three passes) on seven bench/chains whose fused kernel ran under
+# 0.98x Inductor's at 2^12 or 2^16 in session 41 (CW= for others); (3) an A/B of session 40's
 # register rule on idiv_i32 (HEAD's fused kernel against 8968b53's, the last build before the rule: .dev/base/fusec).
 # Carry .dev (HEAD's fusec in .dev/bin, 8968b53's in .dev/base). B (seconds, default 420) is the call's length;
 # K, KT and CW narrow stages (1) and (2) for a short call.
