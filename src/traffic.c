@@ -57,9 +57,10 @@ static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int 
  * value nvcc knows when it compiles: a literal, an integer shifted by a
  * literal count outside [0, width) (<<: 0; >> of an unsigned type: 0), an
  * integer times or & a literal 0, an unsigned // or % by 0, x ^ x and x - x
- * of integers, and any op of constants only. FOLD_FREE: an operand's value
- * (x & x, x | x, min(x, x), max(x, x)). FOLD_DEAD: no use left but folded
- * ones. Each costs no issue slots (a transcendental of constants a share of
+ * of integers, x % x and x // x of i32 and i64, a compare whose answer nvcc
+ * knows (known_bool), and any op of constants only. FOLD_FREE: an operand's
+ * value (x & x, x | x, min(x, x), max(x, x), a where whose condition nvcc
+ * knows: its taken side). FOLD_DEAD: no use left but folded ones. Each costs no issue slots (a transcendental of constants a share of
  * them: folds_whole): random programs with shifts out of range ran 18-35%
  * under the slots that counted them (tests/randgen.py --seed 4242 programs
  * 3, 13, 44; session 24's call 3, docs/model.md). */
@@ -93,9 +94,10 @@ static int fold_of(const Program *p, const Inst *in, const uint8_t *fold)
         return FOLD_FREE;
     if (fusec_dtype[in->ct].kind != FX_KIND_INT || in->nargs != 2)
         return FOLD_NONE;
-    /* x % x and x // x of i32 and i64 too: nvcc folds the division (srem and
-     * sdiv of a value by itself) and what it feeds (an i32 q % q, then an
-     * i64 % 7 of it: 8.6 SASS instructions an element, as y = x + f32(q) does);
+    /* x % x and x // x of i32 and i64 too: nvcc folds the division of a value
+     * by itself and what only it feeds, leaving the test of x against 0 that
+     * fusec's by-zero rule adds, priced at nothing (f32(i64(q % q) % 7) +
+     * f32(q // q) + f32(q): 16.5 SASS instructions an element, nvcc 13, sm_90);
      * not of u8, i8 and i16, which divide in float (a reciprocal) */
     if (a == b && (in->op == O_XOR || in->op == O_SUB))
         return FOLD_CONST;
@@ -132,11 +134,24 @@ static bool folds_whole(const Inst *in)
     return fusec_dtype[in->ct].kind != FX_KIND_FLOAT || (op_info[in->op].trans == 0 && in->op != O_DIV);
 }
 
+/* Whether s is an f32 or f64 value that nvcc knows to be an integer: a
+ * sign() (fusec's is (float)((0 < x) - (x < 0))) or an i32 or i64 converted
+ * (f32(q); a u8, i8, i16 or bool converted is not seen through). */
+static bool integer_valued(const Program *p, const Inst *s)
+{
+    if (s->dtype != FX_F32 && s->dtype != FX_F64)
+        return false;
+    if (s->op == O_SIGN)
+        return true;
+    const FusecDtype *from = &fusec_dtype[p->inst[s->arg[0]].dtype];
+    return (s->op == O_CAST_BOOL + FX_F32 || s->op == O_CAST_BOOL + FX_F64) && from->kind == FX_KIND_INT &&
+           from->size >= 4;
+}
+
 /* The value a bool that nvcc knows has (0 or 1), or -1: a literal, or == and
- * != of a float sign() and a literal that is no integer in its dtype (sign
- * is (float)((0 < x) - (x < 0)), an integer converted, and nvcc folds the
- * compare of a converted integer with a non-integer constant: == false,
- * != true; ordered compares with it are not folded). */
+ * != of an integer-valued float (integer_valued) and a literal that is no
+ * integer in its dtype: == false, != true, as nvcc 13 folds them (ordered
+ * compares such as 0.5 < sign(x) it does not). */
 static int known_bool(const Program *p, const Inst *in, const uint8_t *fold)
 {
     if (in->op == O_CONST)
@@ -145,10 +160,9 @@ static int known_bool(const Program *p, const Inst *in, const uint8_t *fold)
         return -1;
     for (int k = 0; k < 2; k++) {
         const Inst *s = &p->inst[p->inst[in->arg[k]].canon], *c = &p->inst[in->arg[1 - k]];
-        if (s->op != O_SIGN || (s->dtype != FX_F32 && s->dtype != FX_F64) || fold[s - p->inst] != FOLD_NONE ||
-            c->op != O_CONST)
+        if (!integer_valued(p, s) || fold[s - p->inst] != FOLD_NONE || c->op != O_CONST)
             continue;
-        double v = s->dtype == FX_F32 ? (double)(float)c->value : c->value;
+        double v = ref_round(c->value, s->dtype);
         if (v != v || v != floor(v))
             return in->op == O_NE;
     }

@@ -489,9 +489,11 @@ python3 -c "import sys; a, b, c = map(float, sys.argv[1:]); assert a + 10 < b < 
     "$(slots "$tmp/f3.fuse")" "$(slots "$tmp/f6.fuse")" "$(slots "$tmp/f7.fuse")"
 check "a pow of constants: once a thread" 0 $?
 # ... and the divisions and selects nvcc settles at compile time (SASS: tests/sass.sh): an i32 or
-# i64 q % q or q // q, and what only it feeds, is a constant; a where on sign(x) == a non-integer
-# is never true, so only its false side runs (a u8 % divides in float: counted)
+# i64 q % q or q // q, and what only it feeds, is a constant; a where on sign(x) == a non-integer,
+# or f32(q) of an i32 or i64 == one, is never true (!= always), so only one side runs; a u8 % divides
+# in float and a u8 converted is not seen through: counted
 printf 'in q: i32\ny = f32(i64(q %% q) %% 7) + f32(q // q) + f32(q)\n' >"$tmp/f8.fuse"
+printf 'in q: i64\ny = f32(q %% q) + f32(q // q) + f32(q)\n' >"$tmp/f8b.fuse"
 printf 'in q: i32\ny = f32(q)\n' >"$tmp/f9.fuse"
 printf 'in q: u8\ny = f32(q %% q) + f32(q)\n' >"$tmp/f10.fuse"
 printf 'in x: f32\ny = x + where(sign(x) == 1.5, sin(x), erf(x))\n' >"$tmp/f11.fuse"
@@ -499,9 +501,17 @@ printf 'in x: f32\ny = x + where(sign(x) == 1.0, sin(x), erf(x))\n' >"$tmp/f12.f
 printf 'in x: f32\ny = x + erf(x)\n' >"$tmp/f13.fuse"
 printf 'in x: f32\ny = where(2 < 1, sin(x), x * 2)\n' >"$tmp/f14.fuse"
 printf 'in x: f32\ny = x * 2\n' >"$tmp/f15.fuse"
-python3 -c "import sys; a, b, c, d, e, f, g, h = map(float, sys.argv[1:]); assert a - b < 3 and c > b + 5 and d < f + 3 < e and g == h, sys.argv" \
-    "$(slots "$tmp/f8.fuse")" "$(slots "$tmp/f9.fuse")" "$(slots "$tmp/f10.fuse")" "$(slots "$tmp/f11.fuse")" \
-    "$(slots "$tmp/f12.fuse")" "$(slots "$tmp/f13.fuse")" "$(slots "$tmp/f14.fuse")" "$(slots "$tmp/f15.fuse")"
+printf 'in x: f32\nin q: i32\ny = x + where(f32(q) != 0.5, erf(x), sin(x))\n' >"$tmp/f16.fuse"
+printf 'in x: f32\nin q: u8\ny = x + where(f32(q) != 0.5, erf(x), sin(x))\n' >"$tmp/f17.fuse"
+python3 -c "
+import sys
+a, a2, b, c, d, e, f, g, h, i, j = map(float, sys.argv[1:])
+assert abs(a - b) < 3 and abs(a2 - b) < 3 and c > b + 5, sys.argv  # q % q, q // q: i32, i64; u8 counted
+assert abs(d - f) < 3 and e > f + 20 and g == h, sys.argv            # sign(x) == 1.5 folded, == 1.0 not; 2 < 1
+assert abs(i - f) < 3 and j > f + 20, sys.argv                        # f32(q) != 0.5: i32 folded, u8 not
+" "$(slots "$tmp/f8.fuse")" "$(slots "$tmp/f8b.fuse")" "$(slots "$tmp/f9.fuse")" "$(slots "$tmp/f10.fuse")" \
+    "$(slots "$tmp/f11.fuse")" "$(slots "$tmp/f12.fuse")" "$(slots "$tmp/f13.fuse")" "$(slots "$tmp/f14.fuse")" \
+    "$(slots "$tmp/f15.fuse")" "$(slots "$tmp/f16.fuse")" "$(slots "$tmp/f17.fuse")"
 check "folded: an integer q % q, a where nvcc decides" 0 $?
 
 # --mode=hot: the harness's hot mode (calls back to back, what fits stays in L2): the seed's

@@ -37,13 +37,16 @@ NVCC="$nvcc" python3 "$root/bench/regs.py" "$fusec" "$(dirname "$0")/sass/idiv_i
   awk '$2 == "jLi4" && $3 > 32 { ok = 1 } END { exit !ok }' "$work/regs.txt" && ! grep -q spills "$work/regs.txt" ||
   { echo "FAIL: regs.py: idiv_i64's fused kernel:"; cat "$work/regs.txt"; fails=$((fails + 1)); }
 [ $fails = 0 ] && echo "ok: regs.py: idiv_i64's fused kernel takes over 32 registers and spills nothing"
-# what src/traffic.c's fused_folds takes nvcc to settle: sign(x) == 1.5 is never true, so the
-# where's sin is dropped and the kernel is x + erf(x)'s, instruction for instruction
-printf 'in x: f32\ny = x + where(sign(x) == 1.5, sin(x), erf(x))\n' >"$work/where_known.fuse"
+# what src/traffic.c's fused_folds takes nvcc to settle: sign(x) == 1.5 and f32(q) == 0.5 of an i32
+# are never true, so the where's sin is dropped (and q's load) and the kernel is x + erf(x)'s,
+# instruction for instruction
+printf 'in x: f32\ny = x + where(sign(x) == 1.5, sin(x), erf(x))\n' >"$work/where_sign.fuse"
+printf 'in x: f32\nin q: i32\ny = x + where(f32(q) == 0.5, sin(x), erf(x))\n' >"$work/where_cast.fuse"
 printf 'in x: f32\ny = x + erf(x)\n' >"$work/where_erf.fuse"
-python3 "$root/bench/sass_count.py" "$fusec" "$work/where_known.fuse" "$work/where_erf.fuse" \
+python3 "$root/bench/sass_count.py" "$fusec" "$work/where_sign.fuse" "$work/where_cast.fuse" "$work/where_erf.fuse" \
   --nvcc "$nvcc" --nvdisasm "$nvdisasm" >"$work/where.txt" &&
-  awk '{ n[$1] = $3 } END { exit !(n["where_known"] > 0 && n["where_known"] == n["where_erf"]) }' "$work/where.txt" ||
-  { echo "FAIL: sass_count.py: where(sign(x) == 1.5, ...):"; cat "$work/where.txt"; fails=$((fails + 1)); }
-[ $fails = 0 ] && echo "ok: where(sign(x) == 1.5, sin(x), erf(x)) compiles to x + erf(x)'s instructions"
+  awk '{ n[$1] = $3 } END { exit !(n["where_erf"] > 0 && n["where_sign"] == n["where_erf"] && n["where_cast"] == n["where_erf"]) }' \
+    "$work/where.txt" ||
+  { echo "FAIL: sass_count.py: where(sign(x) == 1.5, ...), where(f32(q) == 0.5, ...):"; cat "$work/where.txt"; fails=$((fails + 1)); }
+[ $fails = 0 ] && echo "ok: where(sign(x) == 1.5, sin(x), erf(x)) and its f32(q) == 0.5 twin compile to x + erf(x)'s instructions"
 [ $fails = 0 ]
