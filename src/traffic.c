@@ -60,10 +60,11 @@ static void add_slots(const Program *p, FusecKernelCost *k, const Inst *in, int 
  * of integers, x % x and x // x of i32 and i64, a compare whose answer nvcc
  * knows (known_bool), and any op of constants only. FOLD_FREE: an operand's
  * value (x & x, x | x, min(x, x), max(x, x), a where whose condition nvcc
- * knows: its taken side). FOLD_DEAD: no use left but folded ones. Each costs no issue slots (a transcendental of constants a share of
- * them: folds_whole): random programs with shifts out of range ran 18-35%
- * under the slots that counted them (tests/randgen.py --seed 4242 programs
- * 3, 13, 44; session 24's call 3, docs/model.md). */
+ * knows: its taken side). FOLD_DEAD: no use left but folded ones. Each costs
+ * no issue slots (a transcendental of constants a share of them:
+ * folds_whole): random programs with shifts out of range ran 18-35% under
+ * the slots that counted them (tests/randgen.py --seed 4242 programs 3, 13,
+ * 44; session 24's call 3, docs/model.md). */
 enum { FOLD_NONE, FOLD_FREE, FOLD_CONST, FOLD_DEAD };
 
 /* Whether instruction a is an integer literal whose value, as a kernel of
@@ -94,16 +95,16 @@ static int fold_of(const Program *p, const Inst *in, const uint8_t *fold)
         return FOLD_FREE;
     if (fusec_dtype[in->ct].kind != FX_KIND_INT || in->nargs != 2)
         return FOLD_NONE;
+    const FusecDtype *d = &fusec_dtype[in->ct];
+    if (a == b && (in->op == O_XOR || in->op == O_SUB))
+        return FOLD_CONST;
     /* x % x and x // x of i32 and i64 too: nvcc folds the division of a value
      * by itself and what only it feeds, leaving the test of x against 0 that
      * fusec's by-zero rule adds, priced at nothing (f32(i64(q % q) % 7) +
      * f32(q // q) + f32(q): 16.5 SASS instructions an element, nvcc 13, sm_90);
      * not of u8, i8 and i16, which divide in float (a reciprocal) */
-    if (a == b && (in->op == O_XOR || in->op == O_SUB))
+    if (a == b && (in->op == O_REM || in->op == O_FLOORDIV) && d->size >= 4)
         return FOLD_CONST;
-    if (a == b && (in->op == O_REM || in->op == O_FLOORDIV) && fusec_dtype[in->ct].size >= 4)
-        return FOLD_CONST;
-    const FusecDtype *d = &fusec_dtype[in->ct];
     bool is_unsigned = d->prec == 8 * d->size;
     if ((in->op == O_MUL || in->op == O_AND) &&
         (int_literal(p, in->arg[0], in->ct, 0) || int_literal(p, in->arg[1], in->ct, 0)))
@@ -144,8 +145,7 @@ static bool integer_valued(const Program *p, const Inst *s)
     if (s->op == O_SIGN)
         return true;
     const FusecDtype *from = &fusec_dtype[p->inst[s->arg[0]].dtype];
-    return (s->op == O_CAST_BOOL + FX_F32 || s->op == O_CAST_BOOL + FX_F64) && from->kind == FX_KIND_INT &&
-           from->size >= 4;
+    return op_info[s->op].cls == K_CAST && from->kind == FX_KIND_INT && from->size >= 4;
 }
 
 /* The value a bool that nvcc knows has (0 or 1), or -1: a literal, or == and
@@ -196,8 +196,9 @@ static void fused_folds(const Program *p, const char *is_out, uint8_t *fold)
             needed[in->canon] = 1;
         if (!in->live || in->canon != i || !needed[i] || fold[i] == FOLD_CONST)
             continue;
-        if (in->op == O_WHERE && fold[i] == FOLD_FREE) {
-            needed[p->inst[in->arg[known[p->inst[in->arg[0]].canon] ? 1 : 2]].canon] = 1;
+        if (in->op == O_WHERE && fold[i] == FOLD_FREE) { /* only the side its known condition takes */
+            int taken = known[p->inst[in->arg[0]].canon] ? in->arg[1] : in->arg[2];
+            needed[p->inst[taken].canon] = 1;
             continue;
         }
         for (int k = 0; k < in->nargs; k++)
