@@ -461,6 +461,59 @@ static inline __attribute__((unused)) unsigned fx_tail_blocks(size_t n, int e)
     return fx_blocks(n / (size_t)e + n % (size_t)e, 1);
 }
 
+/* A light unfused kernel in eager's shape (ATen's vectorized_elementwise_kernel
+ * in torch 2.11: 8 elements a thread, vectors of 16 bytes of the output): a
+ * block takes FX_THREADS * E elements from its base, each thread E of them in
+ * vectors of V, FX_THREADS vectors apart, so that each access of a warp is
+ * one contiguous run. fx_load_apart and fx_store_apart move a thread's share
+ * of a whole block by vectors, the first at i (base + V * the thread's index);
+ * fx_load_rest and fx_store_rest the last block's (or any block's, for
+ * misaligned pointers) one element at a time, FX_THREADS apart from i (base +
+ * the thread's index), every load issued before the first use. */
+template <int E, int V, typename T, typename I>
+__device__ __forceinline__ void fx_load_apart(T (&r)[E], const T *__restrict__ p, I i)
+{
+#pragma unroll
+    for (int c = 0; c < E / V; c++) {
+        T v[V];
+        fx_load<V>(v, p, i + (I)(c * FX_THREADS * V), (I)0, true);
+#pragma unroll
+        for (int e = 0; e < V; e++)
+            r[c * V + e] = v[e];
+    }
+}
+template <int E, int V, typename T, typename I>
+__device__ __forceinline__ void fx_store_apart(T *__restrict__ p, I i, const T (&r)[E])
+{
+#pragma unroll
+    for (int c = 0; c < E / V; c++) {
+        T v[V];
+#pragma unroll
+        for (int e = 0; e < V; e++)
+            v[e] = r[c * V + e];
+        fx_store<V>(p, i + (I)(c * FX_THREADS * V), (I)0, true, v);
+    }
+}
+template <int E, typename T, typename I>
+__device__ __forceinline__ void fx_load_rest(T (&r)[E], const T *__restrict__ p, I i, I n)
+{
+#pragma unroll
+    for (int e = 0; e < E; e++) {
+        const I j = i + (I)(e * FX_THREADS);
+        r[e] = j < n ? p[j] : T();
+    }
+}
+template <int E, typename T, typename I>
+__device__ __forceinline__ void fx_store_rest(T *__restrict__ p, I i, I n, const T (&r)[E])
+{
+#pragma unroll
+    for (int e = 0; e < E; e++) {
+        const I j = i + (I)(e * FX_THREADS);
+        if (j < n)
+            p[j] = r[e];
+    }
+}
+
 /* When true, every kernel takes its scalar path, the one misaligned
  * pointers take (the fused kernel at E = 1, one element a thread, for all of
  * n): the harness verifies each version both ways.

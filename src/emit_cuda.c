@@ -55,6 +55,7 @@ typedef struct Emitter {
     const char **stmt_name;     /* instruction -> the name a statement gives it, or NULL */
     char *seen;                 /* scratch marks, one per instruction, kept all zero */
     int *elems; /* unfused kernel k -> its elements per thread; [nkernels]: the fused kernel's */
+    int *apart; /* unfused kernel k -> V of eager's shape (vectors FX_THREADS apart: emit_unfused_kernel), 0 for none */
     bool tiny;  /* the fused kernel is compute-heavy: one element a thread for a tiny grid */
     bool wide;  /* the fused kernel moves two vectors a thread (from FX_WIDE_BLOCKS blocks on) */
     int *vnum;  /* tensor value -> its number n in v<n> (the fused kernel, the reference) */
@@ -875,8 +876,37 @@ static const char *word_op(const Program *p, const Inst *in, const Arrays *ar)
     }
 }
 
+/* An unfused kernel's body in eager's shape, after its op: E = 8 elements a
+ * thread, a whole block's by vectors of v (em->apart), the last block's or
+ * misaligned pointers' one at a time; every load before the op, as in eager's
+ * elementwise_kernel_helper. */
+static void emit_apart_body(Emitter *em, const Arrays *ar, int out, int v, const char *why)
+{
+    FILE *f = em->f;
+    const Program *p = em->p;
+    fprintf(f, "    constexpr int E = 8, V = %d; /* elements per thread: %s */\n"
+               "    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */\n",
+            v, why);
+    for (int r = 0; r < ar->nload; r++)
+        fprintf(f, "    %s a%d_v[E];\n", store_t[p->inst[ar->load[r]].dtype], r);
+    fprintf(f, "    %s r_v[E];\n", store_t[out]);
+    for (int whole = 1; whole >= 0; whole--) {
+        fprintf(f, whole ? "    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */\n"
+                         : "    } else { /* the last block, or misaligned pointers: one element at a time */\n");
+        for (int r = 0; r < ar->nload; r++)
+            fprintf(f, whole ? "        fx_load_apart<E, V>(a%d_v, a%d, base + t * V);\n" : "        fx_load_rest<E>(a%d_v, a%d, base + t, n);\n",
+                    r, r);
+        fprintf(f, "#pragma unroll\n        for (int e = 0; e < E; e++)\n            r_v[e] = op(");
+        for (int r = 0; r < ar->nload; r++)
+            fprintf(f, "%sa%d_v[e]", r ? ", " : "", r);
+        fprintf(f, whole ? ");\n        fx_store_apart<E, V>(r, base + t * V, r_v);\n" : ");\n        fx_store_rest<E>(r, base + t, n, r_v);\n");
+    }
+    fprintf(f, "    }\n}\n");
+}
+
 static void emit_unfused_kernel(Emitter *em, int k, const char *text)
 {
+    em->apart[k] = 0;
     if (kernel_broadcasts(em, k)) {
         emit_broadcast_kernel(em, k, text);
         return;
@@ -904,6 +934,26 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     double share = compute_share(em->c, &kr->cost, kr->read_bytes + kr->write_bytes);
     bool heavy = share >= 0.5;
     em->elems[k] = elems_per_thread(p, ar.load, ar.nload, ar.store, 1, false, share >= 0.75, why, sizeof why, "");
+    /* A light op whose widest array is 4 or 8 bytes, one 16-byte vector a
+     * thread by the rule above, takes eager's shape instead: 8 elements a
+     * thread in vectors of 16 bytes of its output, FX_THREADS vectors apart
+     * (fx_load_apart). On an H100 at 2^20 elements (call 1 of session 43,
+     * CUPTI, fusion_bench --kernels), the one-vector kernels of f32 add and
+     * mul ran at 0.87-0.88 of eager's, f64 neg, max and mul at 0.78-0.83:
+     * twice or four times eager's blocks (docs/cuda.md, "Kernel shape").
+     * Not an integer // or % by a tensor or a param (a division subroutine an
+     * element): i32 a % b ran at 0.949 of eager's so, 1.057 as before. */
+    int hi = 1;
+    for (int r = 0; r < ar.nload + ar.nstore; r++) {
+        int s = fusec_dtype_size[p->inst[r < ar.nload ? ar.load[r] : ar.store[r - ar.nload]].dtype];
+        hi = s > hi ? s : hi;
+    }
+    if (!heavy && !divides_int(p, in) && hi >= 4 && em->elems[k] * hi == 16) {
+        em->elems[k] = 8;
+        em->apart[k] = 16 / fusec_dtype_size[in->dtype] < 8 ? 16 / fusec_dtype_size[in->dtype] : 8;
+        snprintf(why, sizeof why, "eager's 8, in vectors of %d (16 bytes of the output), FX_THREADS vectors apart",
+                 em->apart[k]);
+    }
     /* f64, an integer op whose issue slots take at least half its bytes'
      * time, and an integer // or % by a tensor or a param (a division each
      * element: under 32 registers an i64 (-4) // x spilled 16 bytes, an i8
@@ -927,6 +977,10 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     for (int r = 0; r < ar.nload; r++)
         fprintf(f, "%s%s x%d", r ? ", " : "", store_t[p->inst[ar.load[r]].dtype], r);
     fprintf(f, ") { return fx_to_%s(%s); };\n", to_fn(p, in->dtype, rounded_value(p, kr->inst)), expr);
+    if (em->apart[k]) {
+        emit_apart_body(em, &ar, in->dtype, em->apart[k], why);
+        return;
+    }
     fprintf(f, "    constexpr int E = %d; /* elements per thread: %s */\n", em->elems[k], why);
     fprintf(f, "    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;\n"
                "    if (t >= full) { /* the tail: one element a thread (the grid covers full + n %% E, fx_tail_blocks) */\n"
@@ -1560,11 +1614,13 @@ static void emit_kernel_shape(Emitter *em, int k)
     }
 }
 
-static void launch(Emitter *em, const char *kernel, const char *args, int e)
+static void launch(Emitter *em, const char *kernel, const char *args, int e, bool apart)
 {
-    fprintf(em->f, "    if (n <= FX_INDEX32_MAX)\n        %s<unsigned><<<fx_tail_blocks(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n",
-            kernel, e, args);
-    fprintf(em->f, "    else\n        %s<size_t><<<fx_tail_blocks(n, %d), FX_THREADS, 0, stream>>>(%sn, vec);\n", kernel, e,
+    /* eager's shape: a block of FX_THREADS * e elements; else whole chunks of e, then the tail one a thread */
+    const char *grid = apart ? "fx_blocks" : "fx_tail_blocks";
+    fprintf(em->f, "    if (n <= FX_INDEX32_MAX)\n        %s<unsigned><<<%s(n, %d), FX_THREADS, 0, stream>>>(%s(unsigned)n, vec);\n",
+            kernel, grid, e, args);
+    fprintf(em->f, "    else\n        %s<size_t><<<%s(n, %d), FX_THREADS, 0, stream>>>(%sn, vec);\n", kernel, grid, e,
             args);
 }
 
@@ -1719,7 +1775,8 @@ static void emit_unfused_api(Emitter *em)
             const char *nm = em->out_of[x] >= 0 || p->inst[x].op == O_INPUT ? em->cname[x]
                                                                            : arena_printf(a, "t%d", t->kernel_of[x] + 1);
             kargs = arena_printf(a, "%s(%s%s *)%s, ", kargs, r < kr->nread ? "const " : "", store_t[p->inst[x].dtype], nm);
-            kal = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", kal, nm, align_elems(ke, p->inst[x].dtype),
+            kal = arena_printf(a, "%s && fx_aligned(%s, %d, %d)", kal, nm,
+                               align_elems(em->apart[k] ? em->apart[k] : ke, p->inst[x].dtype),
                                fusec_dtype_size[p->inst[x].dtype]);
         }
         int sc[3];
@@ -1737,7 +1794,7 @@ static void emit_unfused_api(Emitter *em)
             launch_broadcast(em, unfused_name(em, k), kargs, extra);
         } else {
             fprintf(f, "    vec = %s;\n", kal);
-            launch(em, unfused_name(em, k), kargs, ke);
+            launch(em, unfused_name(em, k), kargs, ke, em->apart[k] > 0);
         }
         fprintf(f, "    if ((err = cudaGetLastError()) != cudaSuccess)\n        return err;\n");
     }
@@ -2316,6 +2373,7 @@ static void emitter_init(Emitter *em, FILE *f, const Chain *c)
     em->cname = arena_alloc(p->arena, sizeof(char *) * (size_t)(p->ninst + 1));
     em->out_of = arena_alloc(p->arena, sizeof(int) * (size_t)(p->ninst + 1));
     em->elems = arena_alloc(p->arena, sizeof(int) * (size_t)(c->traffic.nkernels + 1));
+    em->apart = arena_alloc(p->arena, sizeof(int) * (size_t)(c->traffic.nkernels + 1));
     for (int i = 0; i < p->ninst; i++)
         em->out_of[i] = -1;
     for (int k = 0; k < p->n_out; k++)

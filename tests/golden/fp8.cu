@@ -60,28 +60,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k1_f32(const __nv_bfloat16 *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_f32(fx_widen(x0)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     __nv_bfloat16 a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k2: t2 = t1 * inv_scale (fp8.fuse:12:19)
@@ -90,28 +85,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k2_mul(const float *__restrict__ a0, float *__restrict__ r, double inv_scale_u, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)inv_scale_u)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k3: a = f8e4m3(t2) (fp8.fuse:12:5)
@@ -150,28 +140,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k4_f32(const __half *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     __half a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k5: t5 = t4 * 16000 (fp8.fuse:13:19)
@@ -180,28 +165,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k5_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 1.6e+04f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k6: b = f8e5m2(t5) (fp8.fuse:13:5)
@@ -240,28 +220,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) fp8_k7_mul(const double *__restrict__ a0, double *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](double x0) { return fx_to_f64((fx_widen(x0) * 100.0)); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     double a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     double r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k8: c = f8e4m3(t7) (fp8.fuse:14:5)
@@ -300,28 +275,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k9_f32(const FxF8e4m3 *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](FxF8e4m3 x0) { return fx_to_f32(fx_widen(x0)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     FxF8e4m3 a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k10: t10 = t9 * s (fp8.fuse:15:12)
@@ -356,28 +326,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k11_f32(const FxF8e5m2 *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](FxF8e5m2 x0) { return fx_to_f32(fx_widen(x0)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     FxF8e5m2 a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k12: e = t10 + t11 (fp8.fuse:15:16)
@@ -588,28 +553,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k19_f32(const __nv_bfloat16 *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](__nv_bfloat16 x0) { return fx_to_f32(fx_widen(x0)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     __nv_bfloat16 a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k20: t20 = t19 * inv_scale (fp8.fuse:21:26)
@@ -618,28 +578,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k20_mul(const float *__restrict__ a0, float *__restrict__ r, double inv_scale_u, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)inv_scale_u)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k21: t21 = clamp(t20, -448, 448) (fp8.fuse:21:13)
@@ -648,28 +603,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k21_clamp(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -448.0f, 448.0f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k22: qs = f8e4m3(t21) (fp8.fuse:21:6)
@@ -708,28 +658,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k23_f32(const __half *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     __half a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k24: t24 = tanh(t23) (fp8.fuse:22:13)
@@ -738,28 +683,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k24_tanh(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_tanh(fx_widen(x0))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k25: t25 = t24 * 460 (fp8.fuse:22:26)
@@ -768,28 +708,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) fp8_k25_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 4.6e+02f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k26: qt = f8e4m3(t25) (fp8.fuse:22:6)
@@ -1177,18 +1112,18 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 2) && fx_aligned(t1, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k1_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t1, (unsigned)n, vec);
+        fp8_k1_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t1, (unsigned)n, vec);
     else
-        fp8_k1_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t1, n, vec);
+        fp8_k1_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k2_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (double)inv_scale_u, (unsigned)n, vec);
+        fp8_k2_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (double)inv_scale_u, (unsigned)n, vec);
     else
-        fp8_k2_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (double)inv_scale_u, n, vec);
+        fp8_k2_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (double)inv_scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
@@ -1204,18 +1139,18 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(h_u, 4, 2) && fx_aligned(t4, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k4_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t4, (unsigned)n, vec);
+        fp8_k4_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t4, (unsigned)n, vec);
     else
-        fp8_k4_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t4, n, vec);
+        fp8_k4_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k5_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
+        fp8_k5_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
     else
-        fp8_k5_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
+        fp8_k5_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
@@ -1231,9 +1166,9 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(d_u, 2, 8) && fx_aligned(t7, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        fp8_k7_mul<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const double *)d_u, (double *)t7, (unsigned)n, vec);
+        fp8_k7_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const double *)d_u, (double *)t7, (unsigned)n, vec);
     else
-        fp8_k7_mul<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const double *)d_u, (double *)t7, n, vec);
+        fp8_k7_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const double *)d_u, (double *)t7, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
@@ -1249,9 +1184,9 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 1) && fx_aligned(t9, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k9_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, (unsigned)n, vec);
+        fp8_k9_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, (unsigned)n, vec);
     else
-        fp8_k9_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, n, vec);
+        fp8_k9_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e4m3 *)q_u, (float *)t9, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
@@ -1268,9 +1203,9 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(r_u, 4, 1) && fx_aligned(t11, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k11_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, (unsigned)n, vec);
+        fp8_k11_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, (unsigned)n, vec);
     else
-        fp8_k11_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, n, vec);
+        fp8_k11_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const FxF8e5m2 *)r_u, (float *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
@@ -1342,27 +1277,27 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 2) && fx_aligned(t19, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k19_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t19, (unsigned)n, vec);
+        fp8_k19_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t19, (unsigned)n, vec);
     else
-        fp8_k19_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t19, n, vec);
+        fp8_k19_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __nv_bfloat16 *)x_u, (float *)t19, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k20 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t19, 4, 4) && fx_aligned(t20, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k20_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t19, (float *)t20, (double)inv_scale_u, (unsigned)n, vec);
+        fp8_k20_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t19, (float *)t20, (double)inv_scale_u, (unsigned)n, vec);
     else
-        fp8_k20_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t19, (float *)t20, (double)inv_scale_u, n, vec);
+        fp8_k20_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t19, (float *)t20, (double)inv_scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k21 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t20, 4, 4) && fx_aligned(t21, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k21_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t20, (float *)t21, (unsigned)n, vec);
+        fp8_k21_clamp<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t20, (float *)t21, (unsigned)n, vec);
     else
-        fp8_k21_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t20, (float *)t21, n, vec);
+        fp8_k21_clamp<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t20, (float *)t21, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k22 */
@@ -1378,27 +1313,27 @@ extern "C" cudaError_t fp8_unfused(const uint16_t *x_u, const uint16_t *h_u, con
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(h_u, 4, 2) && fx_aligned(t23, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k23_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t23, (unsigned)n, vec);
+        fp8_k23_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t23, (unsigned)n, vec);
     else
-        fp8_k23_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t23, n, vec);
+        fp8_k23_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)h_u, (float *)t23, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k24 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t23, 4, 4) && fx_aligned(t24, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k24_tanh<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t23, (float *)t24, (unsigned)n, vec);
+        fp8_k24_tanh<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t23, (float *)t24, (unsigned)n, vec);
     else
-        fp8_k24_tanh<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t23, (float *)t24, n, vec);
+        fp8_k24_tanh<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t23, (float *)t24, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k25 */
     n = dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(t24, 4, 4) && fx_aligned(t25, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        fp8_k25_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t24, (float *)t25, (unsigned)n, vec);
+        fp8_k25_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t24, (float *)t25, (unsigned)n, vec);
     else
-        fp8_k25_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t24, (float *)t25, n, vec);
+        fp8_k25_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t24, (float *)t25, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k26 */

@@ -102,60 +102,51 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k2_mul(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_mul(fx_widen(x0), 2)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k3: twice = t2 - s (ints.fuse:17:15)
  * reads 6 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k3_sub(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k3_sub(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_sub(fx_widen(x0), (int32_t)fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int16_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k4: t4 = q * 2.5 (ints.fuse:18:11)
@@ -164,28 +155,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k4_mul(const int32_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_f32((fx_to_f32(fx_widen(x0)) * 2.5f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k5: t5 = q / 2 (ints.fuse:18:21)
@@ -194,120 +180,101 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k5_div(const int32_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_f32(fx_div_by(fx_to_f32(fx_widen(x0)), 2.0f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k6: ratio = t4 + t5 (ints.fuse:18:17)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k6_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k6_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k7: t7 = w * 3 (ints.fuse:20:10)
  * reads 8 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k7_mul(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k7_mul(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_mul(fx_widen(x0), (int64_t)3LL)); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k8: wrap = t7 + 9223372036854775807 (ints.fuse:20:14)
  * reads 8 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k8_add(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k8_add(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)9223372036854775807LL)); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k9: t9 = q // b (ints.fuse:21:8)
@@ -348,60 +315,51 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k10_remainder(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_remainder(fx_widen(x0), 7)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k11: t11 = t9 + t10 (ints.fuse:21:13)
  * reads 8 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k11_add(const int32_t *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k11_add(const int32_t *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int32_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k12: t12 = b // 0 (ints.fuse:21:26)
@@ -472,28 +430,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k14_or(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32((fx_widen(x0) | 1)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k15: t15 = w // t14 (ints.fuse:22:10)
@@ -531,63 +484,54 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k15_floor_
 /* k16: t16 = w % 5 (ints.fuse:22:25)
  * reads 8 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k16_remainder(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k16_remainder(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_remainder(fx_widen(x0), (int64_t)5LL)); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k17: wide = t15 + t16 (ints.fuse:22:21)
  * reads 16 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k17_add(const int64_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k17_add(const int64_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0, int64_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), fx_widen(x1))); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k18: t18 = u & 15 (ints.fuse:24:11)
@@ -712,63 +656,54 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k21_or(con
 /* k22: t22 = m * 2 (ints.fuse:24:31)
  * reads 1 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k22_mul(const bool *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k22_mul(const bool *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](bool x0) { return fx_to_i64(fx_int_mul((int64_t)fx_widen(x0), (int64_t)2LL)); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     bool a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k23: t23 = t21 + t22 (ints.fuse:24:26)
  * reads 10 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k23_add(const int16_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k23_add(const int16_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int16_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int16_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k24: t24 = m & q (ints.fuse:24:41)
@@ -806,33 +741,29 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k24_and(co
 /* k25: bits = t23 + t24 (ints.fuse:24:36)
  * reads 12 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k25_add(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k25_add(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)fx_widen(x1))); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k26: t26 = q << 3 (ints.fuse:25:14)
@@ -841,28 +772,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k26_shl(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_shl(fx_widen(x0), 3)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k27: t27 = q >> b (ints.fuse:25:25)
@@ -900,33 +826,29 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k27_shr(co
 /* k28: t28 = t26 + t27 (ints.fuse:25:20)
  * reads 8 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k28_add(const int32_t *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k28_add(const int32_t *__restrict__ a0, const int32_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int32_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k29: t29 = u >> 9 (ints.fuse:25:36)
@@ -997,28 +919,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k31_sub(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_sub(fx_widen(x0), 1000)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k32: t32 = abs(t31) (ints.fuse:27:14)
@@ -1027,28 +944,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k32_abs(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_abs(fx_widen(x0))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k33: t33 = clamp(t32, -5, 300) (ints.fuse:27:8)
@@ -1057,28 +969,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k33_clamp(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_clamp(fx_widen(x0), -5, 300)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k34: t34 = max(u, b) (ints.fuse:27:40)
@@ -1116,33 +1023,29 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k34_max(co
 /* k35: t35 = t33 + t34 (ints.fuse:27:38)
  * reads 6 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k35_add(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k35_add(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int16_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k36: t36 = sign(s) (ints.fuse:27:52)
@@ -1178,125 +1081,107 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k36_sign(c
 /* k37: t37 = t35 + t36 (ints.fuse:27:50)
  * reads 6 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k37_add(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k37_add(const int32_t *__restrict__ a0, const int16_t *__restrict__ a1, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int16_t x1) { return fx_to_i32(fx_int_add(fx_widen(x0), (int32_t)fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int16_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k38: t38 = -w (ints.fuse:27:67)
  * reads 8 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k38_neg(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k38_neg(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_neg(fx_widen(x0))); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k39: t39 = relu(t38) (ints.fuse:27:62)
  * reads 8 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k39_relu(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k39_relu(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_relu(fx_widen(x0))); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k40: t40 = t37 + t39 (ints.fuse:27:60)
  * reads 12 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k40_add(const int32_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k40_add(const int32_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k41: t41 = -q (ints.fuse:27:85)
@@ -1305,28 +1190,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k41_neg(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_neg(fx_widen(x0))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k42: t42 = where(m, q, t41) (ints.fuse:27:73)
@@ -1366,33 +1246,29 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k42_where(
 /* k43: keep = t40 + t42 (ints.fuse:27:71)
  * reads 12 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k43_add(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k43_add(const int64_t *__restrict__ a0, const int32_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0, int32_t x1) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)fx_widen(x1))); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k44: t44 = exp(u) (ints.fuse:28:7)
@@ -1401,28 +1277,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k44_exp(const uint8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](uint8_t x0) { return fx_to_f32(fx_exp(fx_to_f32(fx_widen(x0)))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     uint8_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k45: t45 = abs(s) (ints.fuse:28:21)
@@ -1461,92 +1332,79 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k46_sqrt(const int16_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int16_t x0) { return fx_to_f32(fx_sqrt(fx_to_f32(fx_widen(x0)))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int16_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k47: t47 = t44 + t46 (ints.fuse:28:14)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k47_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k47_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k48: flo = t47 + q (ints.fuse:28:29)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k48_add(const float *__restrict__ a0, const int32_t *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k48_add(const float *__restrict__ a0, const int32_t *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, int32_t x1) { return fx_to_f32((fx_widen(x0) + fx_to_f32(fx_widen(x1)))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int32_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k49: t49 = q > b (ints.fuse:29:10)
@@ -1697,28 +1555,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k54_div(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_div_by(fx_widen(x0), (float)scale_u)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k55: t55 = round(t54) (ints.fuse:31:18)
@@ -1727,28 +1580,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k55_round(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_round(fx_widen(x0))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k56: t56 = clamp(t55, -128, 127) (ints.fuse:31:12)
@@ -1757,28 +1605,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k56_clamp(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -128.0f, 127.0f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k57: t57 = i8(t56) (ints.fuse:31:9)
@@ -1817,28 +1660,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k58_f32(const int8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int8_t x0) { return fx_to_f32(fx_widen(x0)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int8_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k59: t59 = t58 * scale (ints.fuse:32:19)
@@ -1847,90 +1685,76 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k59_mul(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)scale_u)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k60: t60 = bf16(w) (ints.fuse:32:29)
  * reads 8 B and writes 2 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k60_bf16(const int64_t *__restrict__ a0, __nv_bfloat16 *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k60_bf16(const int64_t *__restrict__ a0, __nv_bfloat16 *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_bf16(fx_widen(x0)); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 8; /* elements per thread: eager's 8, in vectors of 8 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     __nv_bfloat16 r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k61: t61 = t59 + t60 (ints.fuse:32:27)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k61_add(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k61_add(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     __nv_bfloat16 a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k62: t62 = f16(q) (ints.fuse:32:39)
@@ -1939,92 +1763,79 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k62_f16(const int32_t *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_f16(fx_widen(x0)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 8; /* elements per thread: eager's 8, in vectors of 8 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     __half r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k63: t63 = t61 + t62 (ints.fuse:32:37)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k63_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k63_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     __half a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k64: back = t63 + h (ints.fuse:32:46)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k64_add(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k64_add(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     __nv_bfloat16 a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k65: t65 = u8(q) (ints.fuse:33:7)
@@ -2060,31 +1871,26 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k65_u8(con
 /* k66: t66 = i16(w) (ints.fuse:33:15)
  * reads 8 B and writes 2 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k66_i16(const int64_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k66_i16(const int64_t *__restrict__ a0, int16_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i16(fx_widen(x0)); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 8; /* elements per thread: eager's 8, in vectors of 8 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int16_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k67: t67 = t65 + t66 (ints.fuse:33:13)
@@ -2125,120 +1931,101 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k68_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 1e+03f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k69: t69 = i64(t68) (ints.fuse:33:24)
  * reads 4 B and writes 8 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k69_i64(const float *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k69_i64(const float *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_i64(fx_widen(x0)); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k70: t70 = t67 + t69 (ints.fuse:33:22)
  * reads 10 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k70_add(const int16_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k70_add(const int16_t *__restrict__ a0, const int64_t *__restrict__ a1, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int16_t x0, int64_t x1) { return fx_to_i64(fx_int_add((int64_t)fx_widen(x0), fx_widen(x1))); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int16_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k71: cut = t70 + 255 (ints.fuse:33:38)
  * reads 8 B and writes 8 B per element; computes in int64_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k71_add(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k71_add(const int64_t *__restrict__ a0, int64_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int64_t x0) { return fx_to_i64(fx_int_add(fx_widen(x0), (int64_t)255LL)); };
-    constexpr int E = 2; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 2; /* elements per thread: eager's 8, in vectors of 2 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int64_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     int64_t r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -2590,57 +2377,57 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k2_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t2, (unsigned)n, vec);
+        ints_k2_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t2, (unsigned)n, vec);
     else
-        ints_k2_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t2, n, vec);
+        ints_k2_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(s_u, 4, 2) && fx_aligned(twice_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k3_sub<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t2, (const int16_t *)s_u, (int32_t *)twice_u, (unsigned)n, vec);
+        ints_k3_sub<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t2, (const int16_t *)s_u, (int32_t *)twice_u, (unsigned)n, vec);
     else
-        ints_k3_sub<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t2, (const int16_t *)s_u, (int32_t *)twice_u, n, vec);
+        ints_k3_sub<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t2, (const int16_t *)s_u, (int32_t *)twice_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t4, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k4_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t4, (unsigned)n, vec);
+        ints_k4_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t4, (unsigned)n, vec);
     else
-        ints_k4_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t4, n, vec);
+        ints_k4_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k5_div<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t5, (unsigned)n, vec);
+        ints_k5_div<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t5, (unsigned)n, vec);
     else
-        ints_k5_div<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t5, n, vec);
+        ints_k5_div<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4) && fx_aligned(ratio_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k6_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const float *)t5, (float *)ratio_u, (unsigned)n, vec);
+        ints_k6_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t4, (const float *)t5, (float *)ratio_u, (unsigned)n, vec);
     else
-        ints_k6_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const float *)t5, (float *)ratio_u, n, vec);
+        ints_k6_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t4, (const float *)t5, (float *)ratio_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t7, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k7_mul<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t7, (unsigned)n, vec);
+        ints_k7_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t7, (unsigned)n, vec);
     else
-        ints_k7_mul<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t7, n, vec);
+        ints_k7_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t7, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(t7, 2, 8) && fx_aligned(wrap_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k8_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t7, (int64_t *)wrap_u, (unsigned)n, vec);
+        ints_k8_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t7, (int64_t *)wrap_u, (unsigned)n, vec);
     else
-        ints_k8_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t7, (int64_t *)wrap_u, n, vec);
+        ints_k8_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t7, (int64_t *)wrap_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
@@ -2654,17 +2441,17 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k10_remainder<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t10, (unsigned)n, vec);
+        ints_k10_remainder<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t10, (unsigned)n, vec);
     else
-        ints_k10_remainder<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t10, n, vec);
+        ints_k10_remainder<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t10, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t9, 4, 4) && fx_aligned(t10, 4, 4) && fx_aligned(t11, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k11_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t9, (const int32_t *)t10, (int32_t *)t11, (unsigned)n, vec);
+        ints_k11_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t9, (const int32_t *)t10, (int32_t *)t11, (unsigned)n, vec);
     else
-        ints_k11_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t9, (const int32_t *)t10, (int32_t *)t11, n, vec);
+        ints_k11_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t9, (const int32_t *)t10, (int32_t *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
@@ -2686,9 +2473,9 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k14 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t14, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k14_or<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t14, (unsigned)n, vec);
+        ints_k14_or<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t14, (unsigned)n, vec);
     else
-        ints_k14_or<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t14, n, vec);
+        ints_k14_or<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t14, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
@@ -2702,17 +2489,17 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k16 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t16, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k16_remainder<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t16, (unsigned)n, vec);
+        ints_k16_remainder<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t16, (unsigned)n, vec);
     else
-        ints_k16_remainder<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t16, n, vec);
+        ints_k16_remainder<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t16, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
     vec = !fx_scalar_only && fx_aligned(t15, 2, 8) && fx_aligned(t16, 2, 8) && fx_aligned(wide_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k17_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t15, (const int64_t *)t16, (int64_t *)wide_u, (unsigned)n, vec);
+        ints_k17_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t15, (const int64_t *)t16, (int64_t *)wide_u, (unsigned)n, vec);
     else
-        ints_k17_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t15, (const int64_t *)t16, (int64_t *)wide_u, n, vec);
+        ints_k17_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t15, (const int64_t *)t16, (int64_t *)wide_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k18 */
@@ -2750,17 +2537,17 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k22 */
     vec = !fx_scalar_only && fx_aligned(m_u, 2, 1) && fx_aligned(t22, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k22_mul<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t22, (unsigned)n, vec);
+        ints_k22_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t22, (unsigned)n, vec);
     else
-        ints_k22_mul<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t22, n, vec);
+        ints_k22_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const bool *)m_u, (int64_t *)t22, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k23 */
     vec = !fx_scalar_only && fx_aligned(t21, 2, 2) && fx_aligned(t22, 2, 8) && fx_aligned(t23, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k23_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t21, (const int64_t *)t22, (int64_t *)t23, (unsigned)n, vec);
+        ints_k23_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)t21, (const int64_t *)t22, (int64_t *)t23, (unsigned)n, vec);
     else
-        ints_k23_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t21, (const int64_t *)t22, (int64_t *)t23, n, vec);
+        ints_k23_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)t21, (const int64_t *)t22, (int64_t *)t23, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k24 */
@@ -2774,17 +2561,17 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k25 */
     vec = !fx_scalar_only && fx_aligned(t23, 2, 8) && fx_aligned(t24, 2, 4) && fx_aligned(bits_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k25_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t23, (const int32_t *)t24, (int64_t *)bits_u, (unsigned)n, vec);
+        ints_k25_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t23, (const int32_t *)t24, (int64_t *)bits_u, (unsigned)n, vec);
     else
-        ints_k25_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t23, (const int32_t *)t24, (int64_t *)bits_u, n, vec);
+        ints_k25_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t23, (const int32_t *)t24, (int64_t *)bits_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k26 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t26, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k26_shl<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t26, (unsigned)n, vec);
+        ints_k26_shl<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t26, (unsigned)n, vec);
     else
-        ints_k26_shl<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t26, n, vec);
+        ints_k26_shl<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t26, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k27 */
@@ -2798,9 +2585,9 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k28 */
     vec = !fx_scalar_only && fx_aligned(t26, 4, 4) && fx_aligned(t27, 4, 4) && fx_aligned(t28, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k28_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t26, (const int32_t *)t27, (int32_t *)t28, (unsigned)n, vec);
+        ints_k28_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t26, (const int32_t *)t27, (int32_t *)t28, (unsigned)n, vec);
     else
-        ints_k28_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t26, (const int32_t *)t27, (int32_t *)t28, n, vec);
+        ints_k28_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t26, (const int32_t *)t27, (int32_t *)t28, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k29 */
@@ -2822,25 +2609,25 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k31 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t31, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k31_sub<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t31, (unsigned)n, vec);
+        ints_k31_sub<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t31, (unsigned)n, vec);
     else
-        ints_k31_sub<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t31, n, vec);
+        ints_k31_sub<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t31, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k32 */
     vec = !fx_scalar_only && fx_aligned(t31, 4, 4) && fx_aligned(t32, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k32_abs<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (int32_t *)t32, (unsigned)n, vec);
+        ints_k32_abs<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t31, (int32_t *)t32, (unsigned)n, vec);
     else
-        ints_k32_abs<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t31, (int32_t *)t32, n, vec);
+        ints_k32_abs<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t31, (int32_t *)t32, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k33 */
     vec = !fx_scalar_only && fx_aligned(t32, 4, 4) && fx_aligned(t33, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k33_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t32, (int32_t *)t33, (unsigned)n, vec);
+        ints_k33_clamp<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t32, (int32_t *)t33, (unsigned)n, vec);
     else
-        ints_k33_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t32, (int32_t *)t33, n, vec);
+        ints_k33_clamp<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t32, (int32_t *)t33, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k34 */
@@ -2854,9 +2641,9 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k35 */
     vec = !fx_scalar_only && fx_aligned(t33, 4, 4) && fx_aligned(t34, 4, 2) && fx_aligned(t35, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k35_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int16_t *)t34, (int32_t *)t35, (unsigned)n, vec);
+        ints_k35_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int16_t *)t34, (int32_t *)t35, (unsigned)n, vec);
     else
-        ints_k35_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int16_t *)t34, (int32_t *)t35, n, vec);
+        ints_k35_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t33, (const int16_t *)t34, (int32_t *)t35, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k36 */
@@ -2870,41 +2657,41 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k37 */
     vec = !fx_scalar_only && fx_aligned(t35, 4, 4) && fx_aligned(t36, 4, 2) && fx_aligned(t37, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k37_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t35, (const int16_t *)t36, (int32_t *)t37, (unsigned)n, vec);
+        ints_k37_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t35, (const int16_t *)t36, (int32_t *)t37, (unsigned)n, vec);
     else
-        ints_k37_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)t35, (const int16_t *)t36, (int32_t *)t37, n, vec);
+        ints_k37_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t35, (const int16_t *)t36, (int32_t *)t37, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k38 */
     vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t38, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k38_neg<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t38, (unsigned)n, vec);
+        ints_k38_neg<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t38, (unsigned)n, vec);
     else
-        ints_k38_neg<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t38, n, vec);
+        ints_k38_neg<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int64_t *)t38, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k39 */
     vec = !fx_scalar_only && fx_aligned(t38, 2, 8) && fx_aligned(t39, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k39_relu<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t38, (int64_t *)t39, (unsigned)n, vec);
+        ints_k39_relu<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t38, (int64_t *)t39, (unsigned)n, vec);
     else
-        ints_k39_relu<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t38, (int64_t *)t39, n, vec);
+        ints_k39_relu<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t38, (int64_t *)t39, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k40 */
     vec = !fx_scalar_only && fx_aligned(t37, 2, 4) && fx_aligned(t39, 2, 8) && fx_aligned(t40, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k40_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t37, (const int64_t *)t39, (int64_t *)t40, (unsigned)n, vec);
+        ints_k40_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t37, (const int64_t *)t39, (int64_t *)t40, (unsigned)n, vec);
     else
-        ints_k40_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int32_t *)t37, (const int64_t *)t39, (int64_t *)t40, n, vec);
+        ints_k40_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)t37, (const int64_t *)t39, (int64_t *)t40, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k41 */
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t41, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k41_neg<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t41, (unsigned)n, vec);
+        ints_k41_neg<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t41, (unsigned)n, vec);
     else
-        ints_k41_neg<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t41, n, vec);
+        ints_k41_neg<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (int32_t *)t41, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k42 */
@@ -2918,17 +2705,17 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k43 */
     vec = !fx_scalar_only && fx_aligned(t40, 2, 8) && fx_aligned(t42, 2, 4) && fx_aligned(keep_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k43_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t40, (const int32_t *)t42, (int64_t *)keep_u, (unsigned)n, vec);
+        ints_k43_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t40, (const int32_t *)t42, (int64_t *)keep_u, (unsigned)n, vec);
     else
-        ints_k43_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t40, (const int32_t *)t42, (int64_t *)keep_u, n, vec);
+        ints_k43_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t40, (const int32_t *)t42, (int64_t *)keep_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k44 */
     vec = !fx_scalar_only && fx_aligned(u_u, 4, 1) && fx_aligned(t44, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k44_exp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t44, (unsigned)n, vec);
+        ints_k44_exp<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t44, (unsigned)n, vec);
     else
-        ints_k44_exp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t44, n, vec);
+        ints_k44_exp<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const uint8_t *)u_u, (float *)t44, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k45 */
@@ -2942,25 +2729,25 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k46 */
     vec = !fx_scalar_only && fx_aligned(t45, 4, 2) && fx_aligned(t46, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k46_sqrt<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t45, (float *)t46, (unsigned)n, vec);
+        ints_k46_sqrt<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)t45, (float *)t46, (unsigned)n, vec);
     else
-        ints_k46_sqrt<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int16_t *)t45, (float *)t46, n, vec);
+        ints_k46_sqrt<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)t45, (float *)t46, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k47 */
     vec = !fx_scalar_only && fx_aligned(t44, 4, 4) && fx_aligned(t46, 4, 4) && fx_aligned(t47, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k47_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t44, (const float *)t46, (float *)t47, (unsigned)n, vec);
+        ints_k47_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t44, (const float *)t46, (float *)t47, (unsigned)n, vec);
     else
-        ints_k47_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t44, (const float *)t46, (float *)t47, n, vec);
+        ints_k47_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t44, (const float *)t46, (float *)t47, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k48 */
     vec = !fx_scalar_only && fx_aligned(t47, 4, 4) && fx_aligned(q_u, 4, 4) && fx_aligned(flo_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k48_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t47, (const int32_t *)q_u, (float *)flo_u, (unsigned)n, vec);
+        ints_k48_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t47, (const int32_t *)q_u, (float *)flo_u, (unsigned)n, vec);
     else
-        ints_k48_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t47, (const int32_t *)q_u, (float *)flo_u, n, vec);
+        ints_k48_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t47, (const int32_t *)q_u, (float *)flo_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k49 */
@@ -3006,25 +2793,25 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k54 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t54, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k54_div<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t54, (double)scale_u, (unsigned)n, vec);
+        ints_k54_div<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t54, (double)scale_u, (unsigned)n, vec);
     else
-        ints_k54_div<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t54, (double)scale_u, n, vec);
+        ints_k54_div<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t54, (double)scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k55 */
     vec = !fx_scalar_only && fx_aligned(t54, 4, 4) && fx_aligned(t55, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k55_round<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (unsigned)n, vec);
+        ints_k55_round<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, (unsigned)n, vec);
     else
-        ints_k55_round<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, n, vec);
+        ints_k55_round<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t54, (float *)t55, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k56 */
     vec = !fx_scalar_only && fx_aligned(t55, 4, 4) && fx_aligned(t56, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k56_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (float *)t56, (unsigned)n, vec);
+        ints_k56_clamp<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t55, (float *)t56, (unsigned)n, vec);
     else
-        ints_k56_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t55, (float *)t56, n, vec);
+        ints_k56_clamp<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t55, (float *)t56, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k57 */
@@ -3038,57 +2825,57 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k58 */
     vec = !fx_scalar_only && fx_aligned(t57, 4, 1) && fx_aligned(t58, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k58_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t57, (float *)t58, (unsigned)n, vec);
+        ints_k58_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int8_t *)t57, (float *)t58, (unsigned)n, vec);
     else
-        ints_k58_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int8_t *)t57, (float *)t58, n, vec);
+        ints_k58_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int8_t *)t57, (float *)t58, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k59 */
     vec = !fx_scalar_only && fx_aligned(t58, 4, 4) && fx_aligned(t59, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k59_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t58, (float *)t59, (double)scale_u, (unsigned)n, vec);
+        ints_k59_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t58, (float *)t59, (double)scale_u, (unsigned)n, vec);
     else
-        ints_k59_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t58, (float *)t59, (double)scale_u, n, vec);
+        ints_k59_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t58, (float *)t59, (double)scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k60 */
-    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t60, 2, 2);
+    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t60, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k60_bf16<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t60, (unsigned)n, vec);
+        ints_k60_bf16<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t60, (unsigned)n, vec);
     else
-        ints_k60_bf16<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t60, n, vec);
+        ints_k60_bf16<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (__nv_bfloat16 *)t60, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k61 */
     vec = !fx_scalar_only && fx_aligned(t59, 4, 4) && fx_aligned(t60, 4, 2) && fx_aligned(t61, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k61_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)t60, (float *)t61, (unsigned)n, vec);
+        ints_k61_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)t60, (float *)t61, (unsigned)n, vec);
     else
-        ints_k61_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)t60, (float *)t61, n, vec);
+        ints_k61_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t59, (const __nv_bfloat16 *)t60, (float *)t61, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k62 */
-    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t62, 4, 2);
+    vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(t62, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k62_f16<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t62, (unsigned)n, vec);
+        ints_k62_f16<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t62, (unsigned)n, vec);
     else
-        ints_k62_f16<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t62, n, vec);
+        ints_k62_f16<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (__half *)t62, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k63 */
     vec = !fx_scalar_only && fx_aligned(t61, 4, 4) && fx_aligned(t62, 4, 2) && fx_aligned(t63, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k63_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t61, (const __half *)t62, (float *)t63, (unsigned)n, vec);
+        ints_k63_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t61, (const __half *)t62, (float *)t63, (unsigned)n, vec);
     else
-        ints_k63_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t61, (const __half *)t62, (float *)t63, n, vec);
+        ints_k63_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t61, (const __half *)t62, (float *)t63, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k64 */
     vec = !fx_scalar_only && fx_aligned(t63, 4, 4) && fx_aligned(h_u, 4, 2) && fx_aligned(back_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k64_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t63, (const __nv_bfloat16 *)h_u, (float *)back_u, (unsigned)n, vec);
+        ints_k64_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t63, (const __nv_bfloat16 *)h_u, (float *)back_u, (unsigned)n, vec);
     else
-        ints_k64_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t63, (const __nv_bfloat16 *)h_u, (float *)back_u, n, vec);
+        ints_k64_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t63, (const __nv_bfloat16 *)h_u, (float *)back_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k65 */
@@ -3100,11 +2887,11 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k66 */
-    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t66, 2, 2);
+    vec = !fx_scalar_only && fx_aligned(w_u, 2, 8) && fx_aligned(t66, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        ints_k66_i16<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t66, (unsigned)n, vec);
+        ints_k66_i16<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t66, (unsigned)n, vec);
     else
-        ints_k66_i16<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t66, n, vec);
+        ints_k66_i16<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)w_u, (int16_t *)t66, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k67 */
@@ -3118,33 +2905,33 @@ extern "C" cudaError_t ints_unfused(const float *x_u, const uint16_t *h_u, const
     /* k68 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t68, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        ints_k68_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t68, (unsigned)n, vec);
+        ints_k68_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t68, (unsigned)n, vec);
     else
-        ints_k68_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t68, n, vec);
+        ints_k68_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t68, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k69 */
     vec = !fx_scalar_only && fx_aligned(t68, 2, 4) && fx_aligned(t69, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k69_i64<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t68, (int64_t *)t69, (unsigned)n, vec);
+        ints_k69_i64<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t68, (int64_t *)t69, (unsigned)n, vec);
     else
-        ints_k69_i64<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const float *)t68, (int64_t *)t69, n, vec);
+        ints_k69_i64<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t68, (int64_t *)t69, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k70 */
     vec = !fx_scalar_only && fx_aligned(t67, 2, 2) && fx_aligned(t69, 2, 8) && fx_aligned(t70, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k70_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t67, (const int64_t *)t69, (int64_t *)t70, (unsigned)n, vec);
+        ints_k70_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)t67, (const int64_t *)t69, (int64_t *)t70, (unsigned)n, vec);
     else
-        ints_k70_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int16_t *)t67, (const int64_t *)t69, (int64_t *)t70, n, vec);
+        ints_k70_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int16_t *)t67, (const int64_t *)t69, (int64_t *)t70, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k71 */
     vec = !fx_scalar_only && fx_aligned(t70, 2, 8) && fx_aligned(cut_u, 2, 8);
     if (n <= FX_INDEX32_MAX)
-        ints_k71_add<unsigned><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t70, (int64_t *)cut_u, (unsigned)n, vec);
+        ints_k71_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t70, (int64_t *)cut_u, (unsigned)n, vec);
     else
-        ints_k71_add<size_t><<<fx_tail_blocks(n, 2), FX_THREADS, 0, stream>>>((const int64_t *)t70, (int64_t *)cut_u, n, vec);
+        ints_k71_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int64_t *)t70, (int64_t *)cut_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

@@ -140,28 +140,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k4_f32(const __half *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](__half x0) { return fx_to_f32(fx_widen(x0)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     __half a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k5: t5 = sigmoid(g) (mixed.fuse:6:20)
@@ -197,33 +192,29 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k5_sigmoi
 /* k6: t6 = t4 * t5 (mixed.fuse:6:18)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k6_mul(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) mixed_k6_mul(const float *__restrict__ a0, const __nv_bfloat16 *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, __nv_bfloat16 x1) { return fx_to_f32((fx_widen(x0) * fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     __nv_bfloat16 a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k7: t7 = t6 * scale (mixed.fuse:6:31)
@@ -232,28 +223,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k7_mul(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)scale_u)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k8: t8 = clamp(t7, -4, 4) (mixed.fuse:8:9)
@@ -262,28 +248,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k8_clamp(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_clamp(fx_widen(x0), -4.0f, 4.0f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k9: y = f16(t8) (mixed.fuse:8:5)
@@ -292,28 +273,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k9_f16(const float *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f16(fx_widen(x0)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 8; /* elements per thread: eager's 8, in vectors of 8 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     __half r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k10: t10 = abs(t7) (mixed.fuse:9:8)
@@ -322,28 +298,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) mixed_k10_abs(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_abs(fx_widen(x0))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k11: keep = t10 >= 0.001 (mixed.fuse:9:19)
@@ -547,9 +518,9 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t3, 4, 2) && fx_aligned(t4, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        mixed_k4_f32<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, (unsigned)n, vec);
+        mixed_k4_f32<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, (unsigned)n, vec);
     else
-        mixed_k4_f32<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, n, vec);
+        mixed_k4_f32<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const __half *)t3, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
@@ -563,41 +534,41 @@ extern "C" cudaError_t mixed_unfused(const uint16_t *h_u, const uint16_t *g_u, u
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 2) && fx_aligned(t6, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        mixed_k6_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, (unsigned)n, vec);
+        mixed_k6_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, (unsigned)n, vec);
     else
-        mixed_k6_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, n, vec);
+        mixed_k6_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t4, (const __nv_bfloat16 *)t5, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(t6, 4, 4) && fx_aligned(t7, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        mixed_k7_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, (unsigned)n, vec);
+        mixed_k7_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, (unsigned)n, vec);
     else
-        mixed_k7_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, n, vec);
+        mixed_k7_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t6, (float *)t7, (double)scale_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t8, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        mixed_k8_clamp<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, (unsigned)n, vec);
+        mixed_k8_clamp<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, (unsigned)n, vec);
     else
-        mixed_k8_clamp<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, n, vec);
+        mixed_k8_clamp<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t8, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k9 */
-    vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(y_u, 4, 2);
+    vec = !fx_scalar_only && fx_aligned(t8, 4, 4) && fx_aligned(y_u, 8, 2);
     if (n <= FX_INDEX32_MAX)
-        mixed_k9_f16<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, (unsigned)n, vec);
+        mixed_k9_f16<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, (unsigned)n, vec);
     else
-        mixed_k9_f16<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, n, vec);
+        mixed_k9_f16<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t8, (__half *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t10, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        mixed_k10_abs<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, (unsigned)n, vec);
+        mixed_k10_abs<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, (unsigned)n, vec);
     else
-        mixed_k10_abs<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, n, vec);
+        mixed_k10_abs<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t7, (float *)t10, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k11 */

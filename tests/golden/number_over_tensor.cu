@@ -172,28 +172,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_tensor_k5_div(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_rdiv<float>(2.5f, fx_widen(x0))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k6: v = 2 / q (number_over_tensor.fuse:14:7)
@@ -202,28 +197,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_tensor_k6_div(const int32_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_f32(fx_rdiv<float>(2.0f, fx_to_f32(fx_widen(x0)))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     int32_t a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -415,18 +405,18 @@ extern "C" cudaError_t number_over_tensor_unfused(const uint16_t *h_u, const uin
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(w_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        number_over_tensor_k5_div<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)w_u, (unsigned)n, vec);
+        number_over_tensor_k5_div<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)w_u, (unsigned)n, vec);
     else
-        number_over_tensor_k5_div<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)w_u, n, vec);
+        number_over_tensor_k5_div<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)w_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(q_u, 4, 4) && fx_aligned(v_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        number_over_tensor_k6_div<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)v_u, (unsigned)n, vec);
+        number_over_tensor_k6_div<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)v_u, (unsigned)n, vec);
     else
-        number_over_tensor_k6_div<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)v_u, n, vec);
+        number_over_tensor_k6_div<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const int32_t *)q_u, (float *)v_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

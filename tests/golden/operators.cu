@@ -50,28 +50,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k1_pow(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * fx_widen(x0))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k2: t2 = -t1 (operators.fuse:8:5)
@@ -80,28 +75,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k2_neg(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((-fx_widen(x0))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k3: t3 = 0.5 * x (operators.fuse:8:23)
@@ -110,60 +100,51 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k3_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((0.5f * fx_widen(x0))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k4: t4 = t2 + t3 (operators.fuse:8:13)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k4_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k4_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k5: t5 = t4 + 512 (operators.fuse:8:27)
@@ -172,28 +153,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k5_add(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) + 512.0f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k6: t6 = t5 + 8 (operators.fuse:8:41)
@@ -202,28 +178,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k6_add(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) + 8.0f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k7: t7 = x % 3 (operators.fuse:9:7)
@@ -232,28 +203,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k7_remainder(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_remainder(fx_widen(x0), 3.0f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k8: t8 = h % -2.5 (operators.fuse:9:15)
@@ -289,33 +255,29 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k8_re
 /* k9: t9 = t7 + t8 (operators.fuse:9:11)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k9_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k9_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     __half a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k10: t10 = 2.5 % x (operators.fuse:9:28)
@@ -351,33 +313,29 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k10_r
 /* k11: t11 = t9 + t10 (operators.fuse:9:22)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k11_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k11_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k12: t12 = x // s (operators.fuse:10:7)
@@ -443,33 +401,29 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k13_f
 /* k14: t14 = t12 + t13 (operators.fuse:10:12)
  * reads 6 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k14_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k14_add(const float *__restrict__ a0, const __half *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, __half x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     __half a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k15: t15 = 7 // x (operators.fuse:10:25)
@@ -505,33 +459,29 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k15_f
 /* k16: t16 = t14 + t15 (operators.fuse:10:21)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k16_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k16_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k17: t17 = ~k (operators.fuse:11:9)
@@ -701,33 +651,29 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k22_w
 /* k23: y = t22 + t11 (operators.fuse:12:20)
  * reads 8 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k23_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k23_add(const float *__restrict__ a0, const float *__restrict__ a1, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0, float x1) { return fx_to_f32((fx_widen(x0) + fx_widen(x1))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j], a1[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float a1_v[E];
-    fx_load<E>(a1_v, a1, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
+        fx_load_apart<E, V>(a1_v, a1, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e], a1_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+        fx_load_rest<E>(a1_v, a1, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e], a1_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -917,57 +863,57 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     /* k1 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k1_pow<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
+        operators_k1_pow<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, (unsigned)n, vec);
     else
-        operators_k1_pow<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
+        operators_k1_pow<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t2, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k2_neg<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
+        operators_k2_neg<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, (unsigned)n, vec);
     else
-        operators_k2_neg<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
+        operators_k2_neg<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t2, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k3 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k3_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, (unsigned)n, vec);
+        operators_k3_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, (unsigned)n, vec);
     else
-        operators_k3_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, n, vec);
+        operators_k3_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t3, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
     vec = !fx_scalar_only && fx_aligned(t2, 4, 4) && fx_aligned(t3, 4, 4) && fx_aligned(t4, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k4_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, (unsigned)n, vec);
+        operators_k4_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, (unsigned)n, vec);
     else
-        operators_k4_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, n, vec);
+        operators_k4_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t2, (const float *)t3, (float *)t4, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k5 */
     vec = !fx_scalar_only && fx_aligned(t4, 4, 4) && fx_aligned(t5, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k5_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
+        operators_k5_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, (unsigned)n, vec);
     else
-        operators_k5_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
+        operators_k5_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t4, (float *)t5, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k6 */
     vec = !fx_scalar_only && fx_aligned(t5, 4, 4) && fx_aligned(t6, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k6_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, (unsigned)n, vec);
+        operators_k6_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, (unsigned)n, vec);
     else
-        operators_k6_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, n, vec);
+        operators_k6_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t5, (float *)t6, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k7 */
     vec = !fx_scalar_only && fx_aligned(x_u, 4, 4) && fx_aligned(t7, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k7_remainder<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, (unsigned)n, vec);
+        operators_k7_remainder<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, (unsigned)n, vec);
     else
-        operators_k7_remainder<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, n, vec);
+        operators_k7_remainder<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)x_u, (float *)t7, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k8 */
@@ -981,9 +927,9 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     /* k9 */
     vec = !fx_scalar_only && fx_aligned(t7, 4, 4) && fx_aligned(t8, 4, 2) && fx_aligned(t9, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k9_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, (unsigned)n, vec);
+        operators_k9_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, (unsigned)n, vec);
     else
-        operators_k9_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, n, vec);
+        operators_k9_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t7, (const __half *)t8, (float *)t9, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k10 */
@@ -997,9 +943,9 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     /* k11 */
     vec = !fx_scalar_only && fx_aligned(t9, 4, 4) && fx_aligned(t10, 4, 4) && fx_aligned(t11, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k11_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, (unsigned)n, vec);
+        operators_k11_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, (unsigned)n, vec);
     else
-        operators_k11_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, n, vec);
+        operators_k11_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t9, (const float *)t10, (float *)t11, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k12 */
@@ -1021,9 +967,9 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     /* k14 */
     vec = !fx_scalar_only && fx_aligned(t12, 4, 4) && fx_aligned(t13, 4, 2) && fx_aligned(t14, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k14_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, (unsigned)n, vec);
+        operators_k14_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, (unsigned)n, vec);
     else
-        operators_k14_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, n, vec);
+        operators_k14_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t12, (const __half *)t13, (float *)t14, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k15 */
@@ -1037,9 +983,9 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     /* k16 */
     vec = !fx_scalar_only && fx_aligned(t14, 4, 4) && fx_aligned(t15, 4, 4) && fx_aligned(t16, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k16_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, (unsigned)n, vec);
+        operators_k16_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, (unsigned)n, vec);
     else
-        operators_k16_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, n, vec);
+        operators_k16_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t14, (const float *)t15, (float *)t16, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k17 */
@@ -1093,9 +1039,9 @@ extern "C" cudaError_t operators_unfused(const float *x_u, const uint16_t *h_u, 
     /* k23 */
     vec = !fx_scalar_only && fx_aligned(t22, 4, 4) && fx_aligned(t11, 4, 4) && fx_aligned(y_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        operators_k23_add<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, (unsigned)n, vec);
+        operators_k23_add<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, (unsigned)n, vec);
     else
-        operators_k23_add<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, n, vec);
+        operators_k23_add<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t22, (const float *)t11, (float *)y_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;

@@ -48,28 +48,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k1_mul(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * 2.0f)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k2: t2 = x * s (shapes.fuse:12:7)
@@ -104,28 +99,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k3_mul(const float *__restrict__ a0, float *__restrict__ r, double k_u, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32((fx_widen(x0) * (float)k_u)); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* k4: t4 = t2 + t3 (shapes.fuse:12:11)
@@ -186,28 +176,23 @@ template <typename I>
 __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) shapes_k6_relu(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_relu(fx_widen(x0))); };
-    constexpr int E = 4; /* elements per thread: 16 bytes of the widest array */
-    const I t = (I)blockIdx.x * FX_THREADS + threadIdx.x, full = n / E;
-    if (t >= full) { /* the tail: one element a thread (the grid covers full + n % E, fx_tail_blocks) */
-        const I j = full * E + (t - full);
-        if (j < n)
-            r[j] = op(a0[j]);
-        return;
-    }
-    const I i = t * E; /* a whole chunk */
-    if (!vec) { /* misaligned pointers: element by element */
-#pragma unroll 1
-        for (I j = i; j < i + (I)E; j++)
-            r[j] = op(a0[j]);
-        return;
-    }
+    constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
+    const I base = (I)blockIdx.x * (FX_THREADS * E), t = threadIdx.x; /* the block's first element; the thread */
     float a0_v[E];
-    fx_load<E>(a0_v, a0, i, n, true);
     float r_v[E];
+    if (vec && n - base >= (I)(FX_THREADS * E)) { /* a whole block: vector accesses */
+        fx_load_apart<E, V>(a0_v, a0, base + t * V);
 #pragma unroll
-    for (int e = 0; e < E; e++)
-        r_v[e] = op(a0_v[e]);
-    fx_store<E>(r, i, n, true, r_v);
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_apart<E, V>(r, base + t * V, r_v);
+    } else { /* the last block, or misaligned pointers: one element at a time */
+        fx_load_rest<E>(a0_v, a0, base + t, n);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            r_v[e] = op(a0_v[e]);
+        fx_store_rest<E>(r, base + t, n, r_v);
+    }
 }
 
 /* ==== the fused kernel: the whole chain in one kernel ==== */
@@ -385,9 +370,9 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(b_u, 4, 4) && fx_aligned(t1, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        shapes_k1_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)b_u, (float *)t1, (unsigned)n, vec);
+        shapes_k1_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)b_u, (float *)t1, (unsigned)n, vec);
     else
-        shapes_k1_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)b_u, (float *)t1, n, vec);
+        shapes_k1_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)b_u, (float *)t1, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k2 */
@@ -404,9 +389,9 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     n = dim_C;
     vec = !fx_scalar_only && fx_aligned(t1, 4, 4) && fx_aligned(t3, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        shapes_k3_mul<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t3, (double)k_u, (unsigned)n, vec);
+        shapes_k3_mul<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t3, (double)k_u, (unsigned)n, vec);
     else
-        shapes_k3_mul<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t3, (double)k_u, n, vec);
+        shapes_k3_mul<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)t1, (float *)t3, (double)k_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     /* k4 */
@@ -433,9 +418,9 @@ extern "C" cudaError_t shapes_unfused(const float *s_u, const float *b_u, const 
     n = dim_B * dim_R * dim_C;
     vec = !fx_scalar_only && fx_aligned(y_u, 4, 4) && fx_aligned(z_u, 4, 4);
     if (n <= FX_INDEX32_MAX)
-        shapes_k6_relu<unsigned><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)y_u, (float *)z_u, (unsigned)n, vec);
+        shapes_k6_relu<unsigned><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)y_u, (float *)z_u, (unsigned)n, vec);
     else
-        shapes_k6_relu<size_t><<<fx_tail_blocks(n, 4), FX_THREADS, 0, stream>>>((const float *)y_u, (float *)z_u, n, vec);
+        shapes_k6_relu<size_t><<<fx_blocks(n, 8), FX_THREADS, 0, stream>>>((const float *)y_u, (float *)z_u, n, vec);
     if ((err = cudaGetLastError()) != cudaSuccess)
         return err;
     return cudaSuccess;
