@@ -11,9 +11,11 @@
  * line each part starts on: the body is emitted twice, first to a stream that
  * only counts lines (emit_cu).
  *
- * Every kernel has the same shape: each thread moves E elements, 16 bytes of
- * the widest array (up to 32 in an unfused kernel with a bool array:
- * elems_per_thread), one chunk a thread with no loop (the grid covers n),
+ * A light unfused kernel whose widest array is 4 or 8 bytes takes eager's
+ * shape: 8 elements a thread in vectors FX_THREADS vectors apart
+ * (emit_apart_body). Every other kernel has one shape: each thread moves E
+ * elements, 16 bytes of the widest array (up to 32 in an unfused kernel with
+ * a bool array: elems_per_thread), one chunk a thread with no loop (the grid covers n),
  * and past the whole chunks one element of the tail a thread in the same
  * launch (fx_tail_blocks); a scalar path takes misaligned pointers;
  * indices are 32-bit when n < 2^31 and 64-bit otherwise. A shaped
@@ -955,11 +957,16 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
                  em->apart[k]);
     }
     /* f64, an integer op whose issue slots take at least half its bytes'
-     * time, and an integer // or % by a tensor or a param (a division each
+     * time, an integer // or % by a tensor or a param (a division each
      * element: under 32 registers an i64 (-4) // x spilled 16 bytes, an i8
-     * q % q 4 and, dividing in float, a u8 q % q 10; ptxas -v) */
+     * q % q 4 and, dividing in float, a u8 q % q 10; ptxas -v), and in
+     * eager's shape (8 elements a thread) an integer op or a division: under
+     * 32 registers an i32 q % 7 spilled 8 bytes, f16 / bf16 to f32 4 (the
+     * other ops of the examples, golden and bench chains keep their count
+     * under 32 registers with no spill) */
     kernel_params(em, unfused_name(em, k), &ar, sc, nsc, lnames, snames, em->elems[k],
-                  ct == FX_F64 || (is_int(ct) && heavy) || divides_int(p, in));
+                  ct == FX_F64 || (is_int(ct) && heavy) || divides_int(p, in) ||
+                      (em->apart[k] && (is_int(ct) || in->op == O_DIV || in->op == O_REM || in->op == O_FLOORDIV)));
     char a[3][640], expr[2200];
     unfused_operands(em, k, "x", "", a);
     op_expr(expr, sizeof expr, p, in, ct, a, false);

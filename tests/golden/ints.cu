@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k1_add(con
 /* k2: t2 = q * 2 (ints.fuse:17:11)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k2_mul(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k2_mul(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_mul(fx_widen(x0), 2)); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -177,7 +177,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k4_mul(con
 /* k5: t5 = q / 2 (ints.fuse:18:21)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k5_div(const int32_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k5_div(const int32_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_f32(fx_div_by(fx_to_f32(fx_widen(x0)), 2.0f)); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -312,7 +312,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k9_floor_d
 /* k10: t10 = q % 7 (ints.fuse:21:17)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k10_remainder(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k10_remainder(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_remainder(fx_widen(x0), 7)); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -427,7 +427,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k13_add(co
 /* k14: t14 = q | 1 (ints.fuse:22:16)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k14_or(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k14_or(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32((fx_widen(x0) | 1)); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -769,7 +769,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k25_add(co
 /* k26: t26 = q << 3 (ints.fuse:25:14)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k26_shl(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k26_shl(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_shl(fx_widen(x0), 3)); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -916,7 +916,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k30_add(co
 /* k31: t31 = q - 1000 (ints.fuse:27:20)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k31_sub(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k31_sub(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_sub(fx_widen(x0), 1000)); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -941,7 +941,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k31_sub(co
 /* k32: t32 = abs(t31) (ints.fuse:27:14)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k32_abs(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k32_abs(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_abs(fx_widen(x0))); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -966,7 +966,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k32_abs(co
 /* k33: t33 = clamp(t32, -5, 300) (ints.fuse:27:8)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k33_clamp(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k33_clamp(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_clamp(fx_widen(x0), -5, 300)); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -1187,7 +1187,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k40_add(co
 /* k41: t41 = -q (ints.fuse:27:85)
  * reads 4 B and writes 4 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k41_neg(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k41_neg(const int32_t *__restrict__ a0, int32_t *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_i32(fx_int_neg(fx_widen(x0))); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -1552,7 +1552,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k53_or(con
 /* k54: t54 = x / scale (ints.fuse:31:26)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k54_div(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k54_div(const float *__restrict__ a0, float *__restrict__ r, double scale_u, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_div_by(fx_widen(x0), (float)scale_u)); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -1657,7 +1657,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k57_i8(con
 /* k58: t58 = f32(t57) (ints.fuse:32:8)
  * reads 1 B and writes 4 B per element; computes in int8_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k58_f32(const int8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k58_f32(const int8_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int8_t x0) { return fx_to_f32(fx_widen(x0)); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -1760,7 +1760,7 @@ __global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k61_add(co
 /* k62: t62 = f16(q) (ints.fuse:32:39)
  * reads 4 B and writes 2 B per element; computes in int32_t */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) ints_k62_f16(const int32_t *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) ints_k62_f16(const int32_t *__restrict__ a0, __half *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_f16(fx_widen(x0)); };
     constexpr int E = 8, V = 8; /* elements per thread: eager's 8, in vectors of 8 (16 bytes of the output), FX_THREADS vectors apart */

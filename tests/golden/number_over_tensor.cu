@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 /* k5: w = 2.5 / x (number_over_tensor.fuse:13:9)
  * over [C]: reads 4*C B and writes 4*C B; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_tensor_k5_div(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) number_over_tensor_k5_div(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_rdiv<float>(2.5f, fx_widen(x0))); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_ten
 /* k6: v = 2 / q (number_over_tensor.fuse:14:7)
  * over [C]: reads 4*C B and writes 4*C B; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) number_over_tensor_k6_div(const int32_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) number_over_tensor_k6_div(const int32_t *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](int32_t x0) { return fx_to_f32(fx_rdiv<float>(2.0f, fx_to_f32(fx_widen(x0)))); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */

@@ -200,7 +200,7 @@ __global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k6_ad
 /* k7: t7 = x % 3 (operators.fuse:9:7)
  * reads 4 B and writes 4 B per element; computes in float */
 template <typename I>
-__global__ void __launch_bounds__(FX_THREADS, 2048 / FX_THREADS) operators_k7_remainder(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
+__global__ void __launch_bounds__(FX_THREADS, 1024 / FX_THREADS) operators_k7_remainder(const float *__restrict__ a0, float *__restrict__ r, I n, bool vec)
 {
     const auto op = [=](float x0) { return fx_to_f32(fx_remainder(fx_widen(x0), 3.0f)); };
     constexpr int E = 8, V = 4; /* elements per thread: eager's 8, in vectors of 4 (16 bytes of the output), FX_THREADS vectors apart */
