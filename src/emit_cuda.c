@@ -970,8 +970,8 @@ static void emit_unfused_kernel(Emitter *em, int k, const char *text)
     char a[3][640], expr[2200];
     unfused_operands(em, k, "x", "", a);
     op_expr(expr, sizeof expr, p, in, ct, a, false);
-    /* The op on one element, then the thread's work: a whole chunk of E
-     * elements by vector accesses when every pointer is aligned, else (misaligned
+    /* The op on one element, then the thread's work: in eager's shape
+     * emit_apart_body's; else a whole chunk of E elements by vector accesses when every pointer is aligned, else (misaligned
      * pointers) one element at a time, in a loop kept rolled; past the whole
      * chunks, one element of the tail a thread (the launch's fx_tail_blocks),
      * so that the tail's loads do not wait for each other (before session 28
